@@ -23,3 +23,6 @@ install: modules
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+# Userspace tests of the pure code (unit tests, fuzzers).
+-include tests/tests.mk

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pure protocol logic, shared with the userspace tests: see xnb_proto.h.
+ * No kernel state, no allocation, every loop bounded by a constant.
+ */
+#ifdef __KERNEL__
+#include <linux/compiler.h>
+#include <linux/string.h>
+#else
+#include <string.h>
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#endif
+
+#include <xen/xnb_proto.h>
+
+int xnb_ring_unconsumed(u32 prod, u32 cons, u32 ring_size)
+{
+	u32 n = prod - cons;	/* unsigned: wraps like the ring indices */
+
+	return n > ring_size ? -1 : (int)n;
+}
+
+bool xnb_ring_sane(u32 req_prod, u32 rsp_prod, u32 ring_size)
+{
+	return req_prod - rsp_prod <= ring_size;
+}
+
+/* Copy a slot field by field: the guest may rewrite it as we read. */
+static void xnb_read_slot(const union xen_netif_tx_sring_entry *ring,
+			  u32 ring_size, u32 idx,
+			  struct xen_netif_tx_request *req)
+{
+	const struct xen_netif_tx_request *s = &ring[idx & (ring_size - 1)].req;
+
+	req->gref = READ_ONCE(s->gref);
+	req->offset = READ_ONCE(s->offset);
+	req->flags = READ_ONCE(s->flags);
+	req->id = READ_ONCE(s->id);
+	req->size = READ_ONCE(s->size);
+}
+
+static enum xnb_tx_verdict xnb_tx_fatal(struct xnb_tx_pkt *p,
+					enum xnb_tx_reason why)
+{
+	p->reason = why;
+	p->nr_slots = 0;
+	return XNB_TX_FATAL;
+}
+
+/* Apply one extra-info segment; the last of a repeated type wins. */
+static enum xnb_tx_reason xnb_tx_extra(struct xnb_tx_pkt *p,
+				       const struct xen_netif_extra_info *e)
+{
+	if (e->type == 0 || e->type > XNB_EXTRA_TYPES)
+		return XNB_R_BAD_EXTRA_TYPE;
+
+	switch (e->type) {
+	case XEN_NETIF_EXTRA_TYPE_GSO:
+		if (e->u.gso.size == 0)
+			return XNB_R_BAD_GSO;
+		if (e->u.gso.type == XEN_NETIF_GSO_TYPE_TCPV4)
+			p->gso_type = XNB_GSO_TCPV4;
+		else if (e->u.gso.type == XEN_NETIF_GSO_TYPE_TCPV6)
+			p->gso_type = XNB_GSO_TCPV6;
+		else
+			return XNB_R_BAD_GSO;
+		p->gso_size = e->u.gso.size;
+		break;
+	case XEN_NETIF_EXTRA_TYPE_MCAST_ADD:
+	case XEN_NETIF_EXTRA_TYPE_MCAST_DEL:
+		/* Only honoured when feature-multicast-control was offered,
+		 * which this backend does not do; remember to refuse.
+		 */
+		p->flags |= XNB_TXF_MCAST;
+		break;
+	default:
+		/* Hash and XDP extras carry nothing a backend must act on. */
+		break;
+	}
+	return XNB_R_NONE;
+}
+
+enum xnb_tx_verdict
+xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
+	     u32 cons, u32 avail, const struct xnb_tx_limits *lim,
+	     struct xnb_tx_pkt *p)
+{
+	struct xen_netif_tx_request req;
+	enum xnb_tx_reason drop = XNB_R_NONE;
+	u32 fatal = lim->fatal_slots;
+	u32 remaining, first_size, n = 0, more_slots = 0, extras = 0;
+	u16 flags;
+
+	if (fatal > XNB_TX_FATAL_MAX)
+		fatal = XNB_TX_FATAL_MAX;
+
+	p->flags = 0;
+	p->nr_data = 0;
+	p->gso_type = XNB_GSO_NONE;
+	p->gso_size = 0;
+	p->reason = XNB_R_NONE;
+
+	if (avail > ring_size)
+		return xnb_tx_fatal(p, XNB_R_RING_OVERFLOW);
+	if (avail == 0)
+		return xnb_tx_fatal(p, XNB_R_CHAIN_PAST_PROD);
+
+	xnb_read_slot(ring, ring_size, cons + n, &req);
+	p->id[n] = req.id;
+	p->is_extra[n] = 0;
+	n++;
+	flags = req.flags;
+	p->flags = flags & (XEN_NETTXF_csum_blank | XEN_NETTXF_data_validated);
+	p->len = req.size;
+	p->data[0].gref = req.gref;
+	p->data[0].offset = req.offset;
+	p->nr_data = 1;
+	first_size = req.size;
+
+	/* Extra-info segments follow the first slot. */
+	if (flags & XEN_NETTXF_extra_info) {
+		struct xen_netif_extra_info e;
+		enum xnb_tx_reason r;
+		u8 more;
+
+		do {
+			if (n >= avail)
+				return xnb_tx_fatal(p, XNB_R_CHAIN_PAST_PROD);
+			if (extras >= XNB_TX_MAX_EXTRAS)
+				return xnb_tx_fatal(p, XNB_R_TOO_MANY_EXTRAS);
+			xnb_read_slot(ring, ring_size, cons + n, &req);
+			/* The extra overlays the request; reinterpret our copy. */
+			memcpy(&e, &req, sizeof(e));
+			p->id[n] = 0;
+			p->is_extra[n] = 1;
+			n++;
+			extras++;
+			more = e.flags & XEN_NETIF_EXTRA_FLAG_MORE;
+			r = xnb_tx_extra(p, &e);
+			if (r != XNB_R_NONE)
+				return xnb_tx_fatal(p, r);
+		} while (more);
+	}
+
+	/* The data chain: each further slot takes its size from the total. */
+	remaining = first_size;
+	while (flags & XEN_NETTXF_more_data) {
+		if (n >= avail)
+			return xnb_tx_fatal(p, XNB_R_CHAIN_PAST_PROD);
+		if (more_slots >= fatal)
+			return xnb_tx_fatal(p, XNB_R_TOO_MANY_SLOTS);
+		xnb_read_slot(ring, ring_size, cons + n, &req);
+		p->id[n] = req.id;
+		p->is_extra[n] = 0;
+		n++;
+		more_slots++;
+		flags = req.flags;
+
+		if (req.offset + (u32)req.size > XNB_PAGE_SIZE)
+			return xnb_tx_fatal(p, XNB_R_CROSS_PAGE);
+		if (drop != XNB_R_NONE)
+			continue;	/* walk to the chain's end, answer all */
+		if (p->nr_data >= XNB_TX_MAX_DATA) {
+			drop = XNB_R_SLOTS_OVER_MAX;
+			continue;
+		}
+		if (req.size > remaining) {
+			drop = XNB_R_SLOT_OVERSIZE;
+			continue;
+		}
+		remaining -= req.size;
+		p->data[p->nr_data].gref = req.gref;
+		p->data[p->nr_data].offset = req.offset;
+		p->data[p->nr_data].size = req.size;
+		p->nr_data++;
+	}
+	p->nr_slots = n;
+
+	/* What is left of the total is the first slot's own data. */
+	if (drop == XNB_R_NONE) {
+		p->data[0].size = remaining;
+		if (p->data[0].offset + remaining > XNB_PAGE_SIZE)
+			return xnb_tx_fatal(p, XNB_R_CROSS_PAGE);
+	} else {
+		p->data[0].size = 0;
+	}
+
+	if (drop == XNB_R_NONE && p->len < XNB_ETH_HLEN)
+		drop = XNB_R_RUNT;
+	if (drop == XNB_R_NONE && (p->flags & XNB_TXF_MCAST))
+		drop = XNB_R_MCAST_UNSUPPORTED;
+	if (drop == XNB_R_NONE &&
+	    ((p->gso_type == XNB_GSO_TCPV4 && !lim->gso_tcpv4) ||
+	     (p->gso_type == XNB_GSO_TCPV6 && !lim->gso_tcpv6)))
+		drop = XNB_R_GSO_NOT_NEGOTIATED;
+
+	if (drop != XNB_R_NONE) {
+		p->reason = drop;
+		p->nr_data = 0;
+		return XNB_TX_DROP;
+	}
+	return XNB_TX_OK;
+}
+
+static const char *const xnb_tx_reasons[XNB_R_COUNT] = {
+	[XNB_R_NONE] = "none",
+	[XNB_R_RING_OVERFLOW] = "producer index beyond ring size",
+	[XNB_R_CHAIN_PAST_PROD] = "slot chain runs past the producer index",
+	[XNB_R_TOO_MANY_SLOTS] = "slot chain reaches fatal_skb_slots",
+	[XNB_R_TOO_MANY_EXTRAS] = "too many extra-info segments",
+	[XNB_R_BAD_EXTRA_TYPE] = "invalid extra-info type",
+	[XNB_R_BAD_GSO] = "invalid GSO size or type",
+	[XNB_R_CROSS_PAGE] = "slot crosses a page boundary",
+	[XNB_R_SLOTS_OVER_MAX] = "more data slots than a frontend may use",
+	[XNB_R_RUNT] = "packet shorter than an Ethernet header",
+	[XNB_R_SLOT_OVERSIZE] = "slot larger than the rest of the packet",
+	[XNB_R_GSO_NOT_NEGOTIATED] = "GSO type not negotiated",
+	[XNB_R_MCAST_UNSUPPORTED] = "multicast control not negotiated",
+};
+
+const char *xnb_tx_reason_str(unsigned int reason)
+{
+	return reason < XNB_R_COUNT ? xnb_tx_reasons[reason] : "unknown";
+}
+
+u32 xnb_rx_slots_needed(u32 len, bool gso)
+{
+	u32 slots = (len + XNB_PAGE_SIZE - 1) / XNB_PAGE_SIZE;
+
+	if (slots == 0)
+		slots = 1;
+	return slots + (gso ? 1 : 0);
+}
+
+bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)
+{
+	u64 v[2] = { 0, 0 };
+	unsigned int i = 0, digits = 0;
+
+	for (;; s++) {
+		if (*s >= '0' && *s <= '9') {
+			/* Refuse values that would overflow rather than wrap. */
+			if (v[i] > (~0ULL - 9) / 10)
+				return false;
+			v[i] = v[i] * 10 + (u64)(*s - '0');
+			digits++;
+		} else if (*s == ',' && i == 0 && digits) {
+			i = 1;
+			digits = 0;
+		} else if ((*s == '\0' || *s == '\n') && i == 1 && digits) {
+			break;
+		} else {
+			return false;
+		}
+	}
+	/* A zero period would divide nothing but refill constantly. */
+	if (v[1] == 0 || v[1] > 0xffffffffULL)
+		return false;
+	*bytes = v[0];
+	*usec = v[1];
+	return true;
+}
+
+void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now)
+{
+	c->bytes = bytes;
+	c->usec = usec;
+	c->remaining = bytes;
+	c->next_refill = now + usec;
+}
+
+bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us)
+{
+	if (c->bytes == 0)
+		return true;
+
+	/* Signed difference: correct across a wrap of the clock. */
+	if ((s64)(now - c->next_refill) >= 0) {
+		c->remaining = c->bytes;
+		c->next_refill = now + c->usec;
+	}
+	if (len <= c->remaining) {
+		c->remaining -= len;
+		return true;
+	}
+	/* Larger than a whole period's credit: let it go on a full one. */
+	if (len > c->bytes && c->remaining == c->bytes) {
+		c->remaining = 0;
+		return true;
+	}
+	*wait_us = c->next_refill - now;
+	return false;
+}
+
+unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups)
+{
+	unsigned int i, best = 0;
+
+	for (i = 1; i < nr_groups; i++)
+		if (load[i] < load[best])
+			best = i;
+	return best;
+}

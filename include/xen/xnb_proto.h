@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Pure protocol logic of the netback: ring index sanity, the guest TX
+ * slot-chain walk, extra-info parsing, RX slot accounting, credit shaping
+ * and worker-group choice.
+ *
+ * Nothing here touches kernel state, so drivers/net/xen-netback/proto.c
+ * is compiled both into the module and into the userspace unit tests and
+ * fuzzers (tests/unit, tests/fuzz).  The ring layouts come from Xen's
+ * public netif.h: the kernel's copy under xen/interface/ when built as
+ * part of the module, libxen-dev's under xen/io/ in userspace.
+ */
+#ifndef XNB_PROTO_H
+#define XNB_PROTO_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <xen/interface/io/netif.h>
+#else
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <xen/xen.h>
+#include <xen/io/netif.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef int32_t s32;
+typedef int64_t s64;
+typedef uint64_t u64;
+
+/* libxen-dev spells the ring types without the kernel's xen_ prefix. */
+#define xen_netif_tx_request		netif_tx_request
+#define xen_netif_extra_info		netif_extra_info
+#define xen_netif_tx_sring_entry	netif_tx_sring_entry
+#define XEN_NETTXF_csum_blank		NETTXF_csum_blank
+#define XEN_NETTXF_data_validated	NETTXF_data_validated
+#define XEN_NETTXF_more_data		NETTXF_more_data
+#define XEN_NETTXF_extra_info		NETTXF_extra_info
+#endif
+
+#define XNB_PAGE_SIZE		4096u
+#define XNB_ETH_HLEN		14u
+
+/*
+ * Data slots an honest frontend may use for one packet (netif.h's
+ * XEN_NETIF_NR_SLOTS_MIN): 64 KiB spread over 4 KiB pages plus one.
+ */
+#define XNB_TX_MAX_DATA		18u
+/* Upper bound of the fatal_skb_slots parameter; sizes the walk scratch. */
+#define XNB_TX_FATAL_MAX	64u
+/* Extra-info slots accepted in one chain before the guest is fatal. */
+#define XNB_TX_MAX_EXTRAS	8u
+/* Slots one walk may consume: data chain, its first slot, and extras. */
+#define XNB_TX_MAX_SLOTS	(XNB_TX_FATAL_MAX + 1u + XNB_TX_MAX_EXTRAS)
+/* Extra-info types are 1..XNB_EXTRA_TYPES; 0 and above are fatal. */
+#define XNB_EXTRA_TYPES		5u
+
+/* Our flag in xnb_tx_pkt.flags: the chain carried multicast extras. */
+#define XNB_TXF_MCAST		0x8000u
+
+/* Why a packet was dropped or the vif disabled; for log lines and tests. */
+enum xnb_tx_reason {
+	XNB_R_NONE = 0,
+	XNB_R_RING_OVERFLOW,	/* fatal: producer claims more than a ring */
+	XNB_R_CHAIN_PAST_PROD,	/* fatal: chain or extras run past req_prod */
+	XNB_R_TOO_MANY_SLOTS,	/* fatal: chain reaches fatal_skb_slots */
+	XNB_R_TOO_MANY_EXTRAS,	/* fatal: more than XNB_TX_MAX_EXTRAS */
+	XNB_R_BAD_EXTRA_TYPE,	/* fatal: extra type 0 or out of range */
+	XNB_R_BAD_GSO,		/* fatal: GSO size 0 or unknown GSO type */
+	XNB_R_CROSS_PAGE,	/* fatal: offset + size beyond the page */
+	XNB_R_SLOTS_OVER_MAX,	/* drop: more data slots than a frontend may use */
+	XNB_R_RUNT,		/* drop: packet shorter than an Ethernet header */
+	XNB_R_SLOT_OVERSIZE,	/* drop: a slot larger than what remains */
+	XNB_R_GSO_NOT_NEGOTIATED, /* drop: GSO type the vif did not offer */
+	XNB_R_MCAST_UNSUPPORTED, /* drop: multicast control not negotiated */
+	XNB_R_COUNT
+};
+
+enum xnb_tx_verdict {
+	XNB_TX_OK,	/* build and send the packet */
+	XNB_TX_DROP,	/* answer every slot with an error, vif stays up */
+	XNB_TX_FATAL,	/* disable the vif, consume nothing */
+};
+
+enum xnb_gso {
+	XNB_GSO_NONE,
+	XNB_GSO_TCPV4,
+	XNB_GSO_TCPV6,
+};
+
+struct xnb_tx_limits {
+	u16 fatal_slots;	/* slots after the first that make it fatal */
+	bool gso_tcpv4;		/* GSO types the backend offered */
+	bool gso_tcpv6;
+};
+
+struct xnb_tx_data {
+	u32 gref;
+	u16 offset;
+	u16 size;
+};
+
+/* One packet as read from the ring; every field is our private copy. */
+struct xnb_tx_pkt {
+	u32 len;		/* total length, from the first slot */
+	u16 flags;		/* first slot's XEN_NETTXF_* flags */
+	u16 nr_slots;		/* ring slots to consume (data + extras) */
+	u16 nr_data;		/* valid entries in data[] */
+	u16 gso_size;
+	u8 gso_type;		/* enum xnb_gso */
+	u8 reason;		/* enum xnb_tx_reason when not XNB_TX_OK */
+	struct xnb_tx_data data[XNB_TX_MAX_DATA];
+	/* Per consumed slot: the request id to echo, and whether the slot
+	 * held an extra-info segment (answered with XEN_NETIF_RSP_NULL).
+	 */
+	u16 id[XNB_TX_MAX_SLOTS];
+	u8 is_extra[XNB_TX_MAX_SLOTS];
+};
+
+/*
+ * Unconsumed requests between @cons and @prod, or -1 when the producer
+ * claims more than the ring holds (a broken or hostile frontend).
+ */
+int xnb_ring_unconsumed(u32 prod, u32 cons, u32 ring_size);
+
+/*
+ * At (re)connect the frontend's indices must describe a ring that could
+ * exist: requests outstanding past the responses fit in the ring.
+ */
+bool xnb_ring_sane(u32 req_prod, u32 rsp_prod, u32 ring_size);
+
+/*
+ * Read one packet's slots starting at @cons, with @avail published by the
+ * frontend, out of the shared @ring (each slot is read exactly once, so a
+ * guest rewriting it concurrently cannot change a checked value).
+ * On XNB_TX_OK and XNB_TX_DROP, @p->nr_slots slots are to be consumed and
+ * answered; on XNB_TX_FATAL nothing is.
+ */
+enum xnb_tx_verdict
+xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
+	     u32 cons, u32 avail, const struct xnb_tx_limits *lim,
+	     struct xnb_tx_pkt *p);
+
+const char *xnb_tx_reason_str(unsigned int reason);
+
+/* Guest RX slots (one per page-sized buffer, plus a GSO extra). */
+u32 xnb_rx_slots_needed(u32 len, bool gso);
+
+/*
+ * Credit-based TX shaping, the stock "bytes,usec" format of the backend's
+ * "rate" key.  Time is in microseconds.
+ */
+struct xnb_credit {
+	u64 bytes;		/* credit added per period; 0 = unlimited */
+	u64 usec;		/* period length */
+	u64 remaining;		/* credit left in this period */
+	u64 next_refill;	/* time at which the next period starts */
+};
+
+/* Parse "bytes,usec"; returns false (and leaves @c alone) on bad input. */
+bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec);
+void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now);
+/*
+ * May a packet of @len bytes go at time @now?  Consumes credit when it
+ * may.  A packet larger than a whole period's credit goes once a full
+ * period's credit has built up, so oversized packets are not stuck.
+ * Otherwise returns false and sets *@wait_us to the wait.
+ */
+bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us);
+
+/*
+ * Worker-group choice: the group with the fewest queues, lowest index on
+ * ties.  @load[i] is the number of queues group i serves.
+ */
+unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups);
+
+#endif /* XNB_PROTO_H */
