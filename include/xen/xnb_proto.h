@@ -23,12 +23,13 @@
 #include <xen/xen.h>
 #include <xen/io/netif.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef int32_t s32;
-typedef int64_t s64;
-typedef uint64_t u64;
+/* The kernel's own fixed-size types, as its int-ll64.h spells them. */
+typedef unsigned char u8;
+typedef unsigned short u16;
+typedef unsigned int u32;
+typedef signed int s32;
+typedef signed long long s64;
+typedef unsigned long long u64;
 
 /* libxen-dev spells the ring types without the kernel's xen_ prefix. */
 #define xen_netif_tx_request		netif_tx_request
@@ -91,7 +92,9 @@ enum xnb_gso {
 };
 
 struct xnb_tx_limits {
-	u16 fatal_slots;	/* slots after the first that make it fatal */
+	u16 fatal_slots;	/* a chain with this many slots after the
+				 * first is fatal (capped at XNB_TX_FATAL_MAX)
+				 */
 	bool gso_tcpv4;		/* GSO types the backend offered */
 	bool gso_tcpv6;
 };
@@ -159,7 +162,10 @@ struct xnb_credit {
 	u64 next_refill;	/* time at which the next period starts */
 };
 
-/* Parse "bytes,usec"; returns false (and leaves @c alone) on bad input. */
+/*
+ * Parse "bytes,usec" (decimal, usec 1..2^32-1, one trailing newline
+ * allowed); returns false and leaves *@bytes and *@usec alone on bad input.
+ */
 bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec);
 void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now);
 /*

@@ -8,7 +8,13 @@
 #include <linux/string.h>
 #else
 #include <string.h>
-#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+/* One load the compiler may neither repeat nor tear.  The tests may
+ * supply their own (a hook that counts reads or plays a guest rewriting
+ * the ring after each one).
+ */
+#ifndef READ_ONCE
+#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#endif
 #endif
 
 #include <xen/xnb_proto.h>
@@ -88,7 +94,7 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 	struct xen_netif_tx_request req;
 	enum xnb_tx_reason drop = XNB_R_NONE;
 	u32 fatal = lim->fatal_slots;
-	u32 remaining, first_size, n = 0, more_slots = 0, extras = 0;
+	u32 remaining, first_size, n = 0, more_slots = 0;
 	u16 flags;
 
 	if (fatal > XNB_TX_FATAL_MAX)
@@ -120,10 +126,12 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 	/* Extra-info segments follow the first slot. */
 	if (flags & XEN_NETTXF_extra_info) {
 		struct xen_netif_extra_info e;
-		enum xnb_tx_reason r;
+		u32 extras = 0;
 		u8 more;
 
 		do {
+			enum xnb_tx_reason r;
+
 			if (n >= avail)
 				return xnb_tx_fatal(p, XNB_R_CHAIN_PAST_PROD);
 			if (extras >= XNB_TX_MAX_EXTRAS)
@@ -147,7 +155,8 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 	while (flags & XEN_NETTXF_more_data) {
 		if (n >= avail)
 			return xnb_tx_fatal(p, XNB_R_CHAIN_PAST_PROD);
-		if (more_slots >= fatal)
+		/* This slot would be further slot number more_slots + 1. */
+		if (more_slots + 1 >= fatal)
 			return xnb_tx_fatal(p, XNB_R_TOO_MANY_SLOTS);
 		xnb_read_slot(ring, ring_size, cons + n, &req);
 		p->id[n] = req.id;
@@ -225,7 +234,8 @@ const char *xnb_tx_reason_str(unsigned int reason)
 
 u32 xnb_rx_slots_needed(u32 len, bool gso)
 {
-	u32 slots = (len + XNB_PAGE_SIZE - 1) / XNB_PAGE_SIZE;
+	/* Not (len + PAGE - 1) / PAGE: that wraps for len near 4 GiB. */
+	u32 slots = len / XNB_PAGE_SIZE + (len % XNB_PAGE_SIZE ? 1 : 0);
 
 	if (slots == 0)
 		slots = 1;
@@ -239,19 +249,25 @@ bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)
 
 	for (;; s++) {
 		if (*s >= '0' && *s <= '9') {
+			u64 d = (u64)(*s - '0');
+
 			/* Refuse values that would overflow rather than wrap. */
-			if (v[i] > (~0ULL - 9) / 10)
+			if (v[i] > (~0ULL - d) / 10)
 				return false;
-			v[i] = v[i] * 10 + (u64)(*s - '0');
+			v[i] = v[i] * 10 + d;
 			digits++;
-		} else if (*s == ',' && i == 0 && digits) {
+			continue;
+		}
+		if (*s == ',' && i == 0 && digits) {
 			i = 1;
 			digits = 0;
-		} else if ((*s == '\0' || *s == '\n') && i == 1 && digits) {
-			break;
-		} else {
-			return false;
+			continue;
 		}
+		/* The end of the string, or one trailing newline. */
+		if (i == 1 && digits &&
+		    (*s == '\0' || (*s == '\n' && s[1] == '\0')))
+			break;
+		return false;
 	}
 	/* A zero period would divide nothing but refill constantly. */
 	if (v[1] == 0 || v[1] > 0xffffffffULL)
