@@ -26,3 +26,35 @@ clean:
 
 # Userspace tests of the pure code (unit tests, fuzzers).
 -include tests/tests.mk
+
+# ---------------------------------------------------------------------------
+# Lab: Xen + dom0 + PV guests under QEMU (TCG).  See tests/lab/README.md.
+#   make lab NETBACK=ours|stock XNB_PARAMS="..." SCENARIOS="basic hotplug"
+# The lab's kernel is Debian's, so modules for it are built against the
+# fetched headers ($(LAB_CACHE)/kdir), whatever the host runs.
+NETBACK ?= ours
+XNB_PARAMS ?=
+SCENARIOS ?=
+LAB_KDIR := $(LAB_CACHE)/kdir
+LAB_ENV = LAB_CACHE=$(LAB_CACHE) NETBACK=$(NETBACK) XNB_PARAMS="$(XNB_PARAMS)" SCENARIOS="$(SCENARIOS)"
+
+.PHONY: lab-fetch lab-images lab-warnmod lab-module lab lab-shell
+
+lab-fetch:
+	LAB_CACHE=$(LAB_CACHE) scripts/lab-fetch.sh
+
+lab-images: lab-fetch
+	LAB_CACHE=$(LAB_CACHE) scripts/lab-build.sh
+
+# Self-test module for SCENARIOS=selftest-warn (tiny; always built).
+lab-warnmod: lab-fetch
+	$(MAKE) -C $(LAB_KDIR) M=$(CURDIR)/tests/lab/warnmod modules
+
+lab-module: lab-fetch
+	$(if $(filter ours,$(NETBACK)),$(MAKE) -C $(LAB_KDIR) M=$(CURDIR) modules,@true)
+
+lab: lab-images lab-warnmod lab-module
+	$(LAB_ENV) scripts/lab-run.sh
+
+lab-shell: lab-images lab-warnmod lab-module
+	$(LAB_ENV) scripts/lab-run.sh --shell

@@ -1,0 +1,228 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lab step 2: the cached boot images (outside the checkout, in $LAB_CACHE).
+#
+#   base-<k>/         debootstrap'd bookworm (slow: minutes).  Key: suite,
+#                     package list and the candidate versions of those packages.
+#   img-<k>/dom0.cpio.zst   dom0 initramfs: base + trimmed kernel modules + /init
+#                     + the guest images under /lab-images.
+#   img-<k>/guest.cpio.gz   guest initramfs (busybox, xen-netfront, iperf3).
+#                     Key for img-*: base key + kernel/xen packages + this
+#                     script's own text (the recipe), so editing the /init
+#                     below rebuilds the images but not the debootstrap.
+#
+# Prints nothing but progress; writes $LAB_CACHE/images.env for lab-run.sh.
+set -euo pipefail
+
+LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
+MIRROR=${LAB_MIRROR:-http://deb.debian.org/debian}
+SUITE=bookworm
+here=$(cd "$(dirname "$0")" && pwd)
+log() { echo "lab-build: $*" >&2; }
+
+[ -e "$LAB_CACHE/lab.env" ] || "$here/lab-fetch.sh"
+# shellcheck source=/dev/null
+. "$LAB_CACHE/lab.env"
+
+# Packages of the dom0 root filesystem (dependencies come along).
+BASE_PKGS="xen-utils-4.17 xen-utils-common xenstore-utils iproute2 bridge-utils
+ iperf3 ethtool kmod procps busybox iputils-ping util-linux"
+# Kernel modules dom0 may need (dependencies are resolved with modprobe).
+DOM0_MODS="xen-netback xen-netfront xen-evtchn xen-gntdev xen-gntalloc
+ xen-privcmd xenfs bridge veth dummy tun"
+
+# --- stage 1: debootstrap ------------------------------------------------------
+versions=$(for p in $BASE_PKGS; do
+	apt-cache show --no-all-versions "$p" 2>/dev/null | awk -v p="$p" '/^Version:/ {print p, $2; exit}'
+done)
+base_key=$(printf '%s\n' "$SUITE" "$MIRROR" "$versions" | sha256sum | cut -c1-12)
+base=$LAB_CACHE/base-$base_key
+if [ ! -e "$base/.done" ]; then
+	log "debootstrap $SUITE into $base (takes a few minutes)"
+	rm -rf "$base"
+	debootstrap --variant=minbase --include="$(echo $BASE_PKGS | tr ' ' ,)" \
+		"$SUITE" "$base" "$MIRROR" > "$LAB_CACHE/debootstrap.log" 2>&1 ||
+		{ tail -n 30 "$LAB_CACHE/debootstrap.log"; exit 1; }
+	touch "$base/.done"
+fi
+
+# --- stage 2: images -----------------------------------------------------------
+recipe=$(sha256sum "$0" | cut -c1-12)
+img_key=$(printf '%s\n' "$base_key" "$LAB_KEY" "$recipe" | sha256sum | cut -c1-12)
+img=$LAB_CACHE/img-$img_key
+write_env() {
+	cat > "$LAB_CACHE/images.env" <<ENV
+LAB_IMG=$img
+LAB_DOM0_INITRD=$img/dom0.cpio.zst
+LAB_DOM0_KERNEL=$img/vmlinuz
+LAB_XEN=$LAB_XEN
+LAB_KVER=$LAB_KVER
+ENV
+}
+if [ -e "$img/.done" ]; then
+	log "images cached: $img"
+	write_env
+	exit 0
+fi
+rm -rf "$img" && mkdir -p "$img"
+stage=$img/stage
+
+pack() { # pack DIR: newc cpio of DIR on stdout, owned by root
+	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet)
+}
+
+# Copy kernel modules NAMES (plus what they depend on) from the unpacked
+# linux-image into ROOT, then index them there.
+copy_modules() { # copy_modules ROOT NAMES...
+	local root=$1; shift
+	local m f
+	for m in "$@"; do
+		modprobe -d "$LAB_KROOT" -S "$LAB_KVER" --show-depends "$m" |
+			awk '$1 == "insmod" {print $2}'
+	done | sort -u | while read -r f; do
+		mkdir -p "$root/$(dirname "${f#"$LAB_KROOT"}")"
+		cp "$f" "$root/${f#"$LAB_KROOT"}"
+	done
+	cp "$LAB_KROOT/lib/modules/$LAB_KVER"/modules.{builtin,builtin.modinfo,order} \
+		"$root/lib/modules/$LAB_KVER/"
+	depmod -b "$root" "$LAB_KVER"
+}
+
+# --- dom0 ---
+log "dom0 rootfs"
+cp -a "$base" "$stage"
+rm -f "$stage/.done"
+rm -rf "$stage/lib/modules" "$stage/boot"
+copy_modules "$stage" $DOM0_MODS
+# Nothing may load a backend behind the runner's back: we never start udev,
+# and the stock module is blacklisted for alias-driven loads anyway
+# (`modprobe xen-netback` by name still works for NETBACK=stock).
+echo "blacklist xen-netback" > "$stage/etc/modprobe.d/xnb-lab.conf"
+# Trim what a RAM-only, never-upgraded box does not use; boot time under TCG
+# is dominated by unpacking the initramfs.
+rm -rf "$stage"/usr/share/{doc,man,info,locale,i18n,lintian,linda,bug,zoneinfo} \
+	"$stage"/var/lib/apt/lists/* "$stage"/var/cache/apt/* "$stage"/var/cache/debconf/*-old \
+	"$stage"/usr/lib/python3* "$stage"/usr/lib/xen-4.17/boot \
+	"$stage"/usr/lib/x86_64-linux-gnu/gconv "$stage"/lib/udev/hwdb.* "$stage"/etc/udev/hwdb.*
+find "$stage" -name __pycache__ -prune -exec rm -rf {} +
+echo dom0 > "$stage/etc/hostname"
+mkdir -p "$stage"/{lab,lab-images,var/log/xen/console,var/lib/xen,var/lib/xenstored,run}
+cp "$LAB_VMLINUZ" "$img/vmlinuz"
+cp "$LAB_VMLINUZ" "$stage/lab-images/vmlinuz"
+
+cat > "$stage/init" <<'INIT'
+#!/bin/bash
+# dom0 /init: bring up the Xen toolstack and a bridge, then hand over to the
+# lab runner that the per-run cpio put in /lab (or to a shell).
+export PATH=/usr/lib/xen-4.17/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mkdir -p /dev/pts /dev/shm /run/lock /run/xen /var/run/xen-hotplug
+mount -t devpts devpts /dev/pts
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+exec </dev/console >/dev/console 2>&1
+hostname dom0
+ip link set lo up
+echo "XNB-BOOT dom0 up $(cut -d' ' -f1 /proc/uptime)"
+for m in xen-evtchn xen-gntdev xen-gntalloc xen-privcmd xenfs bridge; do
+	modprobe "$m" || echo "XNB-BOOT modprobe $m failed"
+done
+mount -t xenfs xenfs /proc/xen
+xenstored --pid-file=/run/xenstored.pid
+xen-init-dom0 || echo "XNB-BOOT xen-init-dom0 failed"
+xenconsoled --pid-file=/run/xenconsoled.pid --log=guest --log-dir=/var/log/xen/console
+ip link add xenbr0 type bridge stp_state 0 forward_delay 0
+ip addr add 192.0.2.1/24 dev xenbr0
+ip link set xenbr0 up
+echo "XNB-BOOT toolstack up $(cut -d' ' -f1 /proc/uptime)"
+[ -r /lab/config ] && . /lab/config
+if [ "${MODE:-shell}" = run ] && [ -x /lab/runner.sh ]; then
+	/lab/runner.sh
+else
+	echo "XNB-BOOT shell (exit to power off); helpers: . /lab/lib.sh"
+	cd /lab 2>/dev/null || cd /
+	setsid -c bash -l </dev/hvc0 >/dev/hvc0 2>&1
+fi
+sync
+echo "XNB-BOOT poweroff"
+busybox poweroff -f
+INIT
+chmod +x "$stage/init"
+
+# --- guest ---
+log "guest rootfs"
+groot=$img/guest
+mkdir -p "$groot"/{bin,sbin,etc,proc,sys,dev,tmp,run,root,lib/modules,etc/guest-init.d}
+cp /bin/busybox "$groot/bin/busybox"
+for a in $(/bin/busybox --list); do
+	[ -e "$groot/bin/$a" ] || ln -s busybox "$groot/bin/$a"
+done
+copy_modules "$groot" xen-netfront
+# iperf3 and the xenstore clients (for the command channel) with their
+# libraries, taken from the dom0 rootfs so versions match.
+for b in /usr/bin/iperf3 /usr/bin/xenstore-read /usr/bin/xenstore-write /usr/bin/xenstore-rm; do
+	for f in $b $(chroot "$base" ldd "$b" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}'); do
+		mkdir -p "$groot$(dirname "$f")"
+		cp -L "$base$f" "$groot$f"
+	done
+done
+
+cat > "$groot/init" <<'INIT'
+#!/bin/sh
+# Lab guest /init.  Kernel command line: xnb_id=N.  Interface ethK gets
+# 192.0.2.(10*N+K)/24 whenever it appears (hot-attached vifs too), with a
+# per-interface routing table so replies leave through the vif they came in on.
+# Commands from dom0 arrive in xenstore data/cmd ("ID shell-command"); the
+# output goes to data/out and "ID rc" to data/rc.
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mkdir -p /dev/pts && mount -t devpts devpts /dev/pts
+exec </dev/console >/dev/console 2>&1
+ip link set lo up
+N=$(sed -n 's/.*xnb_id=\([0-9]*\).*/\1/p' /proc/cmdline)
+echo 1 > /proc/sys/net/ipv4/conf/all/arp_ignore
+echo 2 > /proc/sys/net/ipv4/conf/all/arp_announce
+insmod /lib/modules/*/kernel/drivers/net/xen-netfront.ko
+iperf3 -s -D
+for f in /etc/guest-init.d/*; do [ -x "$f" ] && "$f"; done
+echo "XNB-GUEST $N up"
+done_ifs=" "
+last=""
+while :; do
+	now=" "
+	for d in /sys/class/net/eth*; do
+		[ -e "$d" ] || continue
+		i=${d##*/}; k=${i#eth}; now="$now$i "
+		case "$done_ifs" in *" $i "*) continue ;; esac
+		a=192.0.2.$((10 * N + k)); t=$((100 + k))
+		ip link set "$i" up
+		ip addr add "$a/24" dev "$i" 2>/dev/null
+		ip rule del from "$a" 2>/dev/null
+		ip rule add from "$a" table $t
+		ip route replace 192.0.2.0/24 dev "$i" src "$a" table $t
+		echo "XNB-GUEST $i $a"
+	done
+	done_ifs=$now
+	c=$(xenstore-read data/cmd 2>/dev/null)
+	if [ -n "$c" ] && [ "${c%% *}" != "$last" ]; then
+		last=${c%% *}
+		( id=$last; sh -c "${c#* }" > /tmp/out 2>&1; rc=$?
+		  xenstore-write data/out "$(tail -c 3000 /tmp/out)" data/rc "$id $rc" ) &
+	fi
+	sleep 0.5
+done
+INIT
+chmod +x "$groot/init"
+pack "$groot" | gzip -6 > "$img/guest.cpio.gz"
+cp "$img/guest.cpio.gz" "$stage/lab-images/guest.cpio.gz"
+
+log "packing dom0 initramfs"
+pack "$stage" | zstd -q -T0 -10 > "$img/dom0.cpio.zst"
+rm -rf "$stage"
+touch "$img/.done"
+write_env
+log "images built: $img ($(du -h "$img/dom0.cpio.zst" | cut -f1) dom0, $(du -h "$img/guest.cpio.gz" | cut -f1) guest)"

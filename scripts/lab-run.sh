@@ -1,0 +1,142 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Lab step 3: boot Xen + dom0 in QEMU (TCG) and run lab scenarios in dom0.
+#
+#   scripts/lab-run.sh           run $SCENARIOS, report, exit 0 only if all pass
+#   scripts/lab-run.sh --shell   interactive dom0 shell on this terminal
+#
+# Environment: NETBACK=ours|stock  XNB_PARAMS="module params"
+#   SCENARIOS="basic hotplug"  (default: tests/lab/default.list)
+#   LAB_TIMEOUT (whole boot, s)  LAB_SCENARIO_TIMEOUT (each scenario, s)
+#   LAB_RESULTS (results dir)  LAB_EXTRA_GUEST_DIR (files added to guests)
+#
+# The only thing built here is a small cpio with this run's module, the
+# tests/lab scripts and a config, appended to the cached dom0 initramfs
+# (the kernel unpacks concatenated cpio archives in order).  Results come
+# back on the serial console as "XNB-RESULT <scenario> PASS|FAIL" lines.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
+NETBACK=${NETBACK:-ours}
+XNB_PARAMS=${XNB_PARAMS:-}
+LAB_SCENARIO_TIMEOUT=${LAB_SCENARIO_TIMEOUT:-600}
+MODULE=$top/drivers/net/xen-netback/xen-netback.ko
+WARNMOD=$top/tests/lab/warnmod/xnb-warnmod.ko
+mode=run
+[ "${1:-}" = --shell ] && mode=shell
+
+[ -r "$LAB_CACHE/images.env" ] || { echo "lab-run: no images; run 'make lab-images'" >&2; exit 2; }
+# shellcheck source=/dev/null
+. "$LAB_CACHE/images.env"
+
+if [ -z "${SCENARIOS:-}" ]; then
+	SCENARIOS=$(sed -e 's/#.*//' "$top/tests/lab/default.list" | xargs)
+fi
+for s in $SCENARIOS; do
+	[ -f "$top/tests/lab/scenarios/$s.sh" ] || { echo "lab-run: no scenario $s" >&2; exit 2; }
+done
+case $NETBACK in
+ours) [ -f "$MODULE" ] || { echo "lab-run: $MODULE not built (make modules)" >&2; exit 2; } ;;
+stock) ;;
+*) echo "lab-run: NETBACK must be ours or stock" >&2; exit 2 ;;
+esac
+# Whole-run budget: boot plus every scenario's own budget, capped so that
+# a wedged dom0 costs at most this much CI time.
+n=$(echo $SCENARIOS | wc -w)
+LAB_TIMEOUT=${LAB_TIMEOUT:-$((180 + n * 300))}
+
+results=${LAB_RESULTS:-$top/build/lab/$(date +%Y%m%d-%H%M%S)-$NETBACK}
+mkdir -p "$results"
+serial=$results/serial.log
+work=$(mktemp -d /tmp/xnb-lab-run.XXXXXX)
+qpid=
+cleanup() {
+	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null && wait "$qpid" 2>/dev/null
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# --- per-run cpio -------------------------------------------------------------
+mkdir -p "$work/root/lab/scenarios"
+cp "$top"/tests/lab/*.sh "$work/root/lab/"
+cp "$top"/tests/lab/scenarios/*.sh "$work/root/lab/scenarios/"
+[ "$NETBACK" = ours ] && cp "$MODULE" "$work/root/lab/xen-netback.ko"
+[ -f "$WARNMOD" ] && cp "$WARNMOD" "$work/root/lab/"
+if [ -n "${LAB_EXTRA_GUEST_DIR:-}" ]; then
+	(cd "$LAB_EXTRA_GUEST_DIR" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) |
+		gzip > "$work/root/lab/guest-extra.cpio.gz"
+fi
+cat > "$work/root/lab/config" <<CFG
+MODE=$mode
+NETBACK=$NETBACK
+XNB_PARAMS="$XNB_PARAMS"
+SCENARIOS="$SCENARIOS"
+LAB_SCENARIO_TIMEOUT=$LAB_SCENARIO_TIMEOUT
+CFG
+(cd "$work/root" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) | gzip > "$work/run.cpio.gz"
+cat "$LAB_DOM0_INITRD" "$work/run.cpio.gz" > "$work/initrd"
+
+# --- boot ---------------------------------------------------------------------
+# -cpu max crashes the PV dom0 under TCG; qemu64+svm boots.
+xen_args="dom0_mem=2048M,max:2048M dom0_max_vcpus=2 console=com1 com1=115200,8n1 loglvl=all guest_loglvl=all"
+dom0_args="console=hvc0 earlyprintk=xen"
+qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu qemu64,+svm -m 4096 -smp 2
+	-nic none -display none -no-reboot
+	-kernel "$LAB_XEN" -append "$xen_args"
+	-initrd "$LAB_DOM0_KERNEL $dom0_args,$work/initrd")
+
+if [ $mode = shell ]; then
+	echo "lab-shell: Xen + dom0 on this terminal; 'exit' powers off, Ctrl-a x quits QEMU" >&2
+	"${qemu[@]}" -serial mon:stdio
+	exit 0
+fi
+
+echo "lab: NETBACK=$NETBACK XNB_PARAMS='$XNB_PARAMS' SCENARIOS='$SCENARIOS' timeout ${LAB_TIMEOUT}s"
+echo "lab: results in $results"
+start=$(date +%s)
+"${qemu[@]}" -serial "file:$serial" -monitor none > "$results/qemu.log" 2>&1 &
+qpid=$!
+# Follow the console: echo our marker lines with host-side elapsed time,
+# stop when dom0 says it is done, QEMU exits, or the budget is spent.
+shown=0 state=timeout
+while :; do
+	el=$(( $(date +%s) - start ))
+	if [ -f "$serial" ]; then
+		mapfile -t lines < <(tr -d '\r' < "$serial" | grep -aoE 'XNB-[A-Z]+( .*)?$' || true)
+		for ((i = shown; i < ${#lines[@]}; i++)); do
+			printf '[%4ds] %s\n' "$el" "${lines[i]}"
+		done
+		shown=${#lines[@]}
+		if grep -aq 'XNB-DONE' "$serial"; then state=done; break; fi
+	fi
+	kill -0 "$qpid" 2>/dev/null || { state=died; break; }
+	[ "$el" -ge "$LAB_TIMEOUT" ] && break
+	sleep 1
+done
+# Give dom0 a moment to power off cleanly, then make sure QEMU is gone.
+for _ in 1 2 3 4 5; do kill -0 "$qpid" 2>/dev/null || break; sleep 1; done
+kill "$qpid" 2>/dev/null || true
+wait "$qpid" 2>/dev/null || true
+qpid=
+
+# --- report -------------------------------------------------------------------
+pass=0 fail=0
+echo "lab: ---- summary ($NETBACK, $(( $(date +%s) - start ))s) ----"
+for s in $SCENARIOS; do
+	r=$(tr -d '\r' < "$serial" | grep -ao "XNB-RESULT $s \(PASS\|FAIL\).*" | tail -n1 || true)
+	case $r in
+	"XNB-RESULT $s PASS"*) pass=$((pass + 1)); echo "PASS $s${r#XNB-RESULT $s PASS}" ;;
+	"XNB-RESULT $s FAIL"*) fail=$((fail + 1)); echo "FAIL $s${r#XNB-RESULT $s FAIL}" ;;
+	*) fail=$((fail + 1)); echo "FAIL $s (no result: $state)" ;;
+	esac
+done
+if [ $state != done ]; then
+	fail=$((fail + 1))
+	echo "FAIL run: dom0 $([ $state = died ] && echo 'died (QEMU exited early)' || echo "timed out after ${LAB_TIMEOUT}s")"
+	tail -n 40 "$serial" | sed 's/^/  serial: /'
+fi
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,184 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers for lab scenarios; sourced inside dom0 (see README.md for the API).
+# Every wait is bounded; a helper that cannot do its job calls lab_fail,
+# which ends the scenario with a reason.
+#
+# Guest N (1..24) is domain "g<N>"; its vif K has MAC 00:16:3e:00:<N>:<K>
+# (hex) and address 192.0.2.<10*N+K>; dom0 is 192.0.2.1 on bridge xenbr0.
+
+export PATH=/usr/lib/xen-4.17/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+[ -r /lab/config ] && . /lab/config
+LAB_GUEST_MEM=${LAB_GUEST_MEM:-256}
+LAB_GUEST_VCPUS=${LAB_GUEST_VCPUS:-1}
+
+lab_log() { echo "$(cut -d' ' -f1 /proc/uptime) $*"; }
+lab_fail() { echo "XNB-FAILREASON $*"; exit 1; }
+
+# lab_assert DESCRIPTION COMMAND [ARGS...]: fail the scenario unless COMMAND succeeds.
+lab_assert() {
+	local what=$1; shift
+	"$@" || lab_fail "assertion failed: $what"
+}
+# lab_assert_gt A B DESCRIPTION: numeric (float) A > B.
+lab_assert_gt() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 > b + 0) }' ||
+		lab_fail "assertion failed: $3 ($1 > $2)"
+}
+# lab_wait SECONDS COMMAND [ARGS...]: poll COMMAND every 0.5 s until it succeeds.
+lab_wait() {
+	local n=$(($1 * 2)); shift
+	while [ $n -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.5; n=$((n - 1))
+	done
+	return 1
+}
+
+# --- backend module --------------------------------------------------------------
+lab_backend_loaded() { [ -d /sys/module/xen_netback ]; }
+# lab_load_backend [PARAMS]: (re)load the backend under test with PARAMS
+# (default: the run's XNB_PARAMS).  NETBACK=ours insmods /lab/xen-netback.ko,
+# NETBACK=stock modprobes Debian's module.
+lab_load_backend() {
+	local params=${1-$XNB_PARAMS}
+	lab_backend_loaded && lab_unload_backend
+	lab_log "loading backend ($NETBACK) params='$params'"
+	if [ "$NETBACK" = stock ]; then
+		# shellcheck disable=SC2086
+		modprobe xen-netback $params || lab_fail "modprobe xen-netback $params"
+	else
+		# shellcheck disable=SC2086
+		insmod /lab/xen-netback.ko $params || lab_fail "insmod xen-netback.ko $params"
+	fi
+}
+lab_unload_backend() {
+	lab_backend_loaded || return 0
+	lab_wait 30 rmmod xen-netback || lab_fail "rmmod xen-netback failed"
+}
+
+# --- naming ------------------------------------------------------------------------
+lab_guest_ip() { echo "192.0.2.$((10 * $1 + ${2:-0}))"; }
+lab_guest_mac() { printf '00:16:3e:00:%02x:%02x\n' "$1" "${2:-0}"; }
+lab_domid() { xl domid "g$1" 2>/dev/null; }
+lab_vif_name() { echo "vif$(lab_domid "$1").${2:-0}"; }
+lab_backend_path() { echo "/local/domain/0/backend/vif/$(lab_domid "$1")/${2:-0}"; }
+lab_vif_spec() { echo "mac=$(lab_guest_mac "$1" "$2"),bridge=xenbr0,script=vif-bridge"; }
+
+# The guest ramdisk: cached base image plus LAB_EXTRA_GUEST_DIR, if given.
+lab_guest_ramdisk() {
+	local r=/run/lab-guest.img
+	if [ ! -e $r ]; then
+		cat /lab-images/guest.cpio.gz /lab/guest-extra.cpio.gz > $r 2>/dev/null ||
+			cp /lab-images/guest.cpio.gz $r
+	fi
+	echo $r
+}
+
+# --- guests --------------------------------------------------------------------------
+# lab_guest_start N [NVIFS] [EXTRA_XL_CFG_LINE...]: create g<N> with NVIFS
+# vifs (default 1), wait until every vif is connected and answers ping.
+lab_guest_start() {
+	local n=$1 nvifs=${2:-1} cfg=/run/g$1.cfg k vifs=""
+	shift 2 || shift $#
+	for ((k = 0; k < nvifs; k++)); do vifs="$vifs'$(lab_vif_spec "$n" $k)',"; done
+	{
+		echo "name='g$n'"
+		echo "type='pv'"
+		echo "kernel='/lab-images/vmlinuz'"
+		echo "ramdisk='$(lab_guest_ramdisk)'"
+		echo "extra='console=hvc0 xnb_id=$n quiet'"
+		echo "memory=$LAB_GUEST_MEM"
+		echo "vcpus=$LAB_GUEST_VCPUS"
+		echo "vif=[${vifs%,}]"
+		echo "on_crash='preserve'"
+		local l; for l in "$@"; do echo "$l"; done
+	} > "$cfg"
+	xl destroy "g$n" >/dev/null 2>&1 || true
+	lab_log "creating g$n ($nvifs vifs)"
+	xl create "$cfg" >/run/g$n.create.log 2>&1 ||
+		{ cat /run/g$n.create.log; lab_fail "xl create g$n"; }
+	for ((k = 0; k < nvifs; k++)); do lab_wait_vif "$n" $k; done
+	for ((k = 0; k < nvifs; k++)); do lab_wait_ping "$(lab_guest_ip "$n" $k)" 120; done
+	lab_log "g$n (domid $(lab_domid "$n")) up, answers ping"
+}
+
+# lab_wait_vif N [K] [TIMEOUT]: backend state 4 (Connected) and netdev present.
+lab_vif_connected() {
+	[ "$(xenstore-read "$(lab_backend_path "$1" "$2")/state" 2>/dev/null)" = 4 ] &&
+		[ -e "/sys/class/net/$(lab_vif_name "$1" "$2")" ]
+}
+lab_wait_vif() {
+	local k=${2:-0} st
+	lab_wait "${3:-120}" lab_vif_connected "$1" "$k" && return 0
+	st=$(xenstore-read "$(lab_backend_path "$1" "$k")/state" 2>/dev/null)
+	lab_fail "vif $k of g$1 not connected (backend state '$st')"
+}
+# lab_wait_ping IP [TIMEOUT]
+lab_wait_ping() {
+	lab_wait "${2:-60}" ping -c1 -W1 "$1" || lab_fail "no ping reply from $1"
+}
+lab_ping() { ping -c"${2:-3}" -W2 "$1"; }
+
+# lab_net_attach N K: hot-add vif K to g<N>, wait for it and for ping.
+lab_net_attach() {
+	lab_log "attaching vif $2 to g$1"
+	# shellcheck disable=SC2046
+	xl network-attach "g$1" $(lab_vif_spec "$1" "$2" | tr , ' ') || lab_fail "network-attach g$1 $2"
+	lab_wait_vif "$1" "$2"
+	lab_wait_ping "$(lab_guest_ip "$1" "$2")" 60
+}
+# lab_net_detach N K: hot-remove vif K, wait until its netdev is gone.
+lab_net_detach() {
+	local vif; vif=$(lab_vif_name "$1" "$2")
+	lab_log "detaching vif $2 ($vif) from g$1"
+	xl network-detach "g$1" "$2" || lab_fail "network-detach g$1 $2"
+	lab_wait 60 test ! -e "/sys/class/net/$vif" || lab_fail "$vif still present after detach"
+}
+
+lab_guest_destroy() { xl destroy "g$1" 2>/dev/null || true; }
+# lab_destroy_all: destroy every guest, wait until the vifs are gone.
+lab_destroy_all() {
+	local d
+	for d in $(xl list | awk 'NR > 2 {print $1}'); do xl destroy "$d" || true; done
+	lab_wait 60 lab_no_vifs
+}
+lab_no_vifs() { ! ls /sys/class/net | grep -q '^vif'; }
+lab_vifs() { ls /sys/class/net | grep '^vif' || true; }
+
+# --- traffic -------------------------------------------------------------------------
+# lab_iperf IP [-R] [SECONDS]: TCP between dom0 (client) and the guest's
+# iperf3 server.  Without -R dom0 sends (dom0->guest, the backend's RX path
+# towards the guest); with -R the guest sends (guest->dom0, TX path).
+# Prints the receiver-side rate in Gbit/s.
+lab_iperf() {
+	local ip=$1 rev="" t=3 out
+	[ "${2:-}" = -R ] && { rev=-R; shift; }
+	[ -n "${2:-}" ] && t=$2
+	out=$(timeout $((t + 30)) iperf3 -c "$ip" $rev -t "$t" -f g 2>&1) ||
+		{ echo "$out" >&2; lab_fail "iperf3 -c $ip $rev failed"; }
+	echo "$out" | awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Gbits/sec") r = $i } END { if (r == "") exit 1; print r }' ||
+		lab_fail "no iperf3 result for $ip"
+}
+# lab_vif_bytes VIFNAME rx|tx: dom0-side byte counter of a vif netdev.
+lab_vif_bytes() { cat "/sys/class/net/$1/statistics/$2_bytes"; }
+
+# --- commands inside a guest (through xenstore, no network needed) -----------------
+# lab_guest_exec N COMMAND [TIMEOUT]: run COMMAND with sh in g<N>; prints its
+# output (last 3000 bytes) and returns its exit status.
+lab_guest_exec() {
+	local d; d=$(lab_domid "$1") || lab_fail "no guest g$1"
+	local id=$RANDOM$RANDOM n=$((${3:-60} * 2)) rc
+	xenstore-rm "/local/domain/$d/data/rc" 2>/dev/null
+	xenstore-write "/local/domain/$d/data/cmd" "$id $2"
+	while [ $n -gt 0 ]; do
+		rc=$(xenstore-read "/local/domain/$d/data/rc" 2>/dev/null)
+		if [ "${rc%% *}" = "$id" ]; then
+			xenstore-read "/local/domain/$d/data/out"
+			return "${rc#* }"
+		fi
+		sleep 0.5; n=$((n - 1))
+	done
+	lab_fail "guest g$1 did not run: $2"
+}
