@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * xen-netback with a worker-group dataplane.
+ *
+ * Who runs what:
+ *
+ *   xenbus watch thread (process context, may sleep)
+ *     xenbus.c   probe/remove, frontend state changes, "rate",
+ *                "worker-group" and "hotplug-status" watches
+ *     interface.c  xnb_vif_create/connect/disconnect/destroy
+ *     group.c    xnb_group_attach/detach/move (take group->lock)
+ *
+ *   event channel hard irq (lateeoi)
+ *     interface.c  xnb_queue_interrupt: marks work, kicks the group;
+ *                  the EOI is sent by the group once the ring is drained
+ *
+ *   netdev transmit path (softirq or process, BH off)
+ *     rx.c       xnb_start_xmit: queues an skb for the guest, kicks
+ *
+ *   worker group: one kthread or one tasklet per group (main.c param)
+ *     group.c    xnb_group_pass: round-robin over active queues with a
+ *                per-queue budget; never runs concurrently with itself
+ *     tx.c       xnb_tx_gather/xnb_tx_complete: guest -> dom0
+ *     rx.c       xnb_rx_gather/xnb_rx_complete: dom0 -> guest
+ *     copy.c     the group's batch of grant copies and its flush
+ *
+ *   timers (softirq)
+ *     tx.c       credit timer: kicks the group when credit is back
+ *     rx.c       stall timer: kicks the group to check a stalled queue
+ *
+ * A queue belongs to exactly one group at a time.  Only that group's
+ * worker touches the queue's rings, so ring state needs no lock.
+ */
+#ifndef XNB_COMMON_H
+#define XNB_COMMON_H
+
+#include <linux/interrupt.h>
+#include <linux/kthread.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/spinlock.h>
+#include <linux/timer.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/wait.h>
+#include <net/gro_cells.h>
+#include <xen/grant_table.h>
+#include <xen/interface/io/netif.h>
+#include <xen/xenbus.h>
+#include <xen/xnb_proto.h>
+
+#define XNB_TX_RING_SIZE	__CONST_RING_SIZE(xen_netif_tx, XEN_PAGE_SIZE)
+#define XNB_RX_RING_SIZE	__CONST_RING_SIZE(xen_netif_rx, XEN_PAGE_SIZE)
+/* Guest TX bytes copied into the skb's linear area; the rest in pages. */
+#define XNB_TX_HEADLEN		128u
+/* Copy ops one packet may need at most, either direction. */
+#define XNB_TX_MAX_OPS		(XNB_TX_MAX_DATA + MAX_SKB_FRAGS + 2)
+#define XNB_RX_MAX_OPS		(2 * XNB_TX_MAX_DATA + 2 * (MAX_SKB_FRAGS + 1))
+#define XNB_COPY_BATCH_MIN	128u
+#define XNB_COPY_BATCH_MAX	4096u
+
+/* main.c: module parameters, read-only after load. */
+extern unsigned int xnb_nr_groups;
+extern bool xnb_use_tasklet;
+extern unsigned int xnb_copy_batch;
+extern unsigned int xnb_budget;
+extern unsigned int xnb_max_queues;
+extern unsigned int xnb_fatal_skb_slots;
+extern unsigned int xnb_rx_queue_bytes;
+extern unsigned int xnb_rx_drain_msecs;
+extern unsigned int xnb_rx_stall_msecs;
+extern bool xnb_separate_tx_rx_irq;
+
+/* Per-queue counters, read by ethtool and ndo_get_stats64. */
+struct xnb_queue_stats {
+	u64 tx_packets;		/* guest -> dom0 (the guest's TX) */
+	u64 tx_bytes;
+	u64 tx_dropped;		/* answered with errors */
+	u64 tx_errors;		/* grant copy failures */
+	u64 rx_packets;		/* dom0 -> guest */
+	u64 rx_bytes;
+	u64 rx_dropped;
+	u64 rx_errors;
+	u64 copy_ops;
+	u64 copy_batches;	/* hypercalls that carried this queue's ops */
+	struct u64_stats_sync sync;
+};
+
+struct xnb_group;
+struct xnb_vif;
+
+/* Bits of xnb_queue.eoi: an EOI owed for that irq once work is done. */
+enum {
+	XNB_EOI_TX,
+	XNB_EOI_RX,
+};
+
+struct xnb_queue {
+	struct xnb_vif *vif;
+	unsigned int id;
+	char name[IFNAMSIZ + 8];
+
+	/* Scheduling, under group->lock. */
+	struct xnb_group *group;
+	struct list_head group_node;	/* on group->queues */
+	struct list_head active_node;	/* on group->active when queued */
+	bool queued;
+
+	/* Guest TX ring and its per-slot answers, by ring index. */
+	struct xen_netif_tx_back_ring tx;
+	unsigned int tx_irq;
+	u16 tx_id[XNB_TX_RING_SIZE];
+	u8 tx_extra[XNB_TX_RING_SIZE];
+	struct xnb_tx_pkt tx_pkt;	/* scratch for one parsed packet */
+	bool tx_held;			/* tx_pkt parsed, waits for credit */
+	struct timer_list credit_timer;
+
+	/* Guest RX ring, its per-slot request ids and queued skbs. */
+	struct xen_netif_rx_back_ring rx;
+	unsigned int rx_irq;
+	u16 rx_id[XNB_RX_RING_SIZE];
+	u16 rx_len[XNB_RX_RING_SIZE];
+	struct sk_buff_head rx_skbs;
+	atomic_t rx_bytes_queued;
+	unsigned long rx_blocked_since;	/* jiffies; 0 when not blocked */
+	bool stalled;			/* counted in vif->stalled_queues */
+	struct timer_list stall_timer;
+
+	atomic_long_t xmit_dropped;	/* dropped by xnb_start_xmit */
+	unsigned long eoi;		/* XNB_EOI_* */
+	unsigned int flush_gen;		/* last flush that touched us */
+	struct xnb_queue_stats stats;
+};
+
+struct xnb_vif {
+	struct net_device *dev;
+	struct xenbus_device *xbdev;
+	domid_t domid;
+	unsigned int handle;
+
+	/* Negotiated with the frontend at connect. */
+	bool can_sg;
+	bool gso_tcpv4;
+	bool gso_tcpv6;
+	bool ip_csum;
+	bool ipv6_csum;
+
+	struct xnb_queue *queues;	/* num_queues entries when connected */
+	unsigned int num_queues;
+	int pinned_group;		/* "worker-group" key, -1 when unset */
+	bool connected;
+	/* A fatal protocol error: stop serving the rings until reconnect. */
+	bool disabled;
+	atomic_t stalled_queues;	/* queues whose guest posts no buffers */
+
+	spinlock_t carrier_lock;	/* carrier decisions from any context */
+	/* Stats readers vs. queues being freed; counters of past
+	 * connections survive in saved.
+	 */
+	spinlock_t stats_lock;
+	struct xnb_queue_stats saved;
+	u64 saved_xmit_dropped;
+
+	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
+	struct xnb_credit credit;
+
+	struct gro_cells gro;
+};
+
+/* An entry in the group's batch: a packet whose ops are in flight. */
+struct xnb_inflight {
+	struct xnb_queue *queue;
+	struct sk_buff *skb;
+	u32 ring_start;		/* first ring slot of the packet */
+	u16 nr_slots;
+	u16 first_op;
+	u16 nr_ops;
+	u8 dir;			/* XNB_DIR_* */
+	bool drop;		/* answer with errors, no ops */
+	bool gso;		/* guest RX: a GSO extra sits in slot 1 */
+};
+
+enum {
+	XNB_DIR_TX,		/* guest -> dom0 */
+	XNB_DIR_RX,		/* dom0 -> guest */
+};
+
+struct xnb_group_stats {
+	u64 passes;
+	u64 packets;
+	u64 batches;		/* gnttab_batch_copy calls */
+	u64 ops;
+	u64 busy_ns;
+	u64 full_flushes;	/* flushes forced by a full batch */
+};
+
+struct xnb_group {
+	unsigned int index;
+	int cpu;
+	spinlock_t lock;		/* queues, active and their counts */
+	struct list_head queues;
+	struct list_head active;
+	unsigned int nr_queues;
+	unsigned int nr_active;		/* written under lock, read lockless */
+
+	struct task_struct *task;	/* worker=kthread */
+	wait_queue_head_t wq;
+	struct mutex pass_mutex;	/* held by the kthread for a pass */
+	struct tasklet_struct tasklet;	/* worker=tasklet */
+	gfp_t gfp;
+
+	/* The batch: only the worker touches it. */
+	struct gnttab_copy *ops;
+	unsigned int nr_ops;
+	struct xnb_inflight *inflight;
+	unsigned int nr_inflight;
+	unsigned int flush_gen;
+	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
+
+	struct xnb_group_stats stats;	/* written by the worker only */
+};
+
+/* group.c */
+int xnb_groups_init(void);
+void xnb_groups_exit(void);
+void xnb_group_attach(struct xnb_queue *queue, int pinned);
+void xnb_group_detach(struct xnb_queue *queue);
+void xnb_group_kick(struct xnb_queue *queue);
+struct xnb_group *xnb_group_get(unsigned int index);
+
+/* copy.c */
+struct xnb_inflight *xnb_copy_begin(struct xnb_group *group,
+				    struct xnb_queue *queue, u8 dir,
+				    unsigned int max_ops);
+void xnb_copy_commit(struct xnb_group *group, struct xnb_inflight *f,
+		     unsigned int nr_ops);
+void xnb_copy_flush(struct xnb_group *group);
+int xnb_copy_alloc(struct xnb_group *group);
+void xnb_copy_free(struct xnb_group *group);
+
+/* tx.c */
+int xnb_tx_gather(struct xnb_group *group, struct xnb_queue *queue,
+		  int budget);
+void xnb_tx_complete(struct xnb_group *group, struct xnb_inflight *f,
+		     bool ok);
+void xnb_tx_push(struct xnb_queue *queue);
+void xnb_tx_deliver(struct xnb_group *group);
+bool xnb_tx_pending(struct xnb_queue *queue);
+void xnb_credit_timer_fn(struct timer_list *t);
+
+/* rx.c */
+netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev);
+int xnb_rx_gather(struct xnb_group *group, struct xnb_queue *queue,
+		  int budget);
+void xnb_rx_complete(struct xnb_group *group, struct xnb_inflight *f,
+		     bool ok);
+void xnb_rx_push(struct xnb_queue *queue);
+bool xnb_rx_pending(struct xnb_queue *queue);
+void xnb_rx_purge(struct xnb_queue *queue);
+void xnb_stall_timer_fn(struct timer_list *t);
+
+/* interface.c */
+struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
+			       unsigned int handle);
+int xnb_vif_connect_queue(struct xnb_queue *queue, grant_ref_t tx_ref,
+			  grant_ref_t rx_ref, unsigned int tx_evtchn,
+			  unsigned int rx_evtchn);
+int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n);
+void xnb_vif_start(struct xnb_vif *vif);
+void xnb_vif_disconnect(struct xnb_vif *vif);
+void xnb_vif_destroy(struct xnb_vif *vif);
+void xnb_vif_fatal(struct xnb_vif *vif, const char *why);
+void xnb_vif_set_pinned(struct xnb_vif *vif, int group);
+void xnb_vif_eoi(struct xnb_queue *queue, unsigned int which);
+void xnb_vif_carrier(struct xnb_vif *vif);
+
+/* stats.c */
+extern const struct ethtool_ops xnb_ethtool_ops;
+void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s);
+void xnb_stats_save(struct xnb_vif *vif);
+int xnb_debugfs_init(void);
+void xnb_debugfs_exit(void);
+
+/* xenbus.c */
+int xnb_xenbus_init(void);
+void xnb_xenbus_exit(void);
+
+static inline void xnb_stat_add(struct xnb_queue *q, u64 *field, u64 v)
+{
+	u64_stats_update_begin(&q->stats.sync);
+	*field += v;
+	u64_stats_update_end(&q->stats.sync);
+}
+
+#endif /* XNB_COMMON_H */

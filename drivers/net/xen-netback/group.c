@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Worker groups: who runs which queue, and when.
+ *
+ * Each group is one kthread or one tasklet (worker= at load).  A queue
+ * with work sits once on its group's active list; a pass pops each queue
+ * that was active when the pass began, lets it move at most xnb_budget
+ * packets each way, and puts it back at the tail if it still has work.
+ * So a flooding vif gets one budget per pass like every other vif of
+ * the group, and an idle vif costs nothing.  Copy ops gathered during a
+ * pass go to the hypervisor together (copy.c).
+ *
+ * A new queue joins the group serving the fewest queues (xnb_pick_group),
+ * unless its vif is pinned with the "worker-group" key.
+ */
+#include <linux/cpumask.h>
+#include <linux/ktime.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+
+#include "common.h"
+
+static struct xnb_group *xnb_groups;
+static u32 *xnb_loads;			/* scratch for the choice */
+static DEFINE_MUTEX(xnb_assign_mutex);	/* serialises attach choices */
+
+struct xnb_group *xnb_group_get(unsigned int index)
+{
+	return index < xnb_nr_groups ? &xnb_groups[index] : NULL;
+}
+
+static void xnb_group_wake(struct xnb_group *g)
+{
+	if (xnb_use_tasklet)
+		tasklet_schedule(&g->tasklet);
+	else
+		wake_up_process(g->task);
+}
+
+void xnb_group_kick(struct xnb_queue *q)
+{
+	struct xnb_group *g = READ_ONCE(q->group);
+	unsigned long flags;
+
+	if (!g)
+		return;	/* detached: whoever attaches it next kicks it */
+
+	spin_lock_irqsave(&g->lock, flags);
+	if (q->group == g && !q->queued) {
+		list_add_tail(&q->active_node, &g->active);
+		q->queued = true;
+		WRITE_ONCE(g->nr_active, g->nr_active + 1);
+	}
+	spin_unlock_irqrestore(&g->lock, flags);
+	xnb_group_wake(g);
+}
+
+static struct xnb_queue *xnb_group_pop(struct xnb_group *g)
+{
+	struct xnb_queue *q;
+
+	spin_lock_irq(&g->lock);
+	q = list_first_entry_or_null(&g->active, struct xnb_queue,
+				     active_node);
+	if (q) {
+		list_del_init(&q->active_node);
+		q->queued = false;
+		WRITE_ONCE(g->nr_active, g->nr_active - 1);
+	}
+	spin_unlock_irq(&g->lock);
+	return q;
+}
+
+/* Serve one queue for one budget; true when it still has work. */
+static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q)
+{
+	int done;
+
+	if (READ_ONCE(q->vif->disabled))
+		return false;
+
+	done = xnb_rx_gather(g, q, xnb_budget);
+	done += xnb_tx_gather(g, q, xnb_budget);
+	g->stats.packets += done;
+
+	if (xnb_tx_pending(q) || xnb_rx_pending(q))
+		return true;
+
+	/* Rings drained: let the event channels fire again. */
+	xnb_vif_eoi(q, XNB_EOI_TX);
+	xnb_vif_eoi(q, XNB_EOI_RX);
+	return false;
+}
+
+static void xnb_group_pass(struct xnb_group *g)
+{
+	unsigned int n = READ_ONCE(g->nr_active);
+	u64 start = ktime_get_ns();
+	struct xnb_queue *q;
+
+	while (n-- && (q = xnb_group_pop(g))) {
+		bool more = xnb_group_serve(g, q);
+
+		if (!more)
+			continue;
+		spin_lock_irq(&g->lock);
+		/* Unless it was detached meanwhile, back to the tail. */
+		if (q->group == g && !q->queued) {
+			list_add_tail(&q->active_node, &g->active);
+			q->queued = true;
+			WRITE_ONCE(g->nr_active, g->nr_active + 1);
+		}
+		spin_unlock_irq(&g->lock);
+	}
+	xnb_copy_flush(g);
+	g->stats.passes++;
+	g->stats.busy_ns += ktime_get_ns() - start;
+}
+
+static int xnb_group_thread(void *data)
+{
+	struct xnb_group *g = data;
+
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (kthread_should_stop())
+			break;
+		if (!READ_ONCE(g->nr_active)) {
+			schedule();
+			continue;
+		}
+		__set_current_state(TASK_RUNNING);
+		mutex_lock(&g->pass_mutex);
+		xnb_group_pass(g);
+		mutex_unlock(&g->pass_mutex);
+		cond_resched();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+static void xnb_group_tasklet(struct tasklet_struct *t)
+{
+	struct xnb_group *g = from_tasklet(g, t, tasklet);
+
+	xnb_group_pass(g);
+	if (READ_ONCE(g->nr_active))
+		tasklet_schedule(&g->tasklet);
+}
+
+/* Wait until a pass that may have seen a detached queue is over. */
+static void xnb_group_sync(struct xnb_group *g)
+{
+	if (xnb_use_tasklet) {
+		tasklet_disable(&g->tasklet);
+		tasklet_enable(&g->tasklet);
+	} else {
+		mutex_lock(&g->pass_mutex);
+		mutex_unlock(&g->pass_mutex);
+	}
+}
+
+void xnb_group_attach(struct xnb_queue *q, int pinned)
+{
+	struct xnb_group *g;
+	unsigned int i;
+
+	mutex_lock(&xnb_assign_mutex);
+	if (pinned >= 0 && pinned < xnb_nr_groups) {
+		g = &xnb_groups[pinned];
+	} else {
+		for (i = 0; i < xnb_nr_groups; i++)
+			xnb_loads[i] = READ_ONCE(xnb_groups[i].nr_queues);
+		g = &xnb_groups[xnb_pick_group(xnb_loads, xnb_nr_groups)];
+	}
+	spin_lock_irq(&g->lock);
+	list_add_tail(&q->group_node, &g->queues);
+	g->nr_queues++;
+	WRITE_ONCE(q->group, g);
+	spin_unlock_irq(&g->lock);
+	mutex_unlock(&xnb_assign_mutex);
+
+	/* Work may have arrived while the queue had no group. */
+	xnb_group_kick(q);
+}
+
+/*
+ * Take a queue off its group.  On return the group's worker no longer
+ * touches it and none of its copy ops are in flight.  Process context.
+ */
+void xnb_group_detach(struct xnb_queue *q)
+{
+	struct xnb_group *g = q->group;
+
+	if (!g)
+		return;
+
+	spin_lock_irq(&g->lock);
+	list_del_init(&q->group_node);
+	g->nr_queues--;
+	if (q->queued) {
+		list_del_init(&q->active_node);
+		q->queued = false;
+		WRITE_ONCE(g->nr_active, g->nr_active - 1);
+	}
+	WRITE_ONCE(q->group, NULL);
+	spin_unlock_irq(&g->lock);
+
+	xnb_group_sync(g);
+}
+
+static int xnb_group_start(struct xnb_group *g, unsigned int index)
+{
+	unsigned int nr_cpus = num_online_cpus();
+	int err;
+
+	g->index = index;
+	g->cpu = cpumask_nth(index % nr_cpus, cpu_online_mask);
+	spin_lock_init(&g->lock);
+	INIT_LIST_HEAD(&g->queues);
+	INIT_LIST_HEAD(&g->active);
+	mutex_init(&g->pass_mutex);
+	skb_queue_head_init(&g->deliver);
+	g->gfp = xnb_use_tasklet ? GFP_ATOMIC : GFP_KERNEL;
+
+	err = xnb_copy_alloc(g);
+	if (err)
+		return err;
+
+	if (xnb_use_tasklet) {
+		tasklet_setup(&g->tasklet, xnb_group_tasklet);
+		return 0;
+	}
+
+	g->task = kthread_create_on_node(xnb_group_thread, g,
+					 cpu_to_node(g->cpu),
+					 "xnb-group/%u", index);
+	if (IS_ERR(g->task)) {
+		err = PTR_ERR(g->task);
+		g->task = NULL;
+		xnb_copy_free(g);
+		return err;
+	}
+	/* The CPU's node, not the CPU: survives CPU hot-unplug. */
+	set_cpus_allowed_ptr(g->task, cpumask_of_node(cpu_to_node(g->cpu)));
+	wake_up_process(g->task);
+	return 0;
+}
+
+static void xnb_group_stop(struct xnb_group *g)
+{
+	if (xnb_use_tasklet)
+		tasklet_kill(&g->tasklet);
+	else if (g->task)
+		kthread_stop(g->task);
+	xnb_copy_free(g);
+}
+
+int xnb_groups_init(void)
+{
+	unsigned int i;
+	int err;
+
+	xnb_groups = kcalloc(xnb_nr_groups, sizeof(*xnb_groups), GFP_KERNEL);
+	xnb_loads = kcalloc(xnb_nr_groups, sizeof(*xnb_loads), GFP_KERNEL);
+	if (!xnb_groups || !xnb_loads) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < xnb_nr_groups; i++) {
+		err = xnb_group_start(&xnb_groups[i], i);
+		if (err)
+			goto fail_started;
+	}
+	return 0;
+
+fail_started:
+	while (i--)
+		xnb_group_stop(&xnb_groups[i]);
+fail:
+	kfree(xnb_loads);
+	kfree(xnb_groups);
+	return err;
+}
+
+/* Every queue is detached by now: the backend driver is gone. */
+void xnb_groups_exit(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < xnb_nr_groups; i++)
+		xnb_group_stop(&xnb_groups[i]);
+	kfree(xnb_loads);
+	kfree(xnb_groups);
+}

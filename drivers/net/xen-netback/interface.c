@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The vif: its netdev, its queues' rings and event channels.
+ *
+ * Lifecycle (all from the xenbus watch thread, under the backend mutex):
+ *   xnb_vif_create      netdev registered, carrier off (probe)
+ *   xnb_vif_alloc_queues + xnb_vif_connect_queue (per queue) +
+ *   xnb_vif_start       rings mapped, irqs bound, queues join groups
+ *   xnb_vif_disconnect  the reverse, in this order:
+ *                       1. connected = false, carrier off, xmit stopped,
+ *                          synchronize_net: no xnb_start_xmit in flight
+ *                       2. irqs unbound: no more kicks from the guest
+ *                       3. queues leave their groups: no worker inside
+ *                       4. timers stopped, queued skbs dropped,
+ *                          rings unmapped, queues freed
+ *   xnb_vif_destroy     disconnect, unregister, free (remove)
+ */
+#include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
+#include <linux/rtnetlink.h>
+#include <linux/slab.h>
+#include <xen/events.h>
+
+#include "common.h"
+
+void xnb_vif_carrier(struct xnb_vif *vif)
+{
+	bool on;
+
+	spin_lock_bh(&vif->carrier_lock);
+	on = READ_ONCE(vif->connected) && !READ_ONCE(vif->disabled) &&
+	     !atomic_read(&vif->stalled_queues);
+	if (on)
+		netif_carrier_on(vif->dev);
+	else
+		netif_carrier_off(vif->dev);
+	spin_unlock_bh(&vif->carrier_lock);
+}
+
+/* The guest broke the protocol: stop serving its rings until reconnect. */
+void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
+{
+	if (READ_ONCE(vif->disabled))
+		return;
+	WRITE_ONCE(vif->disabled, true);
+	net_err_ratelimited("%s: frontend of domain %u broke the protocol, vif disabled: %s\n",
+			    vif->dev->name, vif->domid, why);
+	xnb_vif_carrier(vif);
+}
+
+void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
+{
+	if (test_and_clear_bit(which, &q->eoi))
+		xen_irq_lateeoi(which == XNB_EOI_TX ? q->tx_irq : q->rx_irq, 0);
+}
+
+/*
+ * Interrupts only mark work and kick the group; the EOI waits until the
+ * group has drained the ring, so an event storm costs the guest, not dom0.
+ */
+static irqreturn_t xnb_tx_interrupt(int irq, void *dev_id)
+{
+	struct xnb_queue *q = dev_id;
+
+	if (RING_HAS_UNCONSUMED_REQUESTS(&q->tx)) {
+		set_bit(XNB_EOI_TX, &q->eoi);
+		xnb_group_kick(q);
+	} else {
+		xen_irq_lateeoi(irq, XEN_EOI_FLAG_SPURIOUS);
+	}
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t xnb_rx_interrupt(int irq, void *dev_id)
+{
+	struct xnb_queue *q = dev_id;
+
+	if (!skb_queue_empty_lockless(&q->rx_skbs) || q->rx_blocked_since) {
+		set_bit(XNB_EOI_RX, &q->eoi);
+		xnb_group_kick(q);
+	} else {
+		xen_irq_lateeoi(irq, XEN_EOI_FLAG_SPURIOUS);
+	}
+	return IRQ_HANDLED;
+}
+
+/* One event channel for both rings: one EOI, owed under the TX bit. */
+static irqreturn_t xnb_interrupt(int irq, void *dev_id)
+{
+	struct xnb_queue *q = dev_id;
+
+	if (RING_HAS_UNCONSUMED_REQUESTS(&q->tx) ||
+	    !skb_queue_empty_lockless(&q->rx_skbs) || q->rx_blocked_since) {
+		set_bit(XNB_EOI_TX, &q->eoi);
+		xnb_group_kick(q);
+	} else {
+		xen_irq_lateeoi(irq, XEN_EOI_FLAG_SPURIOUS);
+	}
+	return IRQ_HANDLED;
+}
+
+static int xnb_open(struct net_device *dev)
+{
+	netif_tx_start_all_queues(dev);
+	return 0;
+}
+
+static int xnb_stop(struct net_device *dev)
+{
+	netif_tx_stop_all_queues(dev);
+	return 0;
+}
+
+static void xnb_get_stats64(struct net_device *dev,
+			    struct rtnl_link_stats64 *s)
+{
+	xnb_stats_fold(netdev_priv(dev), s);
+}
+
+/* Offer the stack only what the frontend said it can receive. */
+static netdev_features_t xnb_fix_features(struct net_device *dev,
+					  netdev_features_t features)
+{
+	struct xnb_vif *vif = netdev_priv(dev);
+
+	if (!vif->can_sg)
+		features &= ~NETIF_F_SG;
+	if (!vif->gso_tcpv4)
+		features &= ~NETIF_F_TSO;
+	if (!vif->gso_tcpv6)
+		features &= ~NETIF_F_TSO6;
+	if (!vif->ip_csum)
+		features &= ~NETIF_F_IP_CSUM;
+	if (!vif->ipv6_csum)
+		features &= ~NETIF_F_IPV6_CSUM;
+	return features;
+}
+
+static int xnb_change_mtu(struct net_device *dev, int mtu)
+{
+	struct xnb_vif *vif = netdev_priv(dev);
+
+	/* Without scatter-gather a packet must fit one guest page. */
+	if (!vif->can_sg && mtu > ETH_DATA_LEN)
+		return -EINVAL;
+	dev->mtu = mtu;
+	return 0;
+}
+
+static const struct net_device_ops xnb_netdev_ops = {
+	.ndo_open = xnb_open,
+	.ndo_stop = xnb_stop,
+	.ndo_start_xmit = xnb_start_xmit,
+	.ndo_get_stats64 = xnb_get_stats64,
+	.ndo_fix_features = xnb_fix_features,
+	.ndo_change_mtu = xnb_change_mtu,
+	.ndo_set_mac_address = eth_mac_addr,
+	.ndo_validate_addr = eth_validate_addr,
+};
+
+struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
+			       unsigned int handle)
+{
+	static const u8 dummy_mac[ETH_ALEN] = {
+		0xfe, 0xff, 0xff, 0xff, 0xff, 0xff
+	};
+	struct net_device *dev;
+	struct xnb_vif *vif;
+	char name[IFNAMSIZ];
+	int err;
+
+	snprintf(name, sizeof(name), "vif%u.%u", domid, handle);
+	dev = alloc_netdev_mq(sizeof(*vif), name, NET_NAME_PREDICTABLE,
+			      ether_setup, xnb_max_queues);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+
+	vif = netdev_priv(dev);
+	vif->dev = dev;
+	vif->xbdev = xbdev;
+	vif->domid = domid;
+	vif->handle = handle;
+	/* Until the frontend says otherwise, so the hotplug script may set
+	 * a jumbo MTU before the guest connects; checked at connect.
+	 */
+	vif->can_sg = true;
+	vif->pinned_group = -1;
+	spin_lock_init(&vif->credit_lock);
+	spin_lock_init(&vif->carrier_lock);
+	spin_lock_init(&vif->stats_lock);
+	atomic_set(&vif->stalled_queues, 0);
+
+	SET_NETDEV_DEV(dev, &xbdev->dev);
+	dev->netdev_ops = &xnb_netdev_ops;
+	dev->ethtool_ops = &xnb_ethtool_ops;
+	dev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
+			   NETIF_F_TSO | NETIF_F_TSO6;
+	dev->features = dev->hw_features | NETIF_F_RXCSUM;
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = ETH_MAX_MTU - VLAN_ETH_HLEN;
+	eth_hw_addr_set(dev, dummy_mac);
+	netif_set_real_num_tx_queues(dev, 1);
+	netif_carrier_off(dev);
+
+	err = gro_cells_init(&vif->gro, dev);
+	if (err)
+		goto fail;
+	err = register_netdev(dev);
+	if (err) {
+		gro_cells_destroy(&vif->gro);
+		goto fail;
+	}
+	return vif;
+
+fail:
+	free_netdev(dev);
+	return ERR_PTR(err);
+}
+
+int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
+{
+	struct xnb_queue *queues;
+	unsigned int i;
+
+	queues = kvcalloc(n, sizeof(*queues), GFP_KERNEL);
+	if (!queues)
+		return -ENOMEM;
+
+	for (i = 0; i < n; i++) {
+		struct xnb_queue *q = &queues[i];
+
+		q->vif = vif;
+		q->id = i;
+		snprintf(q->name, sizeof(q->name), "%s-q%u", vif->dev->name, i);
+		INIT_LIST_HEAD(&q->group_node);
+		INIT_LIST_HEAD(&q->active_node);
+		skb_queue_head_init(&q->rx_skbs);
+		atomic_set(&q->rx_bytes_queued, 0);
+		atomic_long_set(&q->xmit_dropped, 0);
+		timer_setup(&q->credit_timer, xnb_credit_timer_fn, 0);
+		timer_setup(&q->stall_timer, xnb_stall_timer_fn, 0);
+		u64_stats_init(&q->stats.sync);
+	}
+	spin_lock_bh(&vif->stats_lock);
+	vif->queues = queues;
+	WRITE_ONCE(vif->num_queues, n);
+	spin_unlock_bh(&vif->stats_lock);
+	return 0;
+}
+
+static int xnb_map_ring(struct xnb_vif *vif, grant_ref_t ref, void **addr)
+{
+	return xenbus_map_ring_valloc(vif->xbdev, &ref, 1, addr);
+}
+
+int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
+			  grant_ref_t rx_ref, unsigned int tx_evtchn,
+			  unsigned int rx_evtchn)
+{
+	struct xnb_vif *vif = q->vif;
+	struct xenbus_device *xbdev = vif->xbdev;
+	struct xen_netif_tx_sring *txs;
+	struct xen_netif_rx_sring *rxs;
+	void *addr;
+	int err;
+
+	err = xnb_map_ring(vif, tx_ref, &addr);
+	if (err)
+		return err;
+	txs = addr;
+	BACK_RING_ATTACH(&q->tx, txs, READ_ONCE(txs->rsp_prod), XEN_PAGE_SIZE);
+
+	err = xnb_map_ring(vif, rx_ref, &addr);
+	if (err)
+		return err;
+	rxs = addr;
+	BACK_RING_ATTACH(&q->rx, rxs, READ_ONCE(rxs->rsp_prod), XEN_PAGE_SIZE);
+
+	/* Indices that describe no possible ring: refuse to connect. */
+	if (!xnb_ring_sane(READ_ONCE(txs->req_prod), q->tx.rsp_prod_pvt,
+			   XNB_TX_RING_SIZE) ||
+	    !xnb_ring_sane(READ_ONCE(rxs->req_prod), q->rx.rsp_prod_pvt,
+			   XNB_RX_RING_SIZE))
+		return -EINVAL;
+
+	if (tx_evtchn == rx_evtchn) {
+		err = bind_interdomain_evtchn_to_irqhandler_lateeoi(xbdev,
+				tx_evtchn, xnb_interrupt, 0, q->name, q);
+		if (err < 0)
+			return err;
+		q->tx_irq = err;
+		q->rx_irq = err;
+		return 0;
+	}
+
+	err = bind_interdomain_evtchn_to_irqhandler_lateeoi(xbdev, tx_evtchn,
+			xnb_tx_interrupt, 0, q->name, q);
+	if (err < 0)
+		return err;
+	q->tx_irq = err;
+	err = bind_interdomain_evtchn_to_irqhandler_lateeoi(xbdev, rx_evtchn,
+			xnb_rx_interrupt, 0, q->name, q);
+	if (err < 0)
+		return err;
+	q->rx_irq = err;
+	return 0;
+}
+
+/* Every queue is connected: open for traffic. */
+void xnb_vif_start(struct xnb_vif *vif)
+{
+	struct net_device *dev = vif->dev;
+	unsigned int i;
+
+	rtnl_lock();
+	netif_set_real_num_tx_queues(dev, vif->num_queues);
+	netdev_update_features(dev);
+	if (!vif->can_sg && dev->mtu > ETH_DATA_LEN)
+		dev_set_mtu(dev, ETH_DATA_LEN);
+	rtnl_unlock();
+
+	WRITE_ONCE(vif->disabled, false);
+	WRITE_ONCE(vif->connected, true);
+	for (i = 0; i < vif->num_queues; i++)
+		xnb_group_attach(&vif->queues[i], vif->pinned_group);
+	xnb_vif_carrier(vif);
+	netif_tx_wake_all_queues(dev);
+}
+
+/* Move every queue to @group (or back to the policy's choice when -1). */
+void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
+{
+	unsigned int i;
+
+	vif->pinned_group = group;
+	if (!vif->connected)
+		return;
+	for (i = 0; i < vif->num_queues; i++) {
+		xnb_group_detach(&vif->queues[i]);
+		xnb_group_attach(&vif->queues[i], group);
+	}
+}
+
+static void xnb_queue_release(struct xnb_queue *q)
+{
+	struct xnb_vif *vif = q->vif;
+
+	if (q->tx_irq)
+		unbind_from_irqhandler(q->tx_irq, q);
+	if (q->rx_irq && q->rx_irq != q->tx_irq)
+		unbind_from_irqhandler(q->rx_irq, q);
+	q->tx_irq = 0;
+	q->rx_irq = 0;
+
+	xnb_group_detach(q);
+	del_timer_sync(&q->credit_timer);
+	del_timer_sync(&q->stall_timer);
+	xnb_rx_purge(q);
+	if (q->stalled)
+		atomic_dec(&vif->stalled_queues);
+
+	if (q->tx.sring)
+		xenbus_unmap_ring_vfree(vif->xbdev, q->tx.sring);
+	if (q->rx.sring)
+		xenbus_unmap_ring_vfree(vif->xbdev, q->rx.sring);
+	q->tx.sring = NULL;
+	q->rx.sring = NULL;
+}
+
+void xnb_vif_disconnect(struct xnb_vif *vif)
+{
+	struct net_device *dev = vif->dev;
+	struct xnb_queue *queues;
+	unsigned int i;
+
+	if (!vif->queues)
+		return;
+
+	WRITE_ONCE(vif->connected, false);
+	xnb_vif_carrier(vif);
+	netif_tx_disable(dev);
+	synchronize_net();
+
+	for (i = 0; i < vif->num_queues; i++)
+		xnb_queue_release(&vif->queues[i]);
+
+	/* Keep the counters of a connection past its end. */
+	spin_lock_bh(&vif->stats_lock);
+	xnb_stats_save(vif);
+	queues = vif->queues;
+	WRITE_ONCE(vif->num_queues, 0);
+	vif->queues = NULL;
+	spin_unlock_bh(&vif->stats_lock);
+	kvfree(queues);
+}
+
+void xnb_vif_destroy(struct xnb_vif *vif)
+{
+	struct net_device *dev = vif->dev;
+
+	xnb_vif_disconnect(vif);
+	unregister_netdev(dev);
+	gro_cells_destroy(&vif->gro);
+	free_netdev(dev);
+}

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest RX: dom0 -> guest.
+ *
+ * xnb_start_xmit queues skbs per queue (bounded in bytes: the netdev
+ * queue stops past xnb_rx_queue_bytes).  The group worker takes an skb
+ * once the guest has posted enough buffers for it, packs its bytes
+ * densely into those page-sized buffers with grant copies in the group's
+ * batch, and answers the requests after the flush.
+ *
+ * When the guest posts no buffers, queued skbs are dropped after
+ * rx_drain_timeout_msecs and the carrier goes off after
+ * rx_stall_timeout_msecs; it comes back when buffers are posted.
+ */
+#include <linux/etherdevice.h>
+#include <xen/events.h>
+#include <xen/page.h>
+
+#include "common.h"
+
+#define XNB_RX_MASK		(XNB_RX_RING_SIZE - 1)
+/* Slots netfront accepts for one packet: 18 data slots and a GSO extra. */
+#define XNB_RX_MAX_SLOTS	(XNB_TX_MAX_DATA + 1)
+
+static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
+{
+	if (!skb_is_gso(skb))
+		return true;
+	if (skb_shinfo(skb)->gso_type & SKB_GSO_TCPV4)
+		return vif->gso_tcpv4;
+	if (skb_shinfo(skb)->gso_type & SKB_GSO_TCPV6)
+		return vif->gso_tcpv6;
+	return false;
+}
+
+netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct xnb_vif *vif = netdev_priv(dev);
+	unsigned int qi = skb_get_queue_mapping(skb);
+	struct netdev_queue *txq;
+	struct xnb_queue *q;
+	u32 slots;
+
+	if (!READ_ONCE(vif->connected) || READ_ONCE(vif->disabled) ||
+	    qi >= READ_ONCE(vif->num_queues))
+		goto drop_noqueue;
+	q = &vif->queues[qi];
+
+	slots = xnb_rx_slots_needed(skb->len, skb_is_gso(skb));
+	if (slots > XNB_RX_MAX_SLOTS || !xnb_rx_gso_ok(vif, skb) ||
+	    (!vif->can_sg && slots > 1))
+		goto drop;
+
+	skb_queue_tail(&q->rx_skbs, skb);
+	if (atomic_add_return(skb->len, &q->rx_bytes_queued) >=
+	    xnb_rx_queue_bytes) {
+		txq = netdev_get_tx_queue(dev, qi);
+		netif_tx_stop_queue(txq);
+		/* The worker may have drained meanwhile: recheck. */
+		smp_mb__after_atomic();
+		if (atomic_read(&q->rx_bytes_queued) < xnb_rx_queue_bytes)
+			netif_tx_wake_queue(txq);
+	}
+	xnb_group_kick(q);
+	return NETDEV_TX_OK;
+
+drop:
+	atomic_long_inc(&q->xmit_dropped);
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+drop_noqueue:
+	dev->stats.tx_dropped++;
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
+{
+	struct netdev_queue *txq = netdev_get_tx_queue(q->vif->dev, q->id);
+
+	if (atomic_sub_return(skb->len, &q->rx_bytes_queued) <
+	    xnb_rx_queue_bytes / 2 && netif_tx_queue_stopped(txq))
+		netif_tx_wake_queue(txq);
+}
+
+void xnb_rx_purge(struct xnb_queue *q)
+{
+	struct sk_buff *skb;
+	u64 n = 0;
+
+	while ((skb = skb_dequeue(&q->rx_skbs))) {
+		xnb_rx_dequeued(q, skb);
+		kfree_skb(skb);
+		n++;
+	}
+	if (n)
+		xnb_stat_add(q, &q->stats.rx_dropped, n);
+}
+
+void xnb_stall_timer_fn(struct timer_list *t)
+{
+	struct xnb_queue *q = from_timer(q, t, stall_timer);
+
+	xnb_group_kick(q);
+}
+
+/* The guest posts no buffers: drop what waits, then lose the carrier. */
+static void xnb_rx_blocked(struct xnb_queue *q)
+{
+	unsigned long drain = msecs_to_jiffies(xnb_rx_drain_msecs);
+	unsigned long stall = msecs_to_jiffies(xnb_rx_stall_msecs);
+	struct xnb_vif *vif = q->vif;
+
+	if (!q->rx_blocked_since)
+		q->rx_blocked_since = jiffies | 1;	/* 0 means unblocked */
+
+	if (time_after_eq(jiffies, q->rx_blocked_since + stall) &&
+	    !q->stalled) {
+		q->stalled = true;
+		atomic_inc(&vif->stalled_queues);
+		netdev_info(vif->dev, "queue %u: guest posts no RX buffers, carrier off\n",
+			    q->id);
+		xnb_vif_carrier(vif);
+	}
+	if (time_after_eq(jiffies, q->rx_blocked_since + drain))
+		xnb_rx_purge(q);
+	mod_timer(&q->stall_timer, jiffies + min(drain, stall) / 2 + 1);
+}
+
+static void xnb_rx_unblocked(struct xnb_queue *q)
+{
+	q->rx_blocked_since = 0;
+	if (q->stalled) {
+		q->stalled = false;
+		atomic_dec(&q->vif->stalled_queues);
+		netdev_info(q->vif->dev, "queue %u: RX buffers back, carrier on\n",
+			    q->id);
+		xnb_vif_carrier(q->vif);
+	}
+}
+
+/* Grant-copy source pieces never cross a dom0 page. */
+struct xnb_rx_src {
+	struct page *page;
+	unsigned int off;	/* within page, < PAGE_SIZE */
+	unsigned int len;
+};
+
+/* Pack @skb into the buffers of slots [cons, cons + need). */
+static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
+			       const grant_ref_t *grefs, const u8 *slot_of,
+			       unsigned int nr_data, struct gnttab_copy *ops)
+{
+	unsigned int n = 0, d = 0, dst_off = 0, f;
+	domid_t domid = q->vif->domid;
+	int piece;
+
+	/* piece -1 is the linear head, then each frag. */
+	for (piece = -1; piece < skb_shinfo(skb)->nr_frags; piece++) {
+		struct page *page;
+		unsigned int off, len;
+
+		if (piece < 0) {
+			page = virt_to_page(skb->data);
+			off = offset_in_page(skb->data);
+			len = skb_headlen(skb);
+		} else {
+			skb_frag_t *fr = &skb_shinfo(skb)->frags[piece];
+
+			page = skb_frag_page(fr);
+			off = skb_frag_off(fr);
+			len = skb_frag_size(fr);
+		}
+		page += off >> PAGE_SHIFT;	/* compound pages */
+		off &= ~PAGE_MASK;
+
+		while (len) {
+			unsigned int chunk = min3(len, (unsigned int)PAGE_SIZE - off,
+						  (unsigned int)XEN_PAGE_SIZE - dst_off);
+			struct gnttab_copy *op;
+
+			if (d >= nr_data || n == XNB_RX_MAX_OPS)
+				return 0;	/* cannot happen: slots counted */
+			op = &ops[n++];
+			op->source.u.gmfn = xen_page_to_gfn(page);
+			op->source.domid = DOMID_SELF;
+			op->source.offset = off;
+			op->dest.u.ref = grefs[slot_of[d]];
+			op->dest.domid = domid;
+			op->dest.offset = dst_off;
+			op->len = chunk;
+			op->flags = GNTCOPY_dest_gref;
+
+			len -= chunk;
+			off += chunk;
+			dst_off += chunk;
+			if (off == PAGE_SIZE) {
+				page++;
+				off = 0;
+			}
+			if (dst_off == XEN_PAGE_SIZE) {
+				q->rx_len[(q->rx.req_cons + slot_of[d]) & XNB_RX_MASK] = dst_off;
+				d++;
+				dst_off = 0;
+			}
+		}
+	}
+	if (dst_off) {
+		q->rx_len[(q->rx.req_cons + slot_of[d]) & XNB_RX_MASK] = dst_off;
+		d++;
+	}
+	for (f = d; f < nr_data; f++)
+		q->rx_len[(q->rx.req_cons + slot_of[f]) & XNB_RX_MASK] = 0;
+	return n;
+}
+
+static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
+			 struct sk_buff *skb, unsigned int need, bool gso)
+{
+	grant_ref_t grefs[XNB_RX_MAX_SLOTS];
+	u8 slot_of[XNB_RX_MAX_SLOTS];
+	RING_IDX cons = q->rx.req_cons;
+	struct xnb_inflight *f;
+	unsigned int i, d = 0, n;
+
+	/* Copy each request out once; the guest may rewrite the ring. */
+	for (i = 0; i < need; i++) {
+		const struct xen_netif_rx_request *req =
+			RING_GET_REQUEST(&q->rx, cons + i);
+
+		q->rx_id[(cons + i) & XNB_RX_MASK] = READ_ONCE(req->id);
+		grefs[i] = READ_ONCE(req->gref);
+		/* Slot 1 carries the GSO extra, not data. */
+		if (!(gso && i == 1))
+			slot_of[d++] = i;
+	}
+
+	f = xnb_copy_begin(g, q, XNB_DIR_RX, XNB_RX_MAX_OPS);
+	n = xnb_rx_ops(q, skb, grefs, slot_of, d, g->ops + f->first_op);
+	if (!n)
+		f->drop = true;
+	f->skb = skb;
+	f->gso = gso;
+	f->ring_start = cons;
+	f->nr_slots = need;
+	q->rx.req_cons = cons + need;
+	xnb_copy_commit(g, f, n);
+}
+
+int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
+{
+	struct xnb_vif *vif = q->vif;
+	struct sk_buff *skb;
+	int done = 0;
+
+	while (done < budget && !READ_ONCE(vif->disabled) &&
+	       (skb = skb_peek(&q->rx_skbs))) {
+		bool gso = skb_is_gso(skb);
+		u32 need = xnb_rx_slots_needed(skb->len, gso);
+		int avail;
+
+		avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
+					    q->rx.req_cons, XNB_RX_RING_SIZE);
+		if (avail < 0) {
+			xnb_vif_fatal(vif, "RX producer index beyond ring size");
+			break;
+		}
+		if (avail < need) {
+			/* Be told once enough buffers are there, recheck. */
+			q->rx.sring->req_event = q->rx.req_cons + need;
+			virt_mb();
+			avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
+						    q->rx.req_cons,
+						    XNB_RX_RING_SIZE);
+			if (avail >= 0 && avail < need) {
+				xnb_rx_blocked(q);
+				break;
+			}
+			continue;
+		}
+		virt_rmb();	/* read requests after req_prod */
+		if (q->rx_blocked_since)
+			xnb_rx_unblocked(q);
+
+		skb = skb_dequeue(&q->rx_skbs);
+		xnb_rx_dequeued(q, skb);
+		xnb_rx_start(g, q, skb, need, gso);
+		done++;
+	}
+	return done;
+}
+
+bool xnb_rx_pending(struct xnb_queue *q)
+{
+	return !q->rx_blocked_since && !READ_ONCE(q->vif->disabled) &&
+	       !skb_queue_empty_lockless(&q->rx_skbs);
+}
+
+static u16 xnb_rx_flags(const struct sk_buff *skb)
+{
+	if (skb->ip_summed == CHECKSUM_PARTIAL)
+		return XEN_NETRXF_csum_blank | XEN_NETRXF_data_validated;
+	if (skb->ip_summed == CHECKSUM_UNNECESSARY)
+		return XEN_NETRXF_data_validated;
+	return 0;
+}
+
+void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+{
+	struct xnb_queue *q = f->queue;
+	struct sk_buff *skb = f->skb;
+	unsigned int i, last_data = f->nr_slots - 1;
+	u16 flags = xnb_rx_flags(skb);
+
+	if (f->gso && last_data == 1)
+		last_data = 0;	/* data in slot 0 alone, extra in slot 1 */
+
+	for (i = 0; i < f->nr_slots; i++) {
+		unsigned int idx = (f->ring_start + i) & XNB_RX_MASK;
+		struct xen_netif_rx_response *rsp;
+
+		rsp = RING_GET_RESPONSE(&q->rx, q->rx.rsp_prod_pvt);
+		q->rx.rsp_prod_pvt++;
+
+		if (f->gso && i == 1) {
+			struct xen_netif_extra_info *ex = (void *)rsp;
+
+			ex->type = XEN_NETIF_EXTRA_TYPE_GSO;
+			ex->flags = 0;
+			ex->u.gso.size = skb_shinfo(skb)->gso_size;
+			ex->u.gso.type = (skb_shinfo(skb)->gso_type & SKB_GSO_TCPV6) ?
+				XEN_NETIF_GSO_TYPE_TCPV6 : XEN_NETIF_GSO_TYPE_TCPV4;
+			ex->u.gso.pad = 0;
+			ex->u.gso.features = 0;
+			continue;
+		}
+		rsp->id = q->rx_id[idx];
+		rsp->offset = 0;
+		rsp->flags = i == 0 ? flags : 0;
+		if (i == 0 && f->gso)
+			rsp->flags |= XEN_NETRXF_extra_info;
+		if (i != last_data)
+			rsp->flags |= XEN_NETRXF_more_data;
+		rsp->status = ok ? (s16)q->rx_len[idx] : XEN_NETIF_RSP_ERROR;
+	}
+
+	u64_stats_update_begin(&q->stats.sync);
+	if (ok) {
+		q->stats.rx_packets++;
+		q->stats.rx_bytes += skb->len;
+	} else {
+		q->stats.rx_errors++;
+	}
+	u64_stats_update_end(&q->stats.sync);
+
+	if (ok)
+		dev_consume_skb_any(skb);
+	else
+		dev_kfree_skb_any(skb);
+}
+
+void xnb_rx_push(struct xnb_queue *q)
+{
+	int notify;
+
+	RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&q->rx, notify);
+	if (notify)
+		notify_remote_via_irq(q->rx_irq);
+}

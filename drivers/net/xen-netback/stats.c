@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the driver did: per-vif counters for ethtool -S and the netdev
+ * stats, and one debugfs file with every group's counters and queues
+ * (/sys/kernel/debug/xen-netback/groups).
+ *
+ * Directions are named from the guest's side, as in the stock driver's
+ * ethtool output: "tx" is what the guest sent (dom0 received).
+ */
+#include <linux/debugfs.h>
+#include <linux/ethtool.h>
+#include <linux/seq_file.h>
+
+#include "common.h"
+
+struct xnb_stat_desc {
+	char name[ETH_GSTRING_LEN];
+	size_t offset;
+};
+
+#define XNB_STAT(field) { #field, offsetof(struct xnb_queue_stats, field) }
+
+static const struct xnb_stat_desc xnb_stat_descs[] = {
+	XNB_STAT(tx_packets),
+	XNB_STAT(tx_bytes),
+	XNB_STAT(tx_dropped),
+	XNB_STAT(tx_errors),
+	XNB_STAT(rx_packets),
+	XNB_STAT(rx_bytes),
+	XNB_STAT(rx_dropped),
+	XNB_STAT(rx_errors),
+	XNB_STAT(copy_ops),
+	XNB_STAT(copy_batches),
+};
+
+#define XNB_NR_STATS ARRAY_SIZE(xnb_stat_descs)
+/* Extra ethtool rows after the counters. */
+enum { XNB_ROW_XMIT_DROPPED, XNB_ROW_DISABLED, XNB_ROW_QUEUES, XNB_NR_ROWS };
+static const char xnb_row_names[XNB_NR_ROWS][ETH_GSTRING_LEN] = {
+	"rx_queue_full_dropped", "disabled", "queues",
+};
+
+static u64 xnb_stat(const struct xnb_queue_stats *s, unsigned int i)
+{
+	return *(const u64 *)((const char *)s + xnb_stat_descs[i].offset);
+}
+
+/* Sum every queue's counters and the saved ones of past connections. */
+static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *xmit_dropped)
+{
+	unsigned int i, j, start;
+
+	for (i = 0; i < XNB_NR_STATS; i++)
+		out[i] = xnb_stat(&vif->saved, i);
+	*xmit_dropped = vif->saved_xmit_dropped;
+
+	for (j = 0; j < READ_ONCE(vif->num_queues); j++) {
+		struct xnb_queue *q = &vif->queues[j];
+		u64 v[XNB_NR_STATS];
+
+		do {
+			start = u64_stats_fetch_begin(&q->stats.sync);
+			for (i = 0; i < XNB_NR_STATS; i++)
+				v[i] = xnb_stat(&q->stats, i);
+		} while (u64_stats_fetch_retry(&q->stats.sync, start));
+		for (i = 0; i < XNB_NR_STATS; i++)
+			out[i] += v[i];
+		*xmit_dropped += atomic_long_read(&q->xmit_dropped);
+	}
+}
+
+/* Called under stats_lock with the queues quiesced, before they go. */
+void xnb_stats_save(struct xnb_vif *vif)
+{
+	u64 v[XNB_NR_STATS], xd;
+	unsigned int i;
+
+	xnb_stats_sum(vif, v, &xd);
+	for (i = 0; i < XNB_NR_STATS; i++)
+		*(u64 *)((char *)&vif->saved + xnb_stat_descs[i].offset) = v[i];
+	vif->saved_xmit_dropped = xd;
+}
+
+/*
+ * The netdev's view is dom0's: what the guest sent is what the vif
+ * received.  Readers may run in atomic context while the xenbus thread
+ * frees the queues, so both take the vif's stats spinlock.
+ */
+void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
+{
+	u64 v[XNB_NR_STATS], xd;
+
+	spin_lock_bh(&vif->stats_lock);
+	xnb_stats_sum(vif, v, &xd);
+	spin_unlock_bh(&vif->stats_lock);
+
+	s->rx_packets = v[0];
+	s->rx_bytes = v[1];
+	s->rx_dropped = v[2];
+	s->rx_errors = v[3];
+	s->tx_packets = v[4];
+	s->tx_bytes = v[5];
+	s->tx_dropped = v[6] + xd + vif->dev->stats.tx_dropped;
+	s->tx_errors = v[7];
+}
+
+static int xnb_get_sset_count(struct net_device *dev, int sset)
+{
+	return sset == ETH_SS_STATS ? XNB_NR_STATS + XNB_NR_ROWS : -EINVAL;
+}
+
+static void xnb_get_strings(struct net_device *dev, u32 sset, u8 *data)
+{
+	unsigned int i;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	for (i = 0; i < XNB_NR_STATS; i++, data += ETH_GSTRING_LEN)
+		memcpy(data, xnb_stat_descs[i].name, ETH_GSTRING_LEN);
+	for (i = 0; i < XNB_NR_ROWS; i++, data += ETH_GSTRING_LEN)
+		memcpy(data, xnb_row_names[i], ETH_GSTRING_LEN);
+}
+
+static void xnb_get_ethtool_stats(struct net_device *dev,
+				  struct ethtool_stats *stats, u64 *data)
+{
+	struct xnb_vif *vif = netdev_priv(dev);
+	u64 xd;
+
+	spin_lock_bh(&vif->stats_lock);
+	xnb_stats_sum(vif, data, &xd);
+	data[XNB_NR_STATS + XNB_ROW_QUEUES] = READ_ONCE(vif->num_queues);
+	spin_unlock_bh(&vif->stats_lock);
+	data[XNB_NR_STATS + XNB_ROW_XMIT_DROPPED] = xd;
+	data[XNB_NR_STATS + XNB_ROW_DISABLED] = READ_ONCE(vif->disabled);
+}
+
+static void xnb_get_drvinfo(struct net_device *dev,
+			    struct ethtool_drvinfo *info)
+{
+	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
+	strscpy(info->bus_info, dev_name(dev->dev.parent),
+		sizeof(info->bus_info));
+}
+
+const struct ethtool_ops xnb_ethtool_ops = {
+	.get_drvinfo = xnb_get_drvinfo,
+	.get_link = ethtool_op_get_link,
+	.get_sset_count = xnb_get_sset_count,
+	.get_strings = xnb_get_strings,
+	.get_ethtool_stats = xnb_get_ethtool_stats,
+};
+
+static struct dentry *xnb_debugfs_dir;
+
+static int xnb_groups_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	seq_printf(m, "worker=%s groups=%u copy_batch=%u budget=%u\n",
+		   xnb_use_tasklet ? "tasklet" : "kthread", xnb_nr_groups,
+		   xnb_copy_batch, xnb_budget);
+	for (i = 0; i < xnb_nr_groups; i++) {
+		struct xnb_group *g = xnb_group_get(i);
+		const struct xnb_group_stats *s = &g->stats;
+		struct xnb_queue *q;
+
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu busy_ms %llu\n",
+			   i, g->cpu, READ_ONCE(g->nr_queues), s->passes,
+			   s->packets, s->batches, s->ops,
+			   s->batches ? div64_u64(s->ops, s->batches) : 0,
+			   s->full_flushes, div_u64(s->busy_ns, NSEC_PER_MSEC));
+		spin_lock_irq(&g->lock);
+		list_for_each_entry(q, &g->queues, group_node)
+			seq_printf(m, "  %s\n", q->name);
+		spin_unlock_irq(&g->lock);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xnb_groups);
+
+int xnb_debugfs_init(void)
+{
+	xnb_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("groups", 0444, xnb_debugfs_dir, NULL,
+			    &xnb_groups_fops);
+	return 0;
+}
+
+void xnb_debugfs_exit(void)
+{
+	debugfs_remove_recursive(xnb_debugfs_dir);
+}

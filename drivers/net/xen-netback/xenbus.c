@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The xenbus backend "vif": negotiation, the state machine and the
+ * admin's xenstore keys.
+ *
+ * probe:  write our features, create the netdev (the hotplug script run
+ *         by the toolstack once we reach InitWait needs it), InitWait.
+ * frontend Connected:    read its keys, map rings, bind event channels,
+ *         join groups; Connected once the hotplug script reported in
+ *         ("hotplug-status" = "connected").
+ * frontend Closing/Closed: disconnect (the netdev stays), follow it;
+ *         a later Initialising reconnects (save/restore, frontend reload).
+ * remove: everything goes, the netdev too.
+ *
+ * Watched keys on the backend node: "rate" ("bytes,usec", the stock
+ * format) and "worker-group" (pin the vif's queues to one group).
+ * All callbacks run in the xenwatch thread; be->lock orders them
+ * against remove.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/ktime.h>
+
+#include "common.h"
+
+struct xnb_backend {
+	struct xenbus_device *dev;
+	struct xnb_vif *vif;
+	struct mutex lock;
+	bool hotplug_ok;	/* the hotplug script said "connected" */
+	bool want_connected;	/* connected, waiting for the script */
+	struct xenbus_watch rate_watch;
+	struct xenbus_watch group_watch;
+	struct xenbus_watch hotplug_watch;
+};
+
+static int xnb_write_features(struct xenbus_device *dev)
+{
+	static const char *const on[] = {
+		"feature-sg", "feature-gso-tcpv4", "feature-gso-tcpv6",
+		"feature-ipv6-csum-offload", "feature-rx-copy",
+	};
+	struct xenbus_transaction xbt;
+	const char *what;
+	unsigned int i;
+	int err;
+
+again:
+	err = xenbus_transaction_start(&xbt);
+	if (err) {
+		xenbus_dev_fatal(dev, err, "starting transaction");
+		return err;
+	}
+	for (i = 0; i < ARRAY_SIZE(on); i++) {
+		what = on[i];
+		err = xenbus_printf(xbt, dev->nodename, what, "%d", 1);
+		if (err)
+			goto abort;
+	}
+	what = "feature-rx-flip";
+	err = xenbus_printf(xbt, dev->nodename, what, "%d", 0);
+	if (err)
+		goto abort;
+	what = "feature-split-event-channels";
+	err = xenbus_printf(xbt, dev->nodename, what, "%u",
+			    xnb_separate_tx_rx_irq);
+	if (err)
+		goto abort;
+	what = "multi-queue-max-queues";
+	err = xenbus_printf(xbt, dev->nodename, what, "%u", xnb_max_queues);
+	if (err)
+		goto abort;
+
+	err = xenbus_transaction_end(xbt, 0);
+	if (err == -EAGAIN)
+		goto again;
+	if (err)
+		xenbus_dev_fatal(dev, err, "completing transaction");
+	return err;
+
+abort:
+	xenbus_transaction_end(xbt, 1);
+	xenbus_dev_fatal(dev, err, "writing %s", what);
+	return err;
+}
+
+static void xnb_rate_changed(struct xenbus_watch *w, const char *path,
+			     const char *token)
+{
+	struct xnb_backend *be = container_of(w, struct xnb_backend,
+					      rate_watch);
+	u64 bytes = 0, usec = 0;
+	char *s;
+
+	s = xenbus_read(XBT_NIL, be->dev->nodename, "rate", NULL);
+	if (!IS_ERR(s)) {
+		if (!xnb_credit_parse(s, &bytes, &usec)) {
+			dev_warn_ratelimited(&be->dev->dev,
+					     "ignoring invalid rate \"%.32s\"\n", s);
+			kfree(s);
+			return;
+		}
+		kfree(s);
+	}
+	/* No key: no limit. */
+	mutex_lock(&be->lock);
+	if (be->vif) {
+		spin_lock_bh(&be->vif->credit_lock);
+		xnb_credit_set(&be->vif->credit, bytes, usec,
+			       ktime_to_us(ktime_get()));
+		spin_unlock_bh(&be->vif->credit_lock);
+	}
+	mutex_unlock(&be->lock);
+}
+
+static void xnb_group_changed(struct xenbus_watch *w, const char *path,
+			      const char *token)
+{
+	struct xnb_backend *be = container_of(w, struct xnb_backend,
+					      group_watch);
+	int group = -1;
+	unsigned int v;
+	int n;
+
+	n = xenbus_scanf(XBT_NIL, be->dev->nodename, "worker-group", "%u",
+			 &v);
+	if (n == 1 && v < xnb_nr_groups) {
+		group = v;
+	} else if (n != -ENOENT) {
+		dev_warn_ratelimited(&be->dev->dev,
+				     "ignoring invalid worker-group (groups=%u)\n",
+				     xnb_nr_groups);
+		return;
+	}
+
+	mutex_lock(&be->lock);
+	if (be->vif && be->vif->pinned_group != group)
+		xnb_vif_set_pinned(be->vif, group);
+	mutex_unlock(&be->lock);
+}
+
+/* Called with be->lock held. */
+static void xnb_maybe_connected(struct xnb_backend *be)
+{
+	if (be->want_connected && be->hotplug_ok &&
+	    be->dev->state != XenbusStateConnected)
+		xenbus_switch_state(be->dev, XenbusStateConnected);
+}
+
+static void xnb_hotplug_changed(struct xenbus_watch *w, const char *path,
+				const char *token)
+{
+	struct xnb_backend *be = container_of(w, struct xnb_backend,
+					      hotplug_watch);
+	char *s;
+
+	s = xenbus_read(XBT_NIL, be->dev->nodename, "hotplug-status", NULL);
+	if (IS_ERR(s))
+		return;
+	mutex_lock(&be->lock);
+	if (!strcmp(s, "connected")) {
+		be->hotplug_ok = true;
+		xnb_maybe_connected(be);
+	}
+	mutex_unlock(&be->lock);
+	kfree(s);
+}
+
+static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
+			  const char *path)
+{
+	struct xenbus_device *dev = be->dev;
+	unsigned int tx_ref, rx_ref, tx_evt, rx_evt;
+	int err;
+
+	err = xenbus_gather(XBT_NIL, path, "tx-ring-ref", "%u", &tx_ref,
+			    "rx-ring-ref", "%u", &rx_ref, NULL);
+	if (err) {
+		xenbus_dev_fatal(dev, err, "reading %s/ring-ref", path);
+		return err;
+	}
+	err = xenbus_gather(XBT_NIL, path, "event-channel-tx", "%u", &tx_evt,
+			    "event-channel-rx", "%u", &rx_evt, NULL);
+	if (err || !xnb_separate_tx_rx_irq) {
+		err = xenbus_scanf(XBT_NIL, path, "event-channel", "%u",
+				   &tx_evt);
+		if (err != 1) {
+			err = err < 0 ? err : -EINVAL;
+			xenbus_dev_fatal(dev, err, "reading %s/event-channel",
+					 path);
+			return err;
+		}
+		rx_evt = tx_evt;
+	}
+
+	err = xnb_vif_connect_queue(q, tx_ref, rx_ref, tx_evt, rx_evt);
+	if (err)
+		xenbus_dev_fatal(dev, err,
+				 "mapping rings %u/%u, event channels %u/%u",
+				 tx_ref, rx_ref, tx_evt, rx_evt);
+	return err;
+}
+
+static int xnb_connect(struct xnb_backend *be)
+{
+	struct xenbus_device *dev = be->dev;
+	const char *fe = dev->otherend;
+	struct xnb_vif *vif = be->vif;
+	unsigned int i, n;
+	char *path;
+	int err;
+
+	n = xenbus_read_unsigned(fe, "multi-queue-num-queues", 1);
+	if (n == 0 || n > xnb_max_queues) {
+		xenbus_dev_fatal(dev, -EINVAL,
+				 "guest asked for %u queues, the maximum is %u",
+				 n, xnb_max_queues);
+		return -EINVAL;
+	}
+	if (!xenbus_read_unsigned(fe, "request-rx-copy", 0)) {
+		xenbus_dev_fatal(dev, -EOPNOTSUPP,
+				 "frontend does not request rx-copy");
+		return -EOPNOTSUPP;
+	}
+	if (!xenbus_read_unsigned(fe, "feature-rx-notify", 0)) {
+		xenbus_dev_fatal(dev, -EINVAL, "feature-rx-notify is mandatory");
+		return -EINVAL;
+	}
+	vif->can_sg = !!xenbus_read_unsigned(fe, "feature-sg", 0);
+	vif->gso_tcpv4 = !!xenbus_read_unsigned(fe, "feature-gso-tcpv4", 0);
+	vif->gso_tcpv6 = !!xenbus_read_unsigned(fe, "feature-gso-tcpv6", 0);
+	vif->ip_csum = !xenbus_read_unsigned(fe, "feature-no-csum-offload", 0);
+	vif->ipv6_csum = !!xenbus_read_unsigned(fe, "feature-ipv6-csum-offload",
+						0);
+
+	err = xnb_vif_alloc_queues(vif, n);
+	if (err) {
+		xenbus_dev_fatal(dev, err, "allocating %u queues", n);
+		return err;
+	}
+	for (i = 0; i < n; i++) {
+		if (n == 1)
+			path = kstrdup(fe, GFP_KERNEL);
+		else
+			path = kasprintf(GFP_KERNEL, "%s/queue-%u", fe, i);
+		if (!path) {
+			err = -ENOMEM;
+			break;
+		}
+		err = xnb_read_queue(be, &vif->queues[i], path);
+		kfree(path);
+		if (err)
+			break;
+	}
+	if (err) {
+		xnb_vif_disconnect(vif);
+		return err;
+	}
+
+	xnb_vif_start(vif);
+	be->want_connected = true;
+	xnb_maybe_connected(be);
+	return 0;
+}
+
+static void xnb_disconnect(struct xnb_backend *be)
+{
+	be->want_connected = false;
+	if (be->vif)
+		xnb_vif_disconnect(be->vif);
+}
+
+static void xnb_frontend_changed(struct xenbus_device *dev,
+				 enum xenbus_state fe_state)
+{
+	struct xnb_backend *be = dev_get_drvdata(&dev->dev);
+
+	mutex_lock(&be->lock);
+	switch (fe_state) {
+	case XenbusStateInitialising:
+		/* A frontend starting over (reset, reload): drop the old
+		 * connection and offer a new one.
+		 */
+		if (dev->state == XenbusStateConnected) {
+			xnb_disconnect(be);
+			xenbus_switch_state(dev, XenbusStateClosing);
+		}
+		if (dev->state != XenbusStateInitWait)
+			xenbus_switch_state(dev, XenbusStateInitWait);
+		break;
+	case XenbusStateInitialised:
+		break;
+	case XenbusStateConnected:
+		if (dev->state == XenbusStateConnected || be->want_connected)
+			break;
+		xnb_connect(be);
+		break;
+	case XenbusStateClosing:
+		xnb_disconnect(be);
+		xenbus_switch_state(dev, XenbusStateClosing);
+		break;
+	case XenbusStateClosed:
+		xnb_disconnect(be);
+		xenbus_switch_state(dev, XenbusStateClosed);
+		if (xenbus_dev_is_online(dev))
+			break;
+		fallthrough;
+	case XenbusStateUnknown:
+		mutex_unlock(&be->lock);
+		/* The toolstack took the device away: remove() runs now. */
+		device_unregister(&dev->dev);
+		return;
+	default:
+		xenbus_dev_fatal(dev, -EINVAL, "saw state %d at frontend",
+				 fe_state);
+		break;
+	}
+	mutex_unlock(&be->lock);
+}
+
+static void xnb_unwatch(struct xenbus_watch *w)
+{
+	if (!w->node)
+		return;
+	unregister_xenbus_watch(w);
+	kfree(w->node);
+	w->node = NULL;
+}
+
+static void xnb_remove(struct xenbus_device *dev)
+{
+	struct xnb_backend *be = dev_get_drvdata(&dev->dev);
+
+	xnb_unwatch(&be->rate_watch);
+	xnb_unwatch(&be->group_watch);
+	xnb_unwatch(&be->hotplug_watch);
+
+	mutex_lock(&be->lock);
+	be->want_connected = false;
+	if (be->vif) {
+		xnb_vif_destroy(be->vif);
+		be->vif = NULL;
+	}
+	mutex_unlock(&be->lock);
+	xenbus_rm(XBT_NIL, dev->nodename, "hotplug-status");
+	dev_set_drvdata(&dev->dev, NULL);
+	kfree(be);
+}
+
+static int xnb_probe(struct xenbus_device *dev,
+		     const struct xenbus_device_id *id)
+{
+	struct xnb_backend *be;
+	unsigned int handle;
+	int err;
+
+	be = kzalloc(sizeof(*be), GFP_KERNEL);
+	if (!be) {
+		xenbus_dev_fatal(dev, -ENOMEM, "allocating backend");
+		return -ENOMEM;
+	}
+	be->dev = dev;
+	mutex_init(&be->lock);
+	dev_set_drvdata(&dev->dev, be);
+
+	err = xnb_write_features(dev);
+	if (err)
+		goto fail;
+
+	err = xenbus_scanf(XBT_NIL, dev->nodename, "handle", "%u", &handle);
+	if (err != 1) {
+		err = err < 0 ? err : -EINVAL;
+		xenbus_dev_fatal(dev, err, "reading handle");
+		goto fail;
+	}
+
+	be->vif = xnb_vif_create(dev, dev->otherend_id, handle);
+	if (IS_ERR(be->vif)) {
+		err = PTR_ERR(be->vif);
+		be->vif = NULL;
+		xenbus_dev_fatal(dev, err, "creating interface");
+		goto fail;
+	}
+	kobject_uevent(&dev->dev.kobj, KOBJ_ONLINE);
+
+	/* Each watch fires once at once, applying the current value. */
+	err = xenbus_watch_pathfmt(dev, &be->rate_watch, NULL,
+				   xnb_rate_changed, "%s/rate", dev->nodename);
+	if (!err)
+		err = xenbus_watch_pathfmt(dev, &be->group_watch, NULL,
+					   xnb_group_changed, "%s/worker-group",
+					   dev->nodename);
+	if (!err)
+		err = xenbus_watch_pathfmt(dev, &be->hotplug_watch, NULL,
+					   xnb_hotplug_changed,
+					   "%s/hotplug-status", dev->nodename);
+	if (err)
+		goto fail;
+
+	err = xenbus_switch_state(dev, XenbusStateInitWait);
+	if (err)
+		goto fail;
+	return 0;
+
+fail:
+	xnb_remove(dev);
+	return err;
+}
+
+static int xnb_uevent(struct xenbus_device *dev, struct kobj_uevent_env *env)
+{
+	struct xnb_backend *be = dev_get_drvdata(&dev->dev);
+	char *script;
+	int err = 0;
+
+	script = xenbus_read(XBT_NIL, dev->nodename, "script", NULL);
+	if (!IS_ERR(script)) {
+		err = add_uevent_var(env, "script=%s", script);
+		kfree(script);
+		if (err)
+			return err;
+	}
+	if (be && be->vif)
+		err = add_uevent_var(env, "vif=%s", be->vif->dev->name);
+	return err;
+}
+
+static const struct xenbus_device_id xnb_ids[] = {
+	{ "vif" },
+	{ "" }
+};
+
+static struct xenbus_driver xnb_driver = {
+	.ids = xnb_ids,
+	.probe = xnb_probe,
+	.remove = xnb_remove,
+	.uevent = xnb_uevent,
+	.otherend_changed = xnb_frontend_changed,
+};
+
+int xnb_xenbus_init(void)
+{
+	return xenbus_register_backend(&xnb_driver);
+}
+
+void xnb_xenbus_exit(void)
+{
+	xenbus_unregister_driver(&xnb_driver);
+}
