@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * xen-netback with a worker-group dataplane.
+/* xen-netback with a worker-group dataplane.
  *
  * Who runs what:
  *

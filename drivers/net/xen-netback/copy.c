@@ -38,8 +38,7 @@ void xnb_copy_free(struct xnb_group *g)
 	g->inflight = NULL;
 }
 
-/*
- * Start a packet that needs at most @max_ops ops, flushing first when the
+/* Start a packet that needs at most @max_ops ops, flushing first when the
  * batch cannot take it.  Its ops go at g->ops + return->first_op.
  */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,

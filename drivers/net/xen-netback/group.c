@@ -184,8 +184,7 @@ void xnb_group_attach(struct xnb_queue *q, int pinned)
 	xnb_group_kick(q);
 }
 
-/*
- * Take a queue off its group.  On return the group's worker no longer
+/* Take a queue off its group.  On return the group's worker no longer
  * touches it and none of its copy ops are in flight.  Process context.
  */
 void xnb_group_detach(struct xnb_queue *q)

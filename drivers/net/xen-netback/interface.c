@@ -54,8 +54,7 @@ void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 		xen_irq_lateeoi(which == XNB_EOI_TX ? q->tx_irq : q->rx_irq, 0);
 }
 
-/*
- * Interrupts only mark work and kick the group; the EOI waits until the
+/* Interrupts only mark work and kick the group; the EOI waits until the
  * group has drained the ring, so an event storm costs the guest, not dom0.
  */
 static irqreturn_t xnb_tx_interrupt(int irq, void *dev_id)
@@ -253,12 +252,19 @@ static int xnb_map_ring(struct xnb_vif *vif, grant_ref_t ref, void **addr)
 	return xenbus_map_ring_valloc(vif->xbdev, &ref, 1, addr);
 }
 
+static int xnb_bind(struct xnb_queue *q, unsigned int evtchn,
+		    irq_handler_t handler)
+{
+	return bind_interdomain_evtchn_to_irqhandler_lateeoi(q->vif->xbdev,
+							      evtchn, handler,
+							      0, q->name, q);
+}
+
 int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 			  grant_ref_t rx_ref, unsigned int tx_evtchn,
 			  unsigned int rx_evtchn)
 {
 	struct xnb_vif *vif = q->vif;
-	struct xenbus_device *xbdev = vif->xbdev;
 	struct xen_netif_tx_sring *txs;
 	struct xen_netif_rx_sring *rxs;
 	void *addr;
@@ -284,8 +290,7 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 		return -EINVAL;
 
 	if (tx_evtchn == rx_evtchn) {
-		err = bind_interdomain_evtchn_to_irqhandler_lateeoi(xbdev,
-				tx_evtchn, xnb_interrupt, 0, q->name, q);
+		err = xnb_bind(q, tx_evtchn, xnb_interrupt);
 		if (err < 0)
 			return err;
 		q->tx_irq = err;
@@ -293,13 +298,11 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 		return 0;
 	}
 
-	err = bind_interdomain_evtchn_to_irqhandler_lateeoi(xbdev, tx_evtchn,
-			xnb_tx_interrupt, 0, q->name, q);
+	err = xnb_bind(q, tx_evtchn, xnb_tx_interrupt);
 	if (err < 0)
 		return err;
 	q->tx_irq = err;
-	err = bind_interdomain_evtchn_to_irqhandler_lateeoi(xbdev, rx_evtchn,
-			xnb_rx_interrupt, 0, q->name, q);
+	err = xnb_bind(q, rx_evtchn, xnb_rx_interrupt);
 	if (err < 0)
 		return err;
 	q->rx_irq = err;

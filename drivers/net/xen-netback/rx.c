@@ -266,9 +266,9 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 			break;
 		}
 		if (avail < need) {
-			/* Be told once enough buffers are there, recheck. */
+			/* Be told once enough buffers are there. */
 			q->rx.sring->req_event = q->rx.req_cons + need;
-			virt_mb();
+			virt_mb(); /* req_event write before req_prod recheck */
 			avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
 						    q->rx.req_cons,
 						    XNB_RX_RING_SIZE);

@@ -81,8 +81,7 @@ void xnb_stats_save(struct xnb_vif *vif)
 	vif->saved_xmit_dropped = xd;
 }
 
-/*
- * The netdev's view is dom0's: what the guest sent is what the vif
+/* The netdev's view is dom0's: what the guest sent is what the vif
  * received.  Readers may run in atomic context while the xenbus thread
  * frees the queues, so both take the vif's stats spinlock.
  */

@@ -26,7 +26,7 @@
 struct xnb_backend {
 	struct xenbus_device *dev;
 	struct xnb_vif *vif;
-	struct mutex lock;
+	struct mutex lock;	/* state changes vs. watches vs. remove */
 	bool hotplug_ok;	/* the hotplug script said "connected" */
 	bool want_connected;	/* connected, waiting for the script */
 	struct xenbus_watch rate_watch;
