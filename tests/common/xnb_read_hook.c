@@ -18,9 +18,27 @@ void xnb_hook_watch(void *base, unsigned long len, unsigned char *reads,
 		memset(reads, 0, len);
 }
 
+void xnb_hook_watch_stamped(void *base, unsigned long len,
+			    unsigned int *stamp, int scribble,
+			    unsigned char salt)
+{
+	unsigned int gen = xnb_hook.gen + 1;
+
+	if (!gen)
+		gen = 1;	/* zero is what fresh (calloc) stamps hold */
+
+	xnb_hook_watch(base, len, NULL, scribble, salt);
+	xnb_hook.stamp = stamp;
+	xnb_hook.gen = gen;
+	xnb_hook.twice = 0;
+}
+
 void xnb_hook_off(void)
 {
+	unsigned int gen = xnb_hook.gen;
+
 	memset(&xnb_hook, 0, sizeof(xnb_hook));
+	xnb_hook.gen = gen;	/* stamps from earlier watches stay stale */
 }
 
 void xnb_hook_read(const void *addr, unsigned long size)
@@ -38,6 +56,11 @@ void xnb_hook_read(const void *addr, unsigned long size)
 	for (i = 0; i < size; i++) {
 		if (xnb_hook.reads && xnb_hook.reads[off + i] < 255)
 			xnb_hook.reads[off + i]++;
+		if (xnb_hook.stamp) {
+			if (xnb_hook.stamp[off + i] == xnb_hook.gen)
+				xnb_hook.twice++;
+			xnb_hook.stamp[off + i] = xnb_hook.gen;
+		}
 		/* The guest strikes: a different, hostile value. */
 		if (xnb_hook.scribble)
 			xnb_hook.base[off + i] ^= (unsigned char)

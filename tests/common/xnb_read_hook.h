@@ -25,12 +25,22 @@ struct xnb_hook {
 	unsigned long outside;	/* reads that fell outside the window */
 	int scribble;		/* rewrite each field right after its read */
 	unsigned char salt;
+	/* Cheap alternative to reads[]: a byte read twice in one watch
+	 * finds its stamp already at gen and counts in twice.
+	 */
+	unsigned int *stamp;	/* len stamps, or NULL */
+	unsigned int gen;
+	unsigned long twice;
 };
 
 extern struct xnb_hook xnb_hook;
 
 void xnb_hook_watch(void *base, unsigned long len, unsigned char *reads,
 		    int scribble, unsigned char salt);
+/* Like xnb_hook_watch, with stamps (kept across calls) for reads[]. */
+void xnb_hook_watch_stamped(void *base, unsigned long len,
+			    unsigned int *stamp, int scribble,
+			    unsigned char salt);
 void xnb_hook_off(void);
 
 #endif /* XNB_READ_HOOK_H */
