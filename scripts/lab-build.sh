@@ -20,6 +20,10 @@ MIRROR=${LAB_MIRROR:-http://deb.debian.org/debian}
 SUITE=bookworm
 here=$(cd "$(dirname "$0")" && pwd)
 log() { echo "lab-build: $*" >&2; }
+# The cache is shared by every checkout on the machine: one build at a time.
+mkdir -p "$LAB_CACHE"
+exec 9>"$LAB_CACHE/.build.lock"
+flock 9
 
 [ -e "$LAB_CACHE/lab.env" ] || "$here/lab-fetch.sh"
 # shellcheck source=/dev/null
@@ -45,6 +49,8 @@ if [ ! -e "$base/.done" ]; then
 		"$SUITE" "$base" "$MIRROR" > "$LAB_CACHE/debootstrap.log" 2>&1 ||
 		{ tail -n 30 "$LAB_CACHE/debootstrap.log"; exit 1; }
 	touch "$base/.done"
+	# Older bases are unreachable now; they are ~300 MB each.
+	for d in "$LAB_CACHE"/base-*; do [ "$d" = "$base" ] || rm -rf "$d"; done
 fi
 
 # --- stage 2: images -----------------------------------------------------------
@@ -224,5 +230,6 @@ log "packing dom0 initramfs"
 pack "$stage" | zstd -q -T0 -10 > "$img/dom0.cpio.zst"
 rm -rf "$stage"
 touch "$img/.done"
+for d in "$LAB_CACHE"/img-*; do [ "$d" = "$img" ] || rm -rf "$d"; done
 write_env
 log "images built: $img ($(du -h "$img/dom0.cpio.zst" | cut -f1) dom0, $(du -h "$img/guest.cpio.gz" | cut -f1) guest)"

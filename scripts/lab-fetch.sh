@@ -18,6 +18,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 XEN_PKG=${XEN_PKG:-xen-hypervisor-4.17-amd64}
 
 log() { echo "lab-fetch: $*" >&2; }
+# The cache is shared by every checkout on the machine: one fetch at a time.
+mkdir -p "$LAB_CACHE"
+exec 9>"$LAB_CACHE/.fetch.lock"
+flock 9
 
 # --- host packages ---------------------------------------------------------
 mapfile -t deps < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/lab-deps.txt")
@@ -91,6 +95,13 @@ if [ ! -e "$xroot/.done" ]; then
 fi
 
 ln -sfn "$kroot/usr/src/$hdr_pkg" "$LAB_CACHE/kdir"
+# Drop what an older kernel/Xen left behind (hundreds of MB each).
+for d in "$LAB_CACHE"/kernel-* "$LAB_CACHE"/xen-*; do
+	[ "$d" = "$kroot" ] || [ "$d" = "$xroot" ] || rm -rf "$d"
+done
+for f in "$LAB_CACHE"/debs/*.deb; do
+	case " ${debs[*]} " in *" $f "*) ;; *) rm -f "$f" ;; esac
+done
 
 # Everything later steps need, in one sourceable file.
 cat > "$LAB_CACHE/lab.env.tmp" <<ENV

@@ -1,6 +1,8 @@
 # basic: two guests boot, answer ping, and pass TCP both ways.
-lab_guest_start 1
-lab_guest_start 2
+lab_guest_create 1
+lab_guest_create 2
+lab_guest_wait 1
+lab_guest_wait 2
 for n in 1 2; do
 	ip=$(lab_guest_ip $n)
 	lab_assert "ping g$n" lab_ping "$ip"

@@ -1,7 +1,9 @@
 # teardown: destroying guests removes every vif netdev and backend node, and
 # the backend module can then be unloaded.
-lab_guest_start 1 2
-lab_guest_start 2
+lab_guest_create 1 2
+lab_guest_create 2
+lab_guest_wait 1 2
+lab_guest_wait 2
 d1=$(lab_domid 1); d2=$(lab_domid 2)
 lab_guest_destroy 1
 lab_guest_destroy 2
