@@ -7,7 +7,7 @@
 # on the console and "XNB-DONE" at the end; the host parses those.
 . /lab/lib.sh
 
-BAD='Oops|BUG|WARNING:|soft lockup|hung task|general protection|Call Trace'
+BAD='Oops|\<BUG\>|WARNING:|soft lockup|hung task|general protection|Call Trace'
 
 # Everything that follows on the console belongs to one scenario.
 run_scenario() {
