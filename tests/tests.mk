@@ -80,7 +80,10 @@ fuzz-build: $(FUZZ_BIN)
 # seeds in the repo are only copied in (never overwritten) unless merging.
 fuzz: $(FUZZ_BIN)
 	@mkdir -p $(FUZZ_OUT)/corpus $(FUZZ_OUT)/artifacts
-	cp -n $(FUZZ_SEEDS)/* $(FUZZ_OUT)/corpus/
+	@for f in $(FUZZ_SEEDS)/*; do \
+		[ -e $(FUZZ_OUT)/corpus/$${f##*/} ] || \
+			cp $$f $(FUZZ_OUT)/corpus/ || exit 1; \
+	done
 	$(FUZZ_BIN) $(FUZZ_OPTS) -max_total_time=$(FUZZ_SECONDS) \
 		$(FUZZ_OUT)/corpus
 	@if [ "$(FUZZ_MERGE)" = 1 ]; then \
