@@ -180,7 +180,7 @@ DEFINE_SHOW_ATTRIBUTE(xnb_groups);
 
 int xnb_debugfs_init(void)
 {
-	xnb_debugfs_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	xnb_debugfs_dir = debugfs_create_dir("xen-netback", NULL);
 	debugfs_create_file("groups", 0444, xnb_debugfs_dir, NULL,
 			    &xnb_groups_fops);
 	return 0;
