@@ -22,7 +22,7 @@ top=$(dirname "$here")
 LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
 NETBACK=${NETBACK:-ours}
 XNB_PARAMS=${XNB_PARAMS:-}
-LAB_SCENARIO_TIMEOUT=${LAB_SCENARIO_TIMEOUT:-600}
+LAB_SCENARIO_TIMEOUT=${LAB_SCENARIO_TIMEOUT:-400}
 MODULE=$top/drivers/net/xen-netback/xen-netback.ko
 WARNMOD=$top/tests/lab/warnmod/xnb-warnmod.ko
 mode=run
@@ -46,7 +46,7 @@ esac
 # Whole-run budget: boot plus every scenario's own budget, capped so that
 # a wedged dom0 costs at most this much CI time.
 n=$(echo $SCENARIOS | wc -w)
-LAB_TIMEOUT=${LAB_TIMEOUT:-$((180 + n * 300))}
+LAB_TIMEOUT=${LAB_TIMEOUT:-$((240 + n * 420))}
 
 results=${LAB_RESULTS:-$top/build/lab/$(date +%Y%m%d-%H%M%S)-$NETBACK}
 mkdir -p "$results"
