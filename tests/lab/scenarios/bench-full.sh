@@ -1,0 +1,259 @@
+# bench-full: the measuring side of `make bench` (scripts/bench.sh runs it
+# once per backend and aggregates).  Never asserts a performance figure:
+# it only prints "XNB-METRIC bench ..." lines, one per measured value:
+#
+#   XNB-METRIC bench b=<ours|stock> c=<config> r=<rep> m=<metric> [n=<guests>] v=<value>
+#
+# For each repetition and each configuration (ours: groups=1 and
+# groups=<dom0 vcpus>, each with worker=kthread and tasklet; stock: one),
+# a "cycle" reloads the backend and:
+#   - boots g1 (1 vif): dom0 Slab+VmallocUsed delta and backend threads;
+#   - hot-attaches 15 vifs to g1 (16 vifs): time to connect them, memory,
+#     threads (only in the first cycle of a boot when BENCH_VIF16=first);
+#   - boots g2..g4 (1 vif each), detaching g1's extra vifs meanwhile;
+#   - TCP, all guests at once, guest->dom0 (tx) and dom0->guest (rx) with
+#     1, 2, 4 guests: aggregate Gbit/s, dom0 CPU-s per GB moved (xl list),
+#     grant-copy ops per hypercall (ours: debugfs group stats deltas);
+#   - UDP 64-byte packets g1->dom0 (iperf3 run in the guest): packets/s
+#     received by dom0;
+#   - fairness: g2's TCP rate and ping RTT alone and while g1 is flooded
+#     both ways (4+4 streams); ours with both pinned to group 0.
+# Once per boot: the ceiling, TCP over a veth pair between two netns.
+#
+# Knobs (set by bench-quick.sh or the environment): BENCH_REPS (3),
+# BENCH_T iperf seconds (10), BENCH_VIF16=all|first, BENCH_CYCLE_TIMEOUT.
+# A failing step only loses its own figures (logged as m=error).
+. /lab/xnb.sh
+export BENCH_REPS=${BENCH_REPS:-3} BENCH_T=${BENCH_T:-10}
+export BENCH_VIF16=${BENCH_VIF16:-all} BENCH_CYCLE_TIMEOUT=${BENCH_CYCLE_TIMEOUT:-1200}
+export BENCH_CFG=- BENCH_REP=0
+
+bm() {	# bm METRIC VALUE [k=v ...]
+	local m=$1 v=$2; shift 2
+	[ -n "$v" ] || v=nan
+	echo "XNB-METRIC bench b=$NETBACK c=$BENCH_CFG r=$BENCH_REP m=$m${*:+ $*} v=$v"
+}
+bench_err() { echo "XNB-METRIC bench b=$NETBACK c=$BENCH_CFG r=$BENCH_REP m=error what=$1 v=1"; }
+bench_progress() { echo "XNB-LOG bench $NETBACK $BENCH_CFG rep $BENCH_REP: $* (dom0 uptime $(cut -d' ' -f1 /proc/uptime))"; }
+now() { date +%s.%N; }
+fsub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a - b }'; }
+
+# dom0 Slab + VmallocUsed, KiB.
+bench_mem() { awk '$1 == "Slab:" || $1 == "VmallocUsed:" { s += $2 } END { print s }' /proc/meminfo; }
+# Backend threads: ours xnb-group/N, stock per-queue vifD.K-qN-* kthreads.
+bench_threads() { ps -e -o comm= | grep -cE '^(xnb-group|vif[0-9])' || true; }
+# Domain-0 CPU seconds so far (all vcpus).
+bench_dom0_cpu() { xl list Domain-0 | awk 'NR == 2 { print $6 }'; }
+# Bytes through every vif netdev, both directions.
+bench_vif_bytes() {
+	local f s=0
+	for f in /sys/class/net/vif*/statistics/rx_bytes /sys/class/net/vif*/statistics/tx_bytes; do
+		[ -r "$f" ] && s=$((s + $(cat "$f")))
+	done
+	echo $s
+}
+# Sum of the debugfs group counters: "passes packets batches ops full_flushes busy_ms".
+bench_groups() {
+	[ "$NETBACK" = ours ] || { echo "0 0 0 0 0 0"; return; }
+	xnb_groups_file 2>/dev/null | awk '/^group / {
+		for (i = 1; i < NF; i++) {
+			if ($i == "passes") p += $(i + 1); if ($i == "packets") k += $(i + 1)
+			if ($i == "batches") b += $(i + 1); if ($i == "ops") o += $(i + 1)
+			if ($i == "full_flushes") f += $(i + 1); if ($i == "busy_ms") ms += $(i + 1)
+		} } END { printf "%d %d %d %d %d %d\n", p, k, b, o, f, ms }'
+}
+# Receiver-side Mbit/s of one iperf3 client output file (0 if none).
+iperf_mbps() {
+	awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") r = $i }
+		END { printf "%.3f\n", r + 0 }' "$1"
+}
+# ping_avg IP: average RTT in ms of 10 pings (nan if none came back).
+ping_avg() {
+	ping -c 10 -i 0.2 -W 2 "$1" 2>/dev/null |
+		awk -F/ '/^(rtt|round-trip)/ { print $5; f = 1 } END { if (!f) print "nan" }'
+}
+
+# Snapshot before/after a load phase and emit CPU per GB and group stats.
+load_begin() { L_CPU=$(bench_dom0_cpu); L_BYTES=$(bench_vif_bytes); L_GRP=$(bench_groups); }
+load_end() {	# load_end TAG [k=v]
+	local tag=$1 cpu bytes grp; shift
+	cpu=$(bench_dom0_cpu); bytes=$(bench_vif_bytes); grp=$(bench_groups)
+	bm "cpu_s_per_gb_$tag" "$(awk -v c0="$L_CPU" -v c1="$cpu" -v b0="$L_BYTES" -v b1="$bytes" \
+		'BEGIN { if (b1 > b0) printf "%.3f", (c1 - c0) / ((b1 - b0) / 1e9) }')" "$@"
+	bm "gbytes_$tag" "$(awk -v b0="$L_BYTES" -v b1="$bytes" 'BEGIN { printf "%.4f", (b1 - b0) / 1e9 }')" "$@"
+	[ "$NETBACK" = ours ] || return 0
+	local p0 k0 b0 o0 f0 ms0 p1 k1 b1 o1 f1 ms1
+	read -r p0 k0 b0 o0 f0 ms0 <<< "$L_GRP"
+	read -r p1 k1 b1 o1 f1 ms1 <<< "$grp"
+	bm "ops_per_batch_$tag" "$(awk -v o=$((o1 - o0)) -v b=$((b1 - b0)) 'BEGIN { if (b > 0) printf "%.1f", o / b }')" "$@"
+	bm "pkts_per_pass_$tag" "$(awk -v k=$((k1 - k0)) -v p=$((p1 - p0)) 'BEGIN { if (p > 0) printf "%.1f", k / p }')" "$@"
+	bm "full_flushes_$tag" $((f1 - f0)) "$@"
+	bm "busy_ms_$tag" $((ms1 - ms0)) "$@"
+}
+
+# TCP DIR N: dom0 <-> g1..gN at once; DIR tx = guest->dom0 (-R), rx = dom0->guest.
+bench_tcp() {
+	local dir=$1 n=$2 rev="" i sum
+	[ "$dir" = tx ] && rev=-R
+	load_begin
+	for ((i = 1; i <= n; i++)); do
+		timeout $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip $i)" $rev -t "$BENCH_T" -f m \
+			> /run/bench-tcp-$i.log 2>&1 &
+	done
+	wait
+	load_end "$dir" n="$n"
+	sum=0
+	for ((i = 1; i <= n; i++)); do
+		sum=$(awk -v s="$sum" -v r="$(iperf_mbps /run/bench-tcp-$i.log)" 'BEGIN { print s + r }')
+		grep -q receiver /run/bench-tcp-$i.log || { tail -n 3 /run/bench-tcp-$i.log; bench_err "tcp_${dir}_g$i"; }
+	done
+	bm "tcp_${dir}_gbps" "$(awk -v s="$sum" 'BEGIN { printf "%.4f", s / 1000 }')" n="$n"
+}
+
+# UDP 64-byte datagrams g1 -> dom0, sent by iperf3 in the guest.
+bench_udp() {
+	local out pps
+	local port=$((5300 + RANDOM % 90))
+	iperf3 -s -1 -p $port -D || return 1
+	sleep 1
+	load_begin
+	out=$(lab_guest_exec 1 "iperf3 -c 192.0.2.1 -p $port -u -l 64 -b 1G -t $BENCH_T -f m" $((BENCH_T + 60)))
+	load_end udp
+	pps=$(echo "$out" | awk -v t="$BENCH_T" '/receiver/ {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\/[0-9]+$/) { split($i, a, "/"); r = a[2] - a[1] } }
+		END { if (r != "") printf "%.0f", r / t }')
+	[ -n "$pps" ] || { echo "$out" | tail -n 4; return 1; }
+	bm udp64_tx_pps "$pps"
+}
+
+# Fairness: g2 alone, then g2 while g1 is flooded both ways.
+bench_fair() {
+	local ip1 ip2 a_t a_p f_t f_p g
+	ip1=$(lab_guest_ip 1); ip2=$(lab_guest_ip 2)
+	if [ "$NETBACK" = ours ]; then
+		xenstore-write "$(lab_backend_path 1)/worker-group" 0
+		xenstore-write "$(lab_backend_path 2)/worker-group" 0
+		sleep 1
+		for g in 1 2; do
+			echo "bench: $(lab_vif_name $g)-q0 in group $(xnb_group_of "$(lab_vif_name $g)-q0")"
+		done
+	fi
+	a_p=$(ping_avg "$ip2")
+	timeout $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > /run/bench-fair.log 2>&1
+	a_t=$(awk -v r="$(iperf_mbps /run/bench-fair.log)" 'BEGIN { printf "%.4f", r / 1000 }')
+	local port=$((5400 + RANDOM % 90))
+	lab_guest_exec 1 "iperf3 -s -1 -p $port -D" >/dev/null || return 1
+	timeout $((BENCH_T + 40)) iperf3 -c "$ip1" -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
+	timeout $((BENCH_T + 40)) iperf3 -c "$ip1" -p $port -R -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
+	sleep 2
+	f_p=$(ping_avg "$ip2")
+	timeout $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > /run/bench-fair.log 2>&1
+	f_t=$(awk -v r="$(iperf_mbps /run/bench-fair.log)" 'BEGIN { printf "%.4f", r / 1000 }')
+	wait
+	bm fair_alone_gbps "$a_t"
+	bm fair_flood_gbps "$f_t"
+	bm fair_tput_ratio "$(awk -v a="$a_t" -v f="$f_t" 'BEGIN { if (a > 0) printf "%.3f", f / a }')"
+	bm fair_ping_alone_ms "$a_p"
+	bm fair_ping_flood_ms "$f_p"
+	bm fair_ping_ratio "$(awk -v a="$a_p" -v f="$f_p" 'BEGIN { if (a > 0 && f != "nan") printf "%.3f", f / a }')"
+}
+
+# The ceiling: TCP over veth between two namespaces (no Xen in the path).
+bench_veth() {
+	local out
+	modprobe veth 2>/dev/null
+	ip netns add xnbA && ip netns add xnbB || return 1
+	ip link add xnbva netns xnbA type veth peer name xnbvb netns xnbB || return 1
+	ip -n xnbA addr add 10.99.0.1/24 dev xnbva && ip -n xnbB addr add 10.99.0.2/24 dev xnbvb
+	ip -n xnbA link set xnbva up; ip -n xnbB link set xnbvb up
+	ip -n xnbA link set lo up; ip -n xnbB link set lo up
+	ip netns exec xnbB iperf3 -s -1 -p 5401 -D
+	sleep 1
+	load_begin
+	ip netns exec xnbA timeout $((BENCH_T + 30)) iperf3 -c 10.99.0.2 -p 5401 -t "$BENCH_T" -f m \
+		> /run/bench-veth.log 2>&1
+	bm veth_cpu_s "$(fsub "$(bench_dom0_cpu)" "$L_CPU")"
+	ip netns del xnbA; ip netns del xnbB
+	grep -q receiver /run/bench-veth.log || { tail -n 3 /run/bench-veth.log; return 1; }
+	bm veth_gbps "$(awk -v r="$(iperf_mbps /run/bench-veth.log)" 'BEGIN { printf "%.4f", r / 1000 }')"
+}
+
+# One configuration, one repetition (run under `timeout` by the main loop).
+bench_cycle() {	# NAME PARAMS REP VIF16(0|1)
+	local params=$2 vif16=$4 m0 t0 k n dir
+	BENCH_CFG=$1 BENCH_REP=$3
+	bench_progress "start (params '$params')"
+	lab_destroy_all >/dev/null 2>&1
+	lab_unload_backend
+	sync; echo 3 > /proc/sys/vm/drop_caches
+	m0=$(bench_mem)
+	lab_load_backend "$params"
+	bm threads_0vif "$(bench_threads)"
+	t0=$(now)
+	lab_guest_start 1
+	bm boot1_s "$(fsub "$(now)" "$t0")"
+	sleep 2
+	bm mem_1vif_kib $(($(bench_mem) - m0))
+	bm threads_1vif "$(bench_threads)"
+	if [ "$vif16" = 1 ]; then
+		t0=$(now)
+		for ((k = 1; k < 16; k++)); do
+			# shellcheck disable=SC2046
+			xl network-attach g1 $(lab_vif_spec 1 $k | tr , ' ') >/dev/null ||
+				{ bench_err attach; break; }
+		done
+		for ((k = 1; k < 16; k++)); do lab_wait_vif 1 $k 120; done
+		bm connect16_s "$(fsub "$(now)" "$t0")"
+		sleep 2
+		bm mem_16vif_kib $(($(bench_mem) - m0))
+		bm threads_16vif "$(bench_threads)"
+		bench_progress "16 vifs connected"
+	fi
+	for n in 2 3 4; do lab_guest_create $n; done
+	if [ "$vif16" = 1 ]; then
+		for ((k = 15; k >= 1; k--)); do xl network-detach g1 $k >/dev/null 2>&1 || bench_err detach; done
+	fi
+	for n in 2 3 4; do lab_guest_wait $n; done
+	lab_wait 120 sh -c "[ \$(ls /sys/class/net | grep -c '^vif') -eq 4 ]" || bench_err "vif count"
+	bench_progress "4 guests up"
+	for n in 1 2 4; do
+		for dir in tx rx; do
+			( bench_tcp $dir $n ) || bench_err "tcp_${dir}_$n"
+		done
+	done
+	( bench_udp ) || bench_err udp
+	( bench_fair ) || bench_err fair
+	bench_progress "done"
+	lab_destroy_all > /dev/null 2>&1
+}
+
+[ -n "${BENCH_LIB_ONLY:-}" ] && return 0
+
+echo "XNB-METRIC bench-info dom0_kernel=$(uname -r) dom0_vcpus=$(nproc)" \
+	"dom0_mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" \
+	"xen=$(xl info | awk '$1 == "xen_version" { print $3 }')" \
+	"reps=$BENCH_REPS t=$BENCH_T vif16=$BENCH_VIF16 guest_mem=$LAB_GUEST_MEM"
+ncpu=$(nproc)
+if [ "$NETBACK" = ours ]; then
+	configs=("g1-kthread|groups=1 worker=kthread" "g1-tasklet|groups=1 worker=tasklet"
+		"g$ncpu-kthread|groups=$ncpu worker=kthread" "g$ncpu-tasklet|groups=$ncpu worker=tasklet")
+else
+	configs=("stock|")
+fi
+first=1
+for ((rep = 1; rep <= BENCH_REPS; rep++)); do
+	BENCH_REP=$rep BENCH_CFG=veth
+	( bench_veth ) || bench_err veth
+	for c in "${configs[@]}"; do
+		v=1
+		[ "$BENCH_VIF16" = first ] && [ $first = 0 ] && v=0
+		first=0
+		BENCH_CFG=${c%%|*}
+		timeout -k 10 "$BENCH_CYCLE_TIMEOUT" bash -c \
+			". /lab/lib.sh; BENCH_LIB_ONLY=1 . /lab/scenarios/bench-full.sh; bench_cycle '${c%%|*}' '${c#*|}' $rep $v" ||
+			bench_err "cycle rc=$?"
+	done
+done
+lab_destroy_all > /dev/null 2>&1
+lab_load_backend
+return 0
