@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Benchmarks, -included by the top-level Makefile (which provides
+# lab-images and lab-module):
+#   make bench            3 repetitions, 10 s runs (about an hour and a half)
+#   make bench QUICK=1    1 repetition, 3 s runs: a smoke test of the harness
+# Results: bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png}; see scripts/bench.sh.
+# Targets are reported, never asserted.
+
+QUICK ?= 0
+
+.PHONY: bench
+
+# Our module is always built (the bench compares it with stock).
+bench: NETBACK = ours
+bench: lab-images lab-module
+	QUICK=$(QUICK) LAB_CACHE=$(LAB_CACHE) scripts/bench.sh
