@@ -58,6 +58,8 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
+# Turn signals into a normal exit so the EXIT trap always stops QEMU.
+trap 'exit 143' TERM INT HUP
 
 # --- per-run cpio -------------------------------------------------------------
 mkdir -p "$work/root/lab/scenarios"
@@ -123,11 +125,12 @@ wait "$qpid" 2>/dev/null || true
 qpid=
 
 # --- report -------------------------------------------------------------------
-pass=0 fail=0
+pass=0 fail=0 skip=0
 echo "lab: ---- summary ($NETBACK, $(( $(date +%s) - start ))s) ----"
 for s in $SCENARIOS; do
-	r=$(tr -d '\r' < "$serial" | grep -ao "XNB-RESULT $s \(PASS\|FAIL\).*" | tail -n1 || true)
+	r=$(tr -d '\r' < "$serial" | grep -ao "XNB-RESULT $s \(PASS\|FAIL\|SKIP\).*" | tail -n1 || true)
 	case $r in
+	"XNB-RESULT $s SKIP"*) skip=$((skip + 1)); echo "SKIP $s${r#XNB-RESULT $s SKIP}" ;;
 	"XNB-RESULT $s PASS"*) pass=$((pass + 1)); echo "PASS $s${r#XNB-RESULT $s PASS}" ;;
 	"XNB-RESULT $s FAIL"*) fail=$((fail + 1)); echo "FAIL $s${r#XNB-RESULT $s FAIL}" ;;
 	*) fail=$((fail + 1)); echo "FAIL $s (no result: $state)" ;;
@@ -138,5 +141,5 @@ if [ $state != done ]; then
 	echo "FAIL run: dom0 $([ $state = died ] && echo 'died (QEMU exited early)' || echo "timed out after ${LAB_TIMEOUT}s")"
 	tail -n 40 "$serial" | sed 's/^/  serial: /'
 fi
-echo "$pass passed, $fail failed"
+echo "$pass passed, $fail failed$([ $skip -eq 0 ] || echo ", $skip skipped")"
 [ $fail -eq 0 ]

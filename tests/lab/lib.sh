@@ -15,6 +15,8 @@ LAB_GUEST_VCPUS=${LAB_GUEST_VCPUS:-1}
 
 lab_log() { echo "$(cut -d' ' -f1 /proc/uptime) $*"; }
 lab_fail() { echo "XNB-FAILREASON $*"; exit 1; }
+# lab_skip MSG: end the scenario as skipped (e.g. a feature only our driver has).
+lab_skip() { echo "XNB-SKIPREASON $*"; exit 77; }
 
 # lab_assert DESCRIPTION COMMAND [ARGS...]: fail the scenario unless COMMAND succeeds.
 lab_assert() {

@@ -11,7 +11,7 @@ BAD='Oops|\<BUG\>|WARNING:|soft lockup|hung task|general protection|Call Trace'
 
 # Everything that follows on the console belongs to one scenario.
 run_scenario() {
-	local s=$1 rc mark why="" hits
+	local s=$1 rc mark why="" hits skip=""
 	mark="XNB-MARK-$s-$RANDOM"
 	echo "$mark" > /dev/kmsg
 	xl dmesg -c > /dev/null 2>&1
@@ -25,6 +25,10 @@ run_scenario() {
 		tee /run/$s.log | sed -u "s/^/[$s] /"
 	rc=${PIPESTATUS[0]}
 	[ $rc -eq 124 ] || [ $rc -eq 137 ] && why="timed out after ${LAB_SCENARIO_TIMEOUT}s"
+	if [ $rc -eq 77 ]; then   # lab_skip
+		skip=$(grep -o 'XNB-SKIPREASON .*' /run/$s.log | tail -n1 | cut -d' ' -f2-)
+		skip=${skip:-skipped} rc=0
+	fi
 	[ $rc -ne 0 ] && [ -z "$why" ] && why=$(grep -o 'XNB-FAILREASON .*' /run/$s.log | tail -n1 | cut -d' ' -f2-)
 	[ $rc -ne 0 ] && [ -z "$why" ] && why="exit status $rc"
 	if [ $rc -ne 0 ]; then
@@ -45,7 +49,9 @@ run_scenario() {
 		echo "$hits" | sed "s/^/[$s] xl dmesg: /"
 		why="${why:+$why; }xen log: $(echo "$hits" | head -n1 | cut -c1-100)"
 	fi
-	if [ -z "$why" ]; then
+	if [ -z "$why" ] && [ -n "$skip" ]; then
+		echo "XNB-RESULT $s SKIP $skip"
+	elif [ -z "$why" ]; then
 		echo "XNB-RESULT $s PASS"
 	else
 		echo "XNB-RESULT $s FAIL $why"
