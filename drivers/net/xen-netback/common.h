@@ -128,6 +128,11 @@ struct xnb_queue {
 
 	atomic_long_t xmit_dropped;	/* dropped by xnb_start_xmit */
 	unsigned long eoi;		/* XNB_EOI_* */
+	/* Producer indices when we last sent an EOI: an event that finds
+	 * them unchanged is spurious (the guest produced nothing new).
+	 */
+	RING_IDX tx_prod_eoi;
+	RING_IDX rx_prod_eoi;
 	unsigned int flush_gen;		/* last flush that touched us */
 	struct xnb_queue_stats stats;
 };

@@ -48,39 +48,64 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 	xnb_vif_carrier(vif);
 }
 
+/* Called by the group once the ring is drained. */
 void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 {
-	if (test_and_clear_bit(which, &q->eoi))
-		xen_irq_lateeoi(which == XNB_EOI_TX ? q->tx_irq : q->rx_irq, 0);
+	bool single = q->tx_irq == q->rx_irq;
+
+	if (!test_and_clear_bit(which, &q->eoi))
+		return;
+	/* Snapshot before the EOI: whatever the guest produces after it
+	 * raises an event that will not look spurious.
+	 */
+	if (which == XNB_EOI_TX || single)
+		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
+	if (which == XNB_EOI_RX || single)
+		WRITE_ONCE(q->rx_prod_eoi, READ_ONCE(q->rx.sring->req_prod));
+	xen_irq_lateeoi(which == XNB_EOI_TX ? q->tx_irq : q->rx_irq, 0);
+}
+
+/* Did the guest produce anything since our last EOI? */
+static bool xnb_tx_event(struct xnb_queue *q)
+{
+	return READ_ONCE(q->tx.sring->req_prod) != READ_ONCE(q->tx_prod_eoi);
+}
+
+static bool xnb_rx_event(struct xnb_queue *q)
+{
+	return READ_ONCE(q->rx.sring->req_prod) != READ_ONCE(q->rx_prod_eoi);
 }
 
 /* Interrupts only mark work and kick the group; the EOI waits until the
  * group has drained the ring, so an event storm costs the guest, not dom0.
+ * Requests the group already consumed still make an event genuine: it
+ * polls while busy, and marking such events spurious would make Xen's
+ * event code delay the next ones.
  */
-static irqreturn_t xnb_tx_interrupt(int irq, void *dev_id)
+static irqreturn_t xnb_event(int irq, struct xnb_queue *q, bool genuine,
+			     unsigned int which)
 {
-	struct xnb_queue *q = dev_id;
-
-	if (RING_HAS_UNCONSUMED_REQUESTS(&q->tx)) {
-		set_bit(XNB_EOI_TX, &q->eoi);
+	if (genuine) {
+		set_bit(which, &q->eoi);
 		xnb_group_kick(q);
 	} else {
 		xen_irq_lateeoi(irq, XEN_EOI_FLAG_SPURIOUS);
 	}
 	return IRQ_HANDLED;
+}
+
+static irqreturn_t xnb_tx_interrupt(int irq, void *dev_id)
+{
+	struct xnb_queue *q = dev_id;
+
+	return xnb_event(irq, q, xnb_tx_event(q), XNB_EOI_TX);
 }
 
 static irqreturn_t xnb_rx_interrupt(int irq, void *dev_id)
 {
 	struct xnb_queue *q = dev_id;
 
-	if (!skb_queue_empty_lockless(&q->rx_skbs) || q->rx_blocked_since) {
-		set_bit(XNB_EOI_RX, &q->eoi);
-		xnb_group_kick(q);
-	} else {
-		xen_irq_lateeoi(irq, XEN_EOI_FLAG_SPURIOUS);
-	}
-	return IRQ_HANDLED;
+	return xnb_event(irq, q, xnb_rx_event(q), XNB_EOI_RX);
 }
 
 /* One event channel for both rings: one EOI, owed under the TX bit. */
@@ -88,14 +113,8 @@ static irqreturn_t xnb_interrupt(int irq, void *dev_id)
 {
 	struct xnb_queue *q = dev_id;
 
-	if (RING_HAS_UNCONSUMED_REQUESTS(&q->tx) ||
-	    !skb_queue_empty_lockless(&q->rx_skbs) || q->rx_blocked_since) {
-		set_bit(XNB_EOI_TX, &q->eoi);
-		xnb_group_kick(q);
-	} else {
-		xen_irq_lateeoi(irq, XEN_EOI_FLAG_SPURIOUS);
-	}
-	return IRQ_HANDLED;
+	return xnb_event(irq, q, xnb_tx_event(q) || xnb_rx_event(q),
+			 XNB_EOI_TX);
 }
 
 static int xnb_open(struct net_device *dev)
@@ -281,6 +300,9 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 		return err;
 	rxs = addr;
 	BACK_RING_ATTACH(&q->rx, rxs, READ_ONCE(rxs->rsp_prod), XEN_PAGE_SIZE);
+
+	q->tx_prod_eoi = q->tx.rsp_prod_pvt;
+	q->rx_prod_eoi = q->rx.rsp_prod_pvt;
 
 	/* Indices that describe no possible ring: refuse to connect. */
 	if (!xnb_ring_sane(READ_ONCE(txs->req_prod), q->tx.rsp_prod_pvt,

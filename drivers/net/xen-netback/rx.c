@@ -69,7 +69,7 @@ drop:
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;
 drop_noqueue:
-	dev->stats.tx_dropped++;
+	dev_core_stats_tx_dropped_inc(dev);
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;
 }
