@@ -1,0 +1,175 @@
+# hostile: the hostile-frontend campaign (../shared/hostile-catalogue.md).
+# Guest g1 is an honest netfront; guest g20 has no netfront and runs
+# /bin/hostile (tests/hostile/hostile.c) as the frontend of a fresh vif per
+# case.  For each case dom0 checks what the program saw and what the
+# backend did (log line, carrier, connect state), that g1 still works, and
+# detaches the vif.  Then a seeded random run, and the memory/thread
+# baseline.  Needs LAB_EXTRA_GUEST_DIR from `make hostile`.
+H=20
+HG=g$H
+pass=0 fail=0 failed=""
+
+case_result() { # case_result ID PASS|FAIL REASON
+	echo "XNB-CASE $1 $2${3:+ $3}"
+	if [ "$2" = PASS ]; then pass=$((pass + 1)); else fail=$((fail + 1)); failed="$failed $1"; fi
+}
+
+# Short RX timeouts so case 19 fits (same parameter names in the stock driver).
+lab_load_backend "$XNB_PARAMS rx_drain_timeout_msecs=2000 rx_stall_timeout_msecs=4000"
+
+lab_guest_create 1
+lab_guest_create $H 0
+lab_guest_wait 1
+G1IP=$(lab_guest_ip 1 0)
+G1VIF=$(lab_vif_name 1 0)
+conf=$(lab_guest_exec $H "rmmod xen-netfront 2>/dev/null; ls /dev/xen >&2; cat /etc/hostile.conf; test -x /bin/hostile" 300) ||
+	lab_fail "hostile guest not ready (LAB_EXTRA_GUEST_DIR from make hostile?): $conf"
+eval "$(echo "$conf" | grep '^HOSTILE_')"
+lab_log "hostile guest ready: $(echo "$conf" | tr '\n' ' ')"
+HD=$(lab_domid $H)
+
+snapshot() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 2
+	awk '/^Slab:/ {s = $2} /^VmallocUsed:/ {v = $2} END {print s, v}' /proc/meminfo
+	ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l
+	lab_vifs | wc -l
+}
+read -r B_SLAB B_VMALLOC B_THREADS B_VIFS < <(snapshot | xargs)
+lab_log "baseline: Slab ${B_SLAB} kB, VmallocUsed ${B_VMALLOC} kB, threads $B_THREADS, vif netdevs $B_VIFS"
+echo "XNB-METRIC hostile baseline slab_kb=$B_SLAB vmalloc_kb=$B_VMALLOC threads=$B_THREADS vifs=$B_VIFS"
+
+if [ "$NETBACK" = stock ]; then
+	FATAL_RE='fatal error; disabling device|broke the protocol'
+else
+	FATAL_RE='broke the protocol, vif disabled'
+fi
+
+carrier() { cat "/sys/class/net/$1/carrier" 2>/dev/null || echo x; }
+
+# attach: hot-add a vif to the hostile guest; prints its devid.
+attach() {
+	local before after d k=$1
+	before=$(xenstore-list "/local/domain/0/backend/vif/$HD" 2>/dev/null | xargs)
+	timeout 120 xl network-attach "$HG" mac="$(lab_guest_mac $H "$k")" bridge=xenbr0 script=vif-bridge >&2 ||
+		return 1
+	after=$(xenstore-list "/local/domain/0/backend/vif/$HD" 2>/dev/null)
+	for d in $after; do
+		case " $before " in *" $d "*) ;; *) echo "$d"; return 0 ;; esac
+	done
+	return 1
+}
+
+detach() {
+	local dev=$1 vif=vif$HD.$1
+	timeout 90 xl network-detach "$HG" "$dev" >/dev/null 2>&1 ||
+		timeout 60 xl network-detach -f "$HG" "$dev" >/dev/null 2>&1
+	lab_wait 60 test ! -e "/sys/class/net/$vif" || return 1
+	xenstore-rm "/local/domain/0/backend/vif/$HD/$dev" 2>/dev/null
+	return 0
+}
+
+others_ok() {
+	[ "$(carrier "$G1VIF")" = 1 ] || { echo "g1 vif carrier $(carrier "$G1VIF")"; return 1; }
+	ping -c2 -W3 "$G1IP" >/dev/null 2>&1 || ping -c3 -W5 "$G1IP" >/dev/null 2>&1 ||
+		{ echo "g1 does not answer ping"; return 1; }
+	return 0
+}
+
+ncase=0 nextk=0
+# run_case ID HOSTILE-ARGS [PRE-HOOK]: one attach / play / check / detach cycle.
+run_case() {
+	local id=$1 args=$2 hook=${3:-} dev vif out rc final why="" n0 nf st bg="" samples=""
+	nextk=$(( (nextk % 200) + 1 ))
+	ncase=$((ncase + 1))
+	lab_log "case $id: attach"
+	dev=$(attach $nextk) || { case_result "$id" FAIL "network-attach failed"; return; }
+	vif=vif$HD.$dev
+	n0=$(dmesg | wc -l)
+	[ -n "$hook" ] && $hook "$dev" "$vif"
+	if [ "$id" = 19 ] || [ "$id" = 26 ]; then
+		# Sample the carrier (19) / dom0's responsiveness (26) meanwhile.
+		( while [ -e "/sys/class/net/$vif" ]; do carrier "$vif"; sleep 0.5; done ) > /run/hostile-carrier.$id &
+		bg=$!
+		[ "$id" = 26 ] && { ping -c 10 -i 1 -W 3 "$G1IP" > /run/hostile-ping.26 2>&1 & }
+	fi
+	out=$(lab_guest_exec $H "hostile --dev $dev $args" "${HOSTILE_EXEC_TIMEOUT:-300}")
+	rc=$?
+	[ -n "$bg" ] && { sleep 1; kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null; }
+	echo "$out" | grep -E '^HOSTILE|XNB-FAILREASON' | sed "s/^/  [g$H] /"
+	final=$(echo "$out" | sed -n 's/.*HOSTILE-END .*final=\([a-z/-]*\).*/\1/p' | tail -n1)
+	[ -z "$final" ] && why="no verdict from the program (rc $rc)"
+	[ -z "$why" ] && [ "$rc" != 0 ] && why="program: $(echo "$out" | grep -E ' FAIL ' | head -n2 | sed 's/.*case=//' | tr '\n' ';')"
+	sleep 1
+	nf=$(dmesg | tail -n +$((n0 + 1)) | grep -cE "$vif.*($FATAL_RE)|($FATAL_RE).*$vif")
+	case $final in
+	fatal)
+		[ "$nf" -ge 1 ] || why="${why:+$why; }no 'vif disabled' log line for $vif"
+		[ "$NETBACK" = ours ] && [ "$nf" -gt 1 ] && why="${why:+$why; }$nf log lines (want 1)"
+		[ "$(carrier "$vif")" = 0 ] || why="${why:+$why; }carrier $(carrier "$vif") after fatal"
+		;;
+	up)
+		[ "$nf" -eq 0 ] || why="${why:+$why; }unexpected 'vif disabled' line"
+		lab_wait 5 test "$(carrier "$vif")" = 1 ||
+			why="${why:+$why; }carrier $(carrier "$vif") on a vif that must stay up"
+		;;
+	refused)
+		st=$(xenstore-read "/local/domain/0/backend/vif/$HD/$dev/state" 2>/dev/null)
+		[ "$st" != 4 ] || why="${why:+$why; }backend Connected after a refusal"
+		;;
+	esac
+	if [ "$id" = 19 ]; then
+		samples=$(tr -d '\n' < /run/hostile-carrier.19)
+		lab_log "case 19 carrier samples: $samples; $vif tx_dropped $(cat /sys/class/net/$vif/statistics/tx_dropped 2>/dev/null)"
+		case $samples in *0*) ;; *) why="${why:+$why; }carrier never went off while no RX buffers were posted" ;; esac
+		case $samples in *01*) ;; *) why="${why:+$why; }carrier did not come back with buffers" ;; esac
+	fi
+	if [ "$id" = 26 ]; then
+		sleep 5
+		st=$(grep -o '[0-9]* received' /run/hostile-ping.26 | cut -d' ' -f1)
+		lab_log "case 26: g1 answered ${st:-0}/10 pings during the event storm"
+		[ "${st:-0}" -ge 5 ] || why="${why:+$why; }dom0/g1 unresponsive during the storm (${st:-0}/10 pings)"
+	fi
+	st=$(others_ok) || why="${why:+$why; }$st"
+	if [ $((ncase % 5)) = 0 ]; then
+		st=$( (lab_iperf "$G1IP" 2) 2>&1 | tail -n1)
+		lab_log "g1 TCP check: $st Gbit/s"
+		awk -v a="$st" 'BEGIN { exit !(a + 0 > 0) }' || why="${why:+$why; }g1 TCP run failed: $st"
+	fi
+	detach "$dev" || why="${why:+$why; }$vif still present after detach"
+	if [ -z "$why" ]; then case_result "$id" PASS; else case_result "$id" FAIL "$why"; fi
+}
+
+rate_small() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "1000,100000"; }
+rate_wrap() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "4294967295,1"; }
+
+for c in ${HOSTILE_CASES:-1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 27w}; do
+	case $c in
+	27) run_case 27 "case 27" rate_small ;;
+	27w) run_case 27w "case 27" rate_wrap ;;
+	*) run_case "$c" "case $c" ;;
+	esac
+done
+
+# Seeded random requests, CI-sized by default.
+t0=$(cut -d' ' -f1 /proc/uptime)
+HOSTILE_EXEC_TIMEOUT=${HOSTILE_RANDOM_TIMEOUT:-2400} run_case random \
+	"--random ${HOSTILE_SEED:-1} --count ${HOSTILE_COUNT:-100000}"
+t1=$(cut -d' ' -f1 /proc/uptime)
+echo "XNB-METRIC hostile random seed=${HOSTILE_SEED:-1} count=${HOSTILE_COUNT:-100000} seconds=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.0f", b - a}')"
+
+# Leaks: the hostile guest goes, memory and threads return to the baseline.
+lab_guest_destroy $H
+lab_wait 60 sh -c "! ls /sys/class/net | grep -q '^vif$HD\\.'"
+read -r A_SLAB A_VMALLOC A_THREADS A_VIFS < <(snapshot | xargs)
+echo "XNB-METRIC hostile after slab_kb=$A_SLAB vmalloc_kb=$A_VMALLOC threads=$A_THREADS vifs=$A_VIFS"
+why=""
+[ $((A_SLAB - B_SLAB)) -le 2048 ] || why="Slab grew $((A_SLAB - B_SLAB)) kB"
+[ $((A_VMALLOC - B_VMALLOC)) -le 2048 ] || why="${why:+$why; }VmallocUsed grew $((A_VMALLOC - B_VMALLOC)) kB"
+[ $((A_THREADS - B_THREADS)) -le 2 ] || why="${why:+$why; }threads $B_THREADS -> $A_THREADS"
+[ "$A_VIFS" -le "$B_VIFS" ] || why="${why:+$why; }vif netdevs $B_VIFS -> $A_VIFS"
+if [ -z "$why" ]; then case_result leaks PASS; else case_result leaks FAIL "$why"; fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] || lab_fail "hostile cases failed:$failed"
