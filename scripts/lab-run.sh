@@ -83,8 +83,9 @@ cat "$LAB_DOM0_INITRD" "$work/run.cpio.gz" > "$work/initrd"
 
 # --- boot ---------------------------------------------------------------------
 # -cpu max crashes the PV dom0 under TCG; qemu64+svm boots.
-xen_args="dom0_mem=2048M,max:2048M dom0_max_vcpus=2 console=com1 com1=115200,8n1 loglvl=all guest_loglvl=all"
-dom0_args="console=hvc0 earlyprintk=xen"
+# Big log buffers: the splat check reads whole scenarios back from them.
+xen_args="dom0_mem=2048M,max:2048M dom0_max_vcpus=2 console=com1 com1=115200,8n1 loglvl=all guest_loglvl=all conring_size=1M"
+dom0_args="console=hvc0 earlyprintk=xen log_buf_len=8M"
 qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu qemu64,+svm -m 4096 -smp 2
 	-nic none -display none -no-reboot
 	-kernel "$LAB_XEN" -append "$xen_args"

@@ -16,6 +16,8 @@ run_scenario() {
 	echo "$mark" > /dev/kmsg
 	xl dmesg -c > /dev/null 2>&1
 	echo "XNB-START $s"
+	# Guest console logs of this scenario only (names are reused).
+	rm -f /var/log/xen/console/guest-*.log
 	# The backend is (re)loaded with the run's parameters when a previous
 	# scenario left it unloaded; scenarios may reload it themselves.
 	# Output is shown live (prefixed) and kept for the failure reason.
