@@ -41,7 +41,7 @@ ROWS += [
     ("threads_16vif", None, "backend threads, 16 vifs", "threads", "lo", 1),
     ("mem_1vif_kib", None, "dom0 Slab+VmallocUsed growth, 1 vif", "MiB", "lo", 1 / 1024),
     ("mem_16vif_kib", None, "dom0 Slab+VmallocUsed growth, 16 vifs", "MiB", "lo", 1 / 1024),
-    ("connect16_s", None, "time to hot-attach and connect 15 vifs (16 in all)", "s", "lo", 1),
+    ("connect16_s", None, "time to connect 15 more vifs (3 guests x 5, from xl create, boot included)", "s", "lo", 1),
     ("boot1_s", None, "guest boot until its vif answers ping", "s", "lo", 1),
     ("fair_alone_gbps", None, "fairness: g2 TCP dom0->g2 alone", "Gbit/s", "hi", 1),
     ("fair_flood_gbps", None, "fairness: g2 TCP while g1 is flooded", "Gbit/s", "hi", 1),
@@ -276,14 +276,15 @@ def main():
              f"{info.get('dom0_vcpus', '?')} vcpus, {int(info.get('dom0_mem_kib', '0')) // 1024} MiB; "
              f"guests: 1 vcpu, {info.get('guest_mem', '?')} MiB, 1 queue per vif")
     L.append(f"- {info.get('reps', '?')} repetition(s), iperf3 {info.get('t', '?')} s per run; "
-             f"16-vif phase: {'first configuration of each boot only' if info.get('vif16') == 'first' else 'every cycle'}; "
+             
              f"lab runs: ours {host.get('RC_ours', '?')}, stock {host.get('RC_stock', '?')} "
              f"({host.get('SECS_ours', '?')} s + {host.get('SECS_stock', '?')} s)")
     L.append("- method: scenario `tests/lab/scenarios/bench-full.sh`; TCP with all guests at once, "
              "dom0 is the iperf3 client (`-R` for guest->dom0); CPU per GB = Domain-0 CPU time "
              "(`xl list`) over bytes through the vif netdevs; ops/hypercall from the debugfs group "
              "counters; memory = growth of Slab+VmallocUsed over the backend not loaded; "
-             "fairness pins both guests to group 0 (ours)")
+             "fairness pins both guests to group 0 (ours); the TCP and UDP runs go through each "
+             "guest's eth0 while g2-g4 carry 4 more idle vifs each (16 vifs in all)")
     if errors:
         L.append("")
         L.append("Steps that failed (their figures are missing):")
