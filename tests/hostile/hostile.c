@@ -1360,24 +1360,30 @@ static uint32_t pick_gref(struct fe *f)
 	}
 }
 
-/* One random packet (or garbage) at the producer; returns slots used. */
-static int random_packet(struct fe *f)
+/* One random packet at the producer; returns slots used.  Plausible
+ * packets are mutated only in ways that draw error responses (sizes,
+ * invalid grefs, checksum flags, extras of valid types); with @evil the
+ * packet may be raw garbage that can disable the vif.
+ */
+static int random_packet(struct fe *f, int evil)
 {
 	int kind = rnd() % 100, n = 1, i, extras = 0;
 	uint16_t flags, off;
 
 	if (kind < 40) {		/* plausible single slot */
-		uint16_t s = 14 + rnd() % 1500;
+		uint16_t s = rnd() % 8 ? 14 + rnd() % 1500 : pick_size() % 4097;
 
-		put(f, f->txref[rnd() % NTX], rnd() % (PAGE - s), 0, rnd(), s);
+		put(f, rnd() % 32 ? f->txref[rnd() % NTX] : pick_gref(f),
+		    rnd() % (PAGE - s + 1), rnd() % 8 ? 0 : NETTXF_csum_blank,
+		    rnd(), s);
 		return 1;
 	}
-	if (kind < 70) {		/* plausible chain, mutated a little */
+	if (kind < 97 || !evil) {	/* plausible chain, mutated a little */
 		int k = 1 + rnd() % 20;
 		unsigned int total = 0, sizes[24];
 
 		for (i = 1; i < k; i++) {
-			sizes[i] = rnd() % 2 ? rnd() % 4097 : 1 + rnd() % 64;
+			sizes[i] = rnd() % 2 ? rnd() % 4097 : rnd() % 65;
 			total += sizes[i];
 		}
 		total += 14 + rnd() % 100;
@@ -1388,30 +1394,28 @@ static int random_packet(struct fe *f)
 			flags |= NETTXF_csum_blank | NETTXF_data_validated;
 		if (rnd() % 8 == 0) {
 			flags |= NETTXF_extra_info;
-			extras = 1;
+			extras = 1 + rnd() % 3;
 		}
-		put(f, pick_gref(f), rnd() % 8 ? 0 : rnd() % 4096, flags, rnd(),
-		    (uint16_t)total);
-		if (extras) {
+		off = rnd() % 8 ? 0 : rnd() % 64;
+		put(f, pick_gref(f), off, flags, rnd(), (uint16_t)total);
+		for (i = 0; i < extras; i++) {
 			int t = rnd() % 10;
 
 			put_extra(f, t < 6 ? XEN_NETIF_EXTRA_TYPE_GSO : t < 8 ?
-				  XEN_NETIF_EXTRA_TYPE_HASH : rnd() % 8,
-				  0, rnd() % 3 ? 1 + rnd() % 9000 : rnd(),
-				  rnd() % 4 ? XEN_NETIF_GSO_TYPE_TCPV4 : rnd() % 4);
+				  XEN_NETIF_EXTRA_TYPE_HASH : XEN_NETIF_EXTRA_TYPE_MCAST_ADD,
+				  i < extras - 1 ? XEN_NETIF_EXTRA_FLAG_MORE : 0,
+				  1 + rnd() % 9000, 1 + rnd() % 2);
 			n++;
 		}
 		for (i = 1; i < k; i++) {
-			off = rnd() % 16 ? rnd() % (PAGE - sizes[i] + 1) : rnd() % 4096;
+			off = rnd() % (PAGE - sizes[i] + 1);
 			put(f, pick_gref(f), off, i < k - 1 ? NETTXF_more_data : 0,
 			    rnd(), sizes[i]);
 			n++;
 		}
 		return n;
 	}
-	/* raw garbage slots, flags with more_data cleared at the end so most
-	 * chains close before req_prod
-	 */
+	/* raw garbage slots; most chains still close before req_prod */
 	n = 1 + rnd() % 24;
 	for (i = 0; i < n; i++) {
 		flags = rnd() & 0xf;
@@ -1441,15 +1445,19 @@ static int random_mode(struct fe *f, unsigned long seed, unsigned long count)
 		int room = TXR - (f->tx_prod - f->tx_cons), used = 0, got;
 		RING_IDX start = f->tx_prod;
 
-		/* Fill most of the free ring, sometimes jump the index. */
+		/* Fill most of the free ring; one batch in 40 may carry
+		 * garbage, jump the index or cut the last chain short.
+		 */
+		int evil = rnd() % 40 == 0;
+
 		while (room - used > 48) {
-			used += random_packet(f);
+			used += random_packet(f, evil);
 			if (rnd() % 64 == 0)
 				break;
 		}
-		if (rnd() % 400 == 0)
+		if (evil && rnd() % 8 == 0)
 			f->tx_prod += TXR + rnd() % 1000;	/* overflow */
-		else if (rnd() % 400 == 0 && used > 1)
+		else if (evil && rnd() % 8 == 0 && used > 1)
 			f->tx_prod--;		/* cut the last chain short */
 		sent += f->tx_prod - start;
 		push(f);

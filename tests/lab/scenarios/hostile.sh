@@ -22,7 +22,9 @@ lab_guest_create $H 0
 lab_guest_wait 1
 G1IP=$(lab_guest_ip 1 0)
 G1VIF=$(lab_vif_name 1 0)
-conf=$(lab_guest_exec $H "rmmod xen-netfront 2>/dev/null; ls /dev/xen >&2; cat /etc/hostile.conf; test -x /bin/hostile" 300) ||
+# xenstore-read escapes newlines in the command channel's output.
+gexec() { lab_guest_exec "$@" | sed 's/\\n/\n/g'; return "${PIPESTATUS[0]}"; }
+conf=$(gexec $H "rmmod xen-netfront 2>/dev/null; ls /dev/xen >&2; cat /etc/hostile.conf; test -x /bin/hostile" 300) ||
 	lab_fail "hostile guest not ready (LAB_EXTRA_GUEST_DIR from make hostile?): $conf"
 eval "$(echo "$conf" | grep '^HOSTILE_')"
 lab_log "hostile guest ready: $(echo "$conf" | tr '\n' ' ')"
@@ -36,7 +38,9 @@ snapshot() {
 	ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l
 	lab_vifs | wc -l
 }
-read -r B_SLAB B_VMALLOC B_THREADS B_VIFS < <(snapshot | xargs)
+# (no /dev/fd in dom0: no process substitution)
+set -- $(snapshot)
+B_SLAB=$1 B_VMALLOC=$2 B_THREADS=$3 B_VIFS=$4
 lab_log "baseline: Slab ${B_SLAB} kB, VmallocUsed ${B_VMALLOC} kB, threads $B_THREADS, vif netdevs $B_VIFS"
 echo "XNB-METRIC hostile baseline slab_kb=$B_SLAB vmalloc_kb=$B_VMALLOC threads=$B_THREADS vifs=$B_VIFS"
 
@@ -51,7 +55,7 @@ carrier() { cat "/sys/class/net/$1/carrier" 2>/dev/null || echo x; }
 # attach: hot-add a vif to the hostile guest; prints its devid.
 attach() {
 	local before after d k=$1
-	before=$(xenstore-list "/local/domain/0/backend/vif/$HD" 2>/dev/null | xargs)
+	before=$(xenstore-list "/local/domain/0/backend/vif/$HD" 2>/dev/null | tr '\n' ' ')
 	timeout 120 xl network-attach "$HG" mac="$(lab_guest_mac $H "$k")" bridge=xenbr0 script=vif-bridge >&2 ||
 		return 1
 	after=$(xenstore-list "/local/domain/0/backend/vif/$HD" 2>/dev/null)
@@ -94,7 +98,8 @@ run_case() {
 		bg=$!
 		[ "$id" = 26 ] && { ping -c 10 -i 1 -W 3 "$G1IP" > /run/hostile-ping.26 2>&1 & }
 	fi
-	out=$(lab_guest_exec $H "hostile --dev $dev $args" "${HOSTILE_EXEC_TIMEOUT:-300}")
+	lab_log "case $id: vif $vif attached, playing"
+	out=$(gexec $H "hostile --dev $dev $args" "${HOSTILE_EXEC_TIMEOUT:-300}")
 	rc=$?
 	[ -n "$bg" ] && { sleep 1; kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null; }
 	echo "$out" | grep -E '^HOSTILE|XNB-FAILREASON' | sed "s/^/  [g$H] /"
@@ -137,7 +142,9 @@ run_case() {
 		lab_log "g1 TCP check: $st Gbit/s"
 		awk -v a="$st" 'BEGIN { exit !(a + 0 > 0) }' || why="${why:+$why; }g1 TCP run failed: $st"
 	fi
+	lab_log "case $id: checked, detaching $vif"
 	detach "$dev" || why="${why:+$why; }$vif still present after detach"
+	lab_log "case $id: detached"
 	if [ -z "$why" ]; then case_result "$id" PASS; else case_result "$id" FAIL "$why"; fi
 }
 
@@ -162,7 +169,8 @@ echo "XNB-METRIC hostile random seed=${HOSTILE_SEED:-1} count=${HOSTILE_COUNT:-1
 # Leaks: the hostile guest goes, memory and threads return to the baseline.
 lab_guest_destroy $H
 lab_wait 60 sh -c "! ls /sys/class/net | grep -q '^vif$HD\\.'"
-read -r A_SLAB A_VMALLOC A_THREADS A_VIFS < <(snapshot | xargs)
+set -- $(snapshot)
+A_SLAB=$1 A_VMALLOC=$2 A_THREADS=$3 A_VIFS=$4
 echo "XNB-METRIC hostile after slab_kb=$A_SLAB vmalloc_kb=$A_VMALLOC threads=$A_THREADS vifs=$A_VIFS"
 why=""
 [ $((A_SLAB - B_SLAB)) -le 2048 ] || why="Slab grew $((A_SLAB - B_SLAB)) kB"
