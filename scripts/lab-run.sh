@@ -16,6 +16,9 @@
 # (the kernel unpacks concatenated cpio archives in order).  Results come
 # back on the serial console as "XNB-RESULT <scenario> PASS|FAIL" lines.
 set -euo pipefail
+# One compound command: bash parses it whole before running, so editing
+# this file while a (long) run is in progress cannot derail that run.
+{
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -144,3 +147,5 @@ if [ $state != done ]; then
 fi
 echo "$pass passed, $fail failed$([ $skip -eq 0 ] || echo ", $skip skipped")"
 [ $fail -eq 0 ]
+exit
+}
