@@ -26,11 +26,11 @@ mkdir -p "$results" "$work"
 
 if [ "$QUICK" = 1 ]; then
 	scenario=bench-quick
-	cycle=420	# per configuration (bench-quick.sh's BENCH_CYCLE_TIMEOUT)
+	cycle=600	# per configuration: bench-quick.sh's BENCH_CYCLE_TIMEOUT
 	reps=1
 else
 	scenario=bench-full
-	cycle=1200
+	cycle=1200	# bench-full.sh's BENCH_CYCLE_TIMEOUT
 	reps=3
 fi
 
