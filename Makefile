@@ -58,3 +58,23 @@ lab: lab-images lab-warnmod lab-module
 
 lab-shell: lab-images lab-warnmod lab-module
 	$(LAB_ENV) scripts/lab-run.sh --shell
+
+# ---------------------------------------------------------------------------
+# The README's two commands.
+-include tests/hostile/hostile.mk
+-include bench/bench.mk
+
+# Lab scenarios `make check` runs: everything against our module, and the
+# scenarios that test plain netback behaviour against Debian's as reference.
+CHECK_OURS ?= basic hotplug teardown groups-matrix multiqueue attach3 jumbo \
+	      rate worker-group saverestore destroy-busy reload
+CHECK_STOCK ?= basic hotplug teardown jumbo rate
+export CHECK_OURS CHECK_STOCK
+
+.PHONY: check demo
+
+check:
+	scripts/check.sh
+
+demo:
+	$(MAKE) lab NETBACK=ours SCENARIOS=demo

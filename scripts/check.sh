@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: every test stage in turn, each with its own log under
+# build/check/.  A stage that fails does not stop the others, so one run
+# shows everything that is broken.  The last line sums the stages'
+# "N passed, N failed" lines (a stage without one counts as one test).
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+logs=$top/build/check
+mkdir -p "$logs"
+pass=0 fail=0 failed=()
+
+stage() {	# NAME COMMAND...
+	local name=$1 rc line p f
+	shift
+	echo "=== check: $name: $*"
+	"$@" 2>&1 | tee "$logs/$name.log"
+	rc=${PIPESTATUS[0]}
+	line=$(grep -aE '^[0-9]+ passed, [0-9]+ failed' "$logs/$name.log" | tail -1)
+	if [ -n "$line" ]; then
+		p=${line%% passed*}; f=${line#*passed, }; f=${f%% failed*}
+	elif [ "$rc" -eq 0 ]; then
+		p=1 f=0
+	else
+		p=0 f=1
+	fi
+	# A stage that exits non-zero has failed whatever it counted.
+	[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+	pass=$((pass + p)) fail=$((fail + f))
+	[ "$f" -ne 0 ] && failed+=("$name")
+	echo "=== check: $name: exit $rc ($p passed, $f failed)"
+}
+
+stage unit make unit
+stage fuzz-smoke make fuzz-smoke
+stage lab-ours make lab NETBACK=ours SCENARIOS="$CHECK_OURS"
+stage lab-stock make lab NETBACK=stock SCENARIOS="$CHECK_STOCK"
+stage hostile make hostile
+stage bench-quick make bench QUICK=1
+
+[ ${#failed[@]} -gt 0 ] && echo "check: failed stages: ${failed[*]}"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
