@@ -130,22 +130,25 @@ qpid=
 
 # --- report -------------------------------------------------------------------
 pass=0 fail=0 skip=0
-echo "lab: ---- summary ($NETBACK, $(( $(date +%s) - start ))s) ----"
+# The report also goes to summary.txt next to the serial log.
+say() { echo "$*" | tee -a "$results/summary.txt"; }
+say "lab: ---- summary ($NETBACK, $(( $(date +%s) - start ))s) ----"
 for s in $SCENARIOS; do
 	r=$(tr -d '\r' < "$serial" | grep -ao "XNB-RESULT $s \(PASS\|FAIL\|SKIP\).*" | tail -n1 || true)
 	case $r in
-	"XNB-RESULT $s SKIP"*) skip=$((skip + 1)); echo "SKIP $s${r#XNB-RESULT $s SKIP}" ;;
-	"XNB-RESULT $s PASS"*) pass=$((pass + 1)); echo "PASS $s${r#XNB-RESULT $s PASS}" ;;
-	"XNB-RESULT $s FAIL"*) fail=$((fail + 1)); echo "FAIL $s${r#XNB-RESULT $s FAIL}" ;;
-	*) fail=$((fail + 1)); echo "FAIL $s (no result: $state)" ;;
+	"XNB-RESULT $s SKIP"*) skip=$((skip + 1)); say "SKIP $s${r#XNB-RESULT $s SKIP}" ;;
+	"XNB-RESULT $s PASS"*) pass=$((pass + 1)); say "PASS $s${r#XNB-RESULT $s PASS}" ;;
+	"XNB-RESULT $s FAIL"*) fail=$((fail + 1)); say "FAIL $s${r#XNB-RESULT $s FAIL}" ;;
+	*) fail=$((fail + 1)); say "FAIL $s (no result: $state)" ;;
 	esac
 done
+tr -d '\r' < "$serial" | grep -ao 'XNB-METRIC .*' >> "$results/summary.txt" || true
 if [ $state != done ]; then
 	fail=$((fail + 1))
-	echo "FAIL run: dom0 $([ $state = died ] && echo 'died (QEMU exited early)' || echo "timed out after ${LAB_TIMEOUT}s")"
+	say "FAIL run: dom0 $([ $state = died ] && echo 'died (QEMU exited early)' || echo "timed out after ${LAB_TIMEOUT}s")"
 	tail -n 40 "$serial" | sed 's/^/  serial: /'
 fi
-echo "$pass passed, $fail failed$([ $skip -eq 0 ] || echo ", $skip skipped")"
+say "$pass passed, $fail failed$([ $skip -eq 0 ] || echo ", $skip skipped")"
 [ $fail -eq 0 ]
 exit
 }
