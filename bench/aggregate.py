@@ -38,10 +38,11 @@ ROWS += [
     ("ops_per_batch_all", None, "grant-copy ops/hypercall, median of all TCP loads", "ops", "hi", 1),
     ("ops_per_batch_udp", None, "grant-copy ops/hypercall, UDP 64 B", "ops", "hi", 1),
     ("threads_1vif", None, "backend threads, 1 vif", "threads", "lo", 1),
+    ("threads_4vif", None, "backend threads, 4 vifs (4 guests)", "threads", "lo", 1),
     ("threads_16vif", None, "backend threads, 16 vifs", "threads", "lo", 1),
     ("mem_1vif_kib", None, "dom0 Slab+VmallocUsed growth, 1 vif", "MiB", "lo", 1 / 1024),
     ("mem_16vif_kib", None, "dom0 Slab+VmallocUsed growth, 16 vifs", "MiB", "lo", 1 / 1024),
-    ("connect16_s", None, "time to connect 15 more vifs (3 guests x 5, from xl create, boot included)", "s", "lo", 1),
+    ("connect16_s", None, "time to hot-attach 15 vifs one by one (16 in all)", "s", "lo", 1),
     ("boot1_s", None, "guest boot until its vif answers ping", "s", "lo", 1),
     ("fair_alone_gbps", None, "fairness: g2 TCP dom0->g2 alone", "Gbit/s", "hi", 1),
     ("fair_flood_gbps", None, "fairness: g2 TCP while g1 is flooded", "Gbit/s", "hi", 1),
@@ -218,7 +219,7 @@ def main():
     for col in cols[:-1]:
         g = int(re.match(r"g(\d+)", col[1]).group(1))
         want = 0 if col[1].endswith("tasklet") else g
-        got = [cell(m, None, col)[0] for m in ("threads_1vif", "threads_16vif")]
+        got = [cell(m, None, col)[0] for m in ("threads_1vif", "threads_4vif", "threads_16vif")]
         got = [x[0] for x in got if x]
         targets.append((f"threads = groups ({col[1]}: want {want} kthreads)",
                         yn(all(x == want for x in got) if got else None),
@@ -277,6 +278,7 @@ def main():
              f"guests: 1 vcpu, {info.get('guest_mem', '?')} MiB, 1 queue per vif")
     L.append(f"- {info.get('reps', '?')} repetition(s), iperf3 {info.get('t', '?')} s per run; "
              
+             f"1/16-vif phase: {'first configuration of each boot only' if info.get('vifs') == 'first' else 'every cycle'}; "
              f"lab runs: ours {host.get('RC_ours', '?')}, stock {host.get('RC_stock', '?')} "
              f"({host.get('SECS_ours', '?')} s + {host.get('SECS_stock', '?')} s)")
     L.append("- method: scenario `tests/lab/scenarios/bench-full.sh`; TCP with all guests at once, "
@@ -284,7 +286,8 @@ def main():
              "(`xl list`) over bytes through the vif netdevs; ops/hypercall from the debugfs group "
              "counters; memory = growth of Slab+VmallocUsed over the backend not loaded; "
              "fairness pins both guests to group 0 (ours); the TCP and UDP runs go through each "
-             "guest's eth0 while g2-g4 carry 4 more idle vifs each (16 vifs in all)")
+             "g1-g4 are up during every TCP run; vifs are plugged by a minimal hotplug "
+             "script (bridge port only), not vif-bridge")
     if errors:
         L.append("")
         L.append("Steps that failed (their figures are missing):")

@@ -26,7 +26,7 @@ mkdir -p "$results" "$work"
 
 if [ "$QUICK" = 1 ]; then
 	scenario=bench-quick
-	cycle=600	# per configuration: bench-quick.sh's BENCH_CYCLE_TIMEOUT
+	cycle=900	# per configuration: bench-quick.sh's BENCH_CYCLE_TIMEOUT
 	reps=1
 else
 	scenario=bench-full
