@@ -278,7 +278,7 @@ def main():
              f"guests: 1 vcpu, {info.get('guest_mem', '?')} MiB, 1 queue per vif")
     L.append(f"- {info.get('reps', '?')} repetition(s), iperf3 {info.get('t', '?')} s per run; "
              
-             f"1/16-vif phase: {'first configuration of each boot only' if info.get('vifs') == 'first' else 'every cycle'}; "
+             f"1/16-vif phase: {'first configuration of each boot only' if info.get('vifs', 'first' if quick else 'all') == 'first' else 'every cycle'}; "
              f"lab runs: ours {host.get('RC_ours', '?')}, stock {host.get('RC_stock', '?')} "
              f"({host.get('SECS_ours', '?')} s + {host.get('SECS_stock', '?')} s)")
     L.append("- method: scenario `tests/lab/scenarios/bench-full.sh`; TCP with all guests at once, "

@@ -255,7 +255,7 @@ chmod +x $BENCH_VIF_SCRIPT
 echo "XNB-METRIC bench-info dom0_kernel=$(uname -r) dom0_vcpus=$(nproc)" \
 	"dom0_mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" \
 	"xen=$(xl info | awk '$1 == "xen_version" { print $3 }')" \
-	"reps=$BENCH_REPS t=$BENCH_T guest_mem=$LAB_GUEST_MEM"
+	"reps=$BENCH_REPS t=$BENCH_T vifs=$BENCH_VIFS guest_mem=$LAB_GUEST_MEM"
 ncpu=$(nproc)
 if [ "$NETBACK" = ours ]; then
 	# The default (one group per vcpu, kthread) first: with BENCH_VIFS=first
