@@ -1,0 +1,2 @@
+# matrix-1-kthread: see tests/lab/matrix.sh.
+. /lab/matrix.sh 1 kthread

@@ -1,0 +1,2 @@
+# matrix-1-tasklet: see tests/lab/matrix.sh.
+. /lab/matrix.sh 1 tasklet

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers for scenarios that look at our driver's own state (worker groups,
+# debugfs, ethtool counters).  Sourced after lib.sh.
+
+# xnb_ours_only: scenarios about our own features skip on stock.
+xnb_ours_only() {
+	[ "$NETBACK" = ours ] || lab_skip "a feature of our driver only (NETBACK=$NETBACK)"
+}
+
+xnb_groups_file() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	cat /sys/kernel/debug/xen-netback/groups
+}
+
+# xnb_group_of QUEUE: index of the group serving QUEUE (e.g. vif1.0-q0).
+xnb_group_of() {
+	xnb_groups_file | awk -v q="$1" '
+		/^group / { g = $2; sub(":", "", g) }
+		$1 == q { print g; found = 1 }
+		END { exit !found }'
+}
+
+# xnb_threads: our worker kthreads.
+xnb_threads() { ps -e -o comm= | grep -c '^xnb-group/' || true; }
+
+# xnb_ethtool VIF NAME: one counter of ethtool -S.
+xnb_ethtool() {
+	ethtool -S "$1" | awk -v k="$2:" '$1 == k { print $2; f = 1 } END { exit !f }'
+}
+
+# xnb_traffic N [K]: ping and a short TCP run each way through vif K of
+# g<N>; prints "<guest->dom0 Gbit/s> <dom0->guest Gbit/s>", logs to stderr.
+xnb_traffic() {
+	local ip tx rx
+	ip=$(lab_guest_ip "$1" "${2:-0}")
+	lab_assert "ping $ip" lab_ping "$ip" 2 >&2
+	tx=$(lab_iperf "$ip" -R 2)
+	rx=$(lab_iperf "$ip" 2)
+	lab_log "$ip guest->dom0 $tx Gbit/s, dom0->guest $rx Gbit/s" >&2
+	lab_assert_gt "$tx" 0 "guest->dom0 throughput via $ip"
+	lab_assert_gt "$rx" 0 "dom0->guest throughput via $ip"
+	echo "$tx $rx"
+}
