@@ -36,9 +36,11 @@ stage() {	# NAME COMMAND...
 
 stage unit make unit
 stage fuzz-smoke make fuzz-smoke
-stage lab-ours make lab NETBACK=ours SCENARIOS="$CHECK_OURS"
-stage lab-stock make lab NETBACK=stock SCENARIOS="$CHECK_STOCK"
-stage hostile make hostile
+# Whole-run caps (s) so that a wedged dom0 cannot eat CI's 90 minutes;
+# on an idle 2-core host the stages take well under half of these.
+stage lab-ours env LAB_TIMEOUT=2400 make lab NETBACK=ours SCENARIOS="$CHECK_OURS"
+stage lab-stock env LAB_TIMEOUT=900 make lab NETBACK=stock SCENARIOS="$CHECK_STOCK"
+stage hostile env LAB_TIMEOUT=900 make hostile
 stage bench-quick make bench QUICK=1
 
 [ ${#failed[@]} -gt 0 ] && echo "check: failed stages: ${failed[*]}"
