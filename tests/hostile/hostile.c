@@ -1360,6 +1360,16 @@ static uint32_t pick_gref(struct fe *f)
 	}
 }
 
+static unsigned int total_rest(const unsigned int *sizes, int k)
+{
+	unsigned int t = 0;
+	int i;
+
+	for (i = 1; i < k; i++)
+		t += sizes[i];
+	return t;
+}
+
 /* One random packet at the producer; returns slots used.  Plausible
  * packets are mutated only in ways that draw error responses (sizes,
  * invalid grefs, checksum flags, extras of valid types); with @evil the
@@ -1397,6 +1407,11 @@ static int random_packet(struct fe *f, int evil)
 			extras = 1 + rnd() % 3;
 		}
 		off = rnd() % 8 ? 0 : rnd() % 64;
+		/* The first slot holds what the others do not: keep it inside
+		 * its page (a crossing is fatal, and belongs to evil batches).
+		 */
+		if (total > total_rest(sizes, k) + PAGE - off)
+			total = total_rest(sizes, k) + PAGE - off;
 		put(f, pick_gref(f), off, flags, rnd(), (uint16_t)total);
 		for (i = 0; i < extras; i++) {
 			int t = rnd() % 10;
