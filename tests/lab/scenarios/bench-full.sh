@@ -107,7 +107,7 @@ bench_tcp() {
 	[ "$dir" = tx ] && rev=-R
 	load_begin
 	for ((i = 1; i <= n; i++)); do
-		timeout $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip $i)" $rev -t "$BENCH_T" -f m \
+		timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip $i)" $rev -t "$BENCH_T" -f m \
 			> /run/bench-tcp-$i.log 2>&1 &
 	done
 	wait
@@ -116,6 +116,7 @@ bench_tcp() {
 	for ((i = 1; i <= n; i++)); do
 		sum=$(awk -v s="$sum" -v r="$(iperf_mbps /run/bench-tcp-$i.log)" 'BEGIN { print s + r }')
 		grep -q receiver /run/bench-tcp-$i.log || { tail -n 3 /run/bench-tcp-$i.log; bench_err "tcp_${dir}_g$i"; }
+		echo "bench: tcp $dir $n g$i: $(grep -m1 receiver /run/bench-tcp-$i.log)"
 	done
 	bm "tcp_${dir}_gbps" "$(awk -v s="$sum" 'BEGIN { printf "%.4f", s / 1000 }')" n="$n"
 }
@@ -149,15 +150,15 @@ bench_fair() {
 		done
 	fi
 	a_p=$(ping_avg "$ip2")
-	timeout $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > /run/bench-fair.log 2>&1
+	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > /run/bench-fair.log 2>&1
 	a_t=$(awk -v r="$(iperf_mbps /run/bench-fair.log)" 'BEGIN { printf "%.4f", r / 1000 }')
 	local port=$((5400 + RANDOM % 90))
 	lab_guest_exec 1 "iperf3 -s -1 -p $port -D" >/dev/null || return 1
-	timeout $((BENCH_T + 40)) iperf3 -c "$ip1" -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
-	timeout $((BENCH_T + 40)) iperf3 -c "$ip1" -p $port -R -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
+	timeout -k 5 $((BENCH_T + 40)) iperf3 -c "$ip1" -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
+	timeout -k 5 $((BENCH_T + 40)) iperf3 -c "$ip1" -p $port -R -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
 	sleep 2
 	f_p=$(ping_avg "$ip2")
-	timeout $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > /run/bench-fair.log 2>&1
+	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > /run/bench-fair.log 2>&1
 	f_t=$(awk -v r="$(iperf_mbps /run/bench-fair.log)" 'BEGIN { printf "%.4f", r / 1000 }')
 	wait
 	bm fair_alone_gbps "$a_t"
@@ -180,7 +181,7 @@ bench_veth() {
 	ip netns exec xnbB iperf3 -s -1 -p 5401 -D
 	sleep 1
 	load_begin
-	ip netns exec xnbA timeout $((BENCH_T + 30)) iperf3 -c 10.99.0.2 -p 5401 -t "$BENCH_T" -f m \
+	ip netns exec xnbA timeout -k 5 $((BENCH_T + 30)) iperf3 -c 10.99.0.2 -p 5401 -t "$BENCH_T" -f m \
 		> /run/bench-veth.log 2>&1
 	bm veth_cpu_s "$(fsub "$(bench_dom0_cpu)" "$L_CPU")"
 	ip netns del xnbA; ip netns del xnbB
