@@ -123,8 +123,8 @@ def fmt(x):
     if x is None:
         return "-"
     a = abs(x)
-    if a == 0:
-        return "0"
+    if x == int(x) and a < 1e6:
+        return str(int(x))
     if a >= 100:
         return f"{x:.0f}"
     if a >= 10:
