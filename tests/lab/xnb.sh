@@ -22,6 +22,9 @@ xnb_group_of() {
 		END { exit !found }'
 }
 
+# xnb_in_group QUEUE GROUP: QUEUE is served by GROUP now.
+xnb_in_group() { [ "$(xnb_group_of "$1")" = "$2" ]; }
+
 # xnb_threads: our worker kthreads.
 xnb_threads() { ps -e -o comm= | grep -c '^xnb-group/' || true; }
 

@@ -6,8 +6,8 @@
  * batches are sized once.  Out-of-range values are clamped with a log
  * line; an unknown worker= refuses the load.
  *
- * Unloading with vifs present tears each one down as if the toolstack
- * had removed it: the frontend sees the backend close.
+ * Unloading is refused while any vif exists: xenbus holds a module
+ * reference for every bound device.
  */
 #include <linux/cpumask.h>
 #include <linux/module.h>
@@ -135,7 +135,7 @@ module_init(xnb_init);
 
 static void __exit xnb_exit(void)
 {
-	xnb_xenbus_exit();	/* removes every vif */
+	xnb_xenbus_exit();	/* no vif is left: each held a reference */
 	xnb_debugfs_exit();
 	xnb_groups_exit();
 }
