@@ -21,10 +21,18 @@
  * channel returns) while the child keeps the connection alive, recycles RX
  * buffers and answers the toolstack's Closing with Closed, so that
  * `xl network-detach` completes without the forced-removal timeout.
+ *
+ * Many cases play on one vif: the child writes /run/hostile.<devid>.pid,
+ * and the next invocation on that vif sends it SIGTERM; the child then
+ * resets the connection (Closing, Closed, Initialising: the backend goes
+ * back to InitWait), unshares its pages and exits, and the new invocation
+ * connects afresh.  So dom0 can inspect a disabled vif (log line, carrier)
+ * before the next case reconnects it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -33,6 +41,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <xenstore.h>
 #include <xengnttab.h>
@@ -463,6 +472,76 @@ static int fe_reset(struct fe *f)
 	fe_state(f, XenbusStateInitialising);
 	s = wait_be(f, XenbusStateInitWait, 0, 20000);
 	return s == XenbusStateInitWait ? 0 : -1;
+}
+
+/* ---- sharing one vif between invocations ------------------------------- */
+
+static void pidfile(const struct fe *f, char *buf, size_t len)
+{
+	snprintf(buf, len, "/run/hostile.%u.pid", f->devid);
+}
+
+static int alive(pid_t pid)
+{
+	char path[64], st = 0;
+	FILE *fp;
+
+	if (kill(pid, 0))
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fp = fopen(path, "r");
+	if (!fp)
+		return 0;
+	if (fscanf(fp, "%*d %*s %c", &st) != 1)
+		st = 0;
+	fclose(fp);
+	return st && st != 'Z';
+}
+
+/* The previous invocation's lingering child on this vif resets the
+ * connection and exits; then make sure the backend waits for us.
+ */
+static void takeover(struct fe *f)
+{
+	char path[64], fs_path[128];
+	long t0 = now_ms();
+	FILE *fp;
+	int pid = 0, fs, bs;
+
+	pidfile(f, path, sizeof(path));
+	fp = fopen(path, "r");
+	if (fp) {
+		if (fscanf(fp, "%d", &pid) != 1)
+			pid = 0;
+		fclose(fp);
+	}
+	if (pid > 1 && alive(pid)) {
+		kill(pid, SIGTERM);
+		while (alive(pid) && now_ms() - t0 < 45000)
+			usleep(20000);
+		if (alive(pid)) {
+			printf("HOSTILE-WARN previous instance %d ignored SIGTERM\n", pid);
+			kill(pid, SIGKILL);
+			usleep(200000);
+		}
+	}
+	unlink(path);
+	snprintf(fs_path, sizeof(fs_path), "%s/state", f->fp);
+	fs = xs_int(f, fs_path, -1);
+	bs = be_state(f);
+	if (fs == XenbusStateInitialising && bs == XenbusStateInitWait)
+		return;
+	if (fs == XenbusStateClosed || fs == XenbusStateInitialising) {
+		fe_state(f, XenbusStateInitialising);
+		if (wait_be(f, XenbusStateInitWait, 0, 20000) == XenbusStateInitWait)
+			return;
+	}
+	if (fe_reset(f))
+		die("takeover: backend state %d, not InitWait (frontend was %d, backend %d)",
+		    be_state(f), fs, bs);
+	if (verbose)
+		printf("HOSTILE-TAKEOVER frontend %d backend %d -> reset in %ld ms\n",
+		       fs, bs, now_ms() - t0);
 }
 
 /* ---- TX requests ------------------------------------------------------- */
@@ -1009,6 +1088,8 @@ static const char *run_case(struct fe *f, int cs)
 		memcpy(p + 28, "\xc0\x00\x02\x63", 4);	/* 192.0.2.99 */
 		memset(p + 32, 0, 6);
 		memcpy(p + 38, "\xc0\x00\x02\x01", 4);	/* 192.0.2.1 */
+		/* dom0 samples the carrier together with this phase key. */
+		xs_write(f->xs, XBT_NULL, "data/hostile-phase", "nobuf", 5);
 		t0 = now_ms();
 		n = 0;
 		while (now_ms() - t0 < 9000) {
@@ -1022,6 +1103,7 @@ static const char *run_case(struct fe *f, int cs)
 		       "arp requests sent=%d rx packets=%lu", n, f->rx_ok);
 		printf("HOSTILE-MARK case=19 phase=buffers\n");
 		fflush(stdout);
+		xs_write(f->xs, XBT_NULL, "data/hostile-phase", "buffers", 7);
 		f->rx_post = 1;
 		post_rx(f);
 		t0 = now_ms();
@@ -1526,13 +1608,38 @@ static int random_mode(struct fe *f, unsigned long seed, unsigned long count)
 /* Keep the connection (RX buffers recycled) until the toolstack removes
  * the device; answer each Closing with Closed.
  */
+static volatile sig_atomic_t handover;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	handover = 1;
+}
+
 static void linger(struct fe *f, int seconds)
 {
 	long end = now_ms() + seconds * 1000L, closed_at = 0;
+	char path[64];
+	FILE *fp;
 
+	pidfile(f, path, sizeof(path));
+	signal(SIGTERM, on_term);
+	fp = fopen(path, "w");
+	if (fp) {
+		fprintf(fp, "%d\n", (int)getpid());
+		fclose(fp);
+	}
 	for (;;) {
 		int s = be_state(f);
 
+		if (handover) {
+			/* The next invocation wants the vif: leave it waiting
+			 * for a frontend (InitWait), with nothing of ours mapped.
+			 */
+			if (s >= 0)
+				fe_reset(f);
+			break;
+		}
 		if (s < 0 || now_ms() > end)
 			break;
 		if (s == XenbusStateClosing && now_ms() - closed_at > 500) {
@@ -1547,6 +1654,7 @@ static void linger(struct fe *f, int seconds)
 			usleep(100000);
 		}
 	}
+	unlink(path);
 }
 
 static void usage(void)
@@ -1558,7 +1666,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	struct fe f = { 0 };
-	int devid = -1, cs = -1, lg = 300, rc;
+	int devid = -1, cs = -1, lg = 1800, rc;
 	unsigned long seed = 0, count = 100000;
 	int random = 0;
 	const char *final = NULL;
@@ -1586,6 +1694,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	srand(cs * 7919 + 1);
 	fe_open(&f, devid);
+	takeover(&f);
 	printf("HOSTILE-START dev=%u self=%u backend=%s %s\n", f.devid, f.self,
 	       f.bp, random ? "random" : "case");
 
