@@ -6,7 +6,7 @@
  * frontend keys of device/vif/<devid> and then plays one case of
  * /work/shared/hostile-catalogue.md against the backend in dom0.
  *
- *   hostile [--dev K] case N         one catalogue case (1..27)
+ *   hostile [--dev K] case N [N...]  catalogue cases (1..27), in order
  *   hostile [--dev K] --random SEED --count N
  *                                    seeded random/mutated/boundary TX
  *                                    requests, reconnecting after a fatal
@@ -835,7 +835,10 @@ static const char *run_case(struct fe *f, int cs)
 	case 24:
 		break;
 	default:
-		if (connect_or_die(f, &o, cs))
+		/* A case after an "up" one in the same invocation goes on on
+		 * the same connection (the ring is in step, buffers posted).
+		 */
+		if (!f->connected && connect_or_die(f, &o, cs))
 			return "refused";
 	}
 
@@ -1115,6 +1118,7 @@ static const char *run_case(struct fe *f, int cs)
 		}
 		report(19, "b", "rx", f->rx_ok > before ? "rx" : "none",
 		       "rx packets after posting=%lu", f->rx_ok - before);
+		xs_write(f->xs, XBT_NULL, "data/hostile-phase", "-", 1);
 		check(f, 19, "c", "ok", chain_even(f, 1, 60));
 		return "up";
 	}
@@ -1275,6 +1279,7 @@ static const char *run_case(struct fe *f, int cs)
 		long t0 = now_ms();
 		int k = 0;
 
+		xs_write(f->xs, XBT_NULL, "data/hostile-phase", "storm", 5);
 		while (now_ms() - t0 < 8000) {
 			for (i = 0; i < 1000; i++) {
 				xenevtchn_notify(f->xce, f->ptx);
@@ -1283,6 +1288,7 @@ static const char *run_case(struct fe *f, int cs)
 			k += 2000;
 			service_rx(f);
 		}
+		xs_write(f->xs, XBT_NULL, "data/hostile-phase", "-", 1);
 		report(26, "a", "ok", "ok", "%d notifications in %ld ms", k,
 		       now_ms() - t0);
 		check(f, 26, "b", "ok", chain_even(f, 1, 60));
@@ -1351,7 +1357,7 @@ static const char *case_doublefetch(struct fe *f)
 	pthread_t t;
 	int i, n, total = 0, bad = 0;
 
-	if (connect_or_die(f, &honest, 17))
+	if (!f->connected && connect_or_die(f, &honest, 17))
 		return "refused";
 	frame(f, 0, 0, 1400);
 	pthread_create(&t, NULL, flip_thread, &fl);
@@ -1667,7 +1673,9 @@ int main(int argc, char **argv)
 {
 	struct fe f = { 0 };
 	int devid = -1, cs = -1, lg = 1800, rc;
+	int cases[64], ncases = 0, k;
 	unsigned long seed = 0, count = 100000;
+	long t_start, t_takeover;
 	int random = 0;
 	const char *final = NULL;
 	int i;
@@ -1679,8 +1687,12 @@ int main(int argc, char **argv)
 			devid = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--linger") && i + 1 < argc)
 			lg = atoi(argv[++i]);
-		else if (!strcmp(argv[i], "case") && i + 1 < argc)
-			cs = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "case") && i + 1 < argc) {
+			while (i + 1 < argc && argv[i + 1][0] >= '0' &&
+			       argv[i + 1][0] <= '9' && ncases < 64)
+				cases[ncases++] = atoi(argv[++i]);
+			cs = ncases ? cases[0] : -1;
+		}
 		else if (!strcmp(argv[i], "--random") && i + 1 < argc) {
 			random = 1;
 			seed = strtoul(argv[++i], NULL, 0);
@@ -1693,8 +1705,10 @@ int main(int argc, char **argv)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	srand(cs * 7919 + 1);
+	t_start = now_ms();
 	fe_open(&f, devid);
 	takeover(&f);
+	t_takeover = now_ms() - t_start;
 	printf("HOSTILE-START dev=%u self=%u backend=%s %s\n", f.devid, f.self,
 	       f.bp, random ? "random" : "case");
 
@@ -1702,22 +1716,47 @@ int main(int argc, char **argv)
 		rc = random_mode(&f, seed, count);
 		final = rc ? "unknown" : "up";
 		cs = 0;
+		printf("HOSTILE-END case=%d result=%s final=%s tx_responses=%lu ok=%lu err=%lu null=%lu rx_ok=%lu rx_err=%lu takeover_ms=%ld ms=%ld\n",
+		       cs, rc ? "FAIL" : "PASS", final, f.n_resp, f.n_ok, f.n_err,
+		       f.n_null, f.rx_ok, f.rx_err, t_takeover, now_ms() - t_start);
 	} else {
-		if (cs == 17)
-			final = case_doublefetch(&f);
-		else if (cs == 21 || cs == 22)
-			final = case_ctrl(&f, cs);
-		else
-			final = run_case(&f, cs);
-		if (!final) {
-			printf("HOSTILE case=%d n/a\n", cs);
-			final = "n/a";
+		/* Several cases: each after an "up" one goes on on the same
+		 * connection; the ones that connect in their own way (2, 21-24)
+		 * or follow a fatal/refused one start from InitWait.  Only the
+		 * last case may leave the vif disabled: dom0 checks that.
+		 */
+		rc = 0;
+		for (k = 0; k < ncases; k++) {
+			long t0 = now_ms();
+			int own = cases[k] == 2 || (cases[k] >= 21 && cases[k] <= 24);
+
+			cs = cases[k];
+			if (k > 0 && (own || !f.connected || strcmp(final, "up"))) {
+				if (be_state(&f) != XenbusStateInitWait || f.connected)
+					if (fe_reset(&f))
+						die("reset before case %d: backend state %d",
+						    cs, be_state(&f));
+			}
+			failures = 0;
+			srand(cs * 7919 + 1);
+			if (cs == 17)
+				final = case_doublefetch(&f);
+			else if (cs == 21 || cs == 22)
+				final = case_ctrl(&f, cs);
+			else
+				final = run_case(&f, cs);
+			if (!final) {
+				printf("HOSTILE case=%d n/a\n", cs);
+				final = "n/a";
+			}
+			if (failures)
+				rc = 1;
+			printf("HOSTILE-END case=%d result=%s final=%s tx_responses=%lu ok=%lu err=%lu null=%lu rx_ok=%lu rx_err=%lu takeover_ms=%ld ms=%ld\n",
+			       cs, failures ? "FAIL" : "PASS", final, f.n_resp,
+			       f.n_ok, f.n_err, f.n_null, f.rx_ok, f.rx_err,
+			       k ? 0 : t_takeover, now_ms() - (k ? t0 : t_start));
 		}
-		rc = failures ? 1 : 0;
 	}
-	printf("HOSTILE-END case=%d result=%s final=%s tx_responses=%lu ok=%lu err=%lu null=%lu rx_ok=%lu rx_err=%lu\n",
-	       cs, rc ? "FAIL" : "PASS", final, f.n_resp, f.n_ok, f.n_err,
-	       f.n_null, f.rx_ok, f.rx_err);
 	fflush(stdout);
 	fflush(stderr);
 	if (lg > 0 && fork() == 0) {
