@@ -155,10 +155,13 @@ u32 xnb_rx_slots_needed(u32 len, bool gso);
  * Credit-based TX shaping, the stock "bytes,usec" format of the backend's
  * "rate" key.  Time is in microseconds.
  */
+#define XNB_CREDIT_MAX	(1ULL << 40)	/* bytes per period: no limit */
+
 struct xnb_credit {
 	u64 bytes;		/* credit added per period; 0 = unlimited */
 	u64 usec;		/* period length */
-	u64 remaining;		/* credit left in this period */
+	s64 balance;		/* credit left, at most @bytes; below zero
+				 * it is the debt of the last packet sent */
 	u64 next_refill;	/* time at which the next period starts */
 };
 
@@ -167,12 +170,15 @@ struct xnb_credit {
  * allowed); returns false and leaves *@bytes and *@usec alone on bad input.
  */
 bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec);
+/* @bytes above XNB_CREDIT_MAX is taken as XNB_CREDIT_MAX. */
 void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now);
 /*
- * May a packet of @len bytes go at time @now?  Consumes credit when it
- * may.  A packet larger than a whole period's credit goes once a full
- * period's credit has built up, so oversized packets are not stuck.
- * Otherwise returns false and sets *@wait_us to the wait.
+ * May a packet of @len bytes go at time @now?  A token bucket of @bytes
+ * per @usec: a packet goes while any credit is left and may leave a debt
+ * that later periods pay back, so the long-run rate is exact whatever
+ * the packet sizes (a 64 KiB GSO packet on a 60 KB-per-period limit is
+ * neither stuck nor free).  Otherwise returns false and sets *@wait_us
+ * to the time until the packet may go.
  */
 bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us);
 

@@ -382,22 +382,31 @@ static void fuzz_credit(struct input *in)
 
 	while (in->pos < in->len && ops++ < 4096) {
 		uint32_t step = in_u32(in), len = in_u32(in);
-		u64 wait = 0xdeadbeef, before = cr.remaining;
+		u64 wait = 0xdeadbeef, debt;
+		s64 before = cr.balance;
 		struct xnb_credit again;
 
 		(void)in_u32(in);
 		now += step;	/* monotonic, wraps past 2^64 */
 		if (xnb_credit_take(&cr, len, now, &wait)) {
-			CHECK(cr.bytes == 0 || cr.remaining <= cr.bytes);
+			/* Goes only on credit; a debt is at most one packet. */
+			CHECK(cr.bytes == 0 || cr.balance <= (s64)cr.bytes);
+			CHECK(cr.bytes == 0 || cr.balance >= -(s64)len);
 			continue;
 		}
 		CHECK(cr.bytes != 0);
-		CHECK(cr.remaining <= cr.bytes);
-		CHECK(cr.remaining == before);
-		/* Bounded wait, and after it the packet goes. */
-		CHECK(wait >= 1 && wait <= usec);
+		CHECK(cr.balance <= 0 && cr.balance <= (s64)cr.bytes);
+		CHECK(cr.balance >= before || before > 0);
+		/* Bounded wait (enough refills to pay the debt), and after
+		 * it the packet goes.
+		 */
+		debt = (u64)-cr.balance;
+		CHECK(wait >= 1);
+		if (debt / cr.bytes < 0xffffffffULL)
+			CHECK(wait <= (debt / cr.bytes + 1) * (u64)usec);
 		again = cr;
-		CHECK(xnb_credit_take(&again, len, now + wait, &wait));
+		if (wait != ~0ULL)
+			CHECK(xnb_credit_take(&again, len, now + wait, &wait));
 	}
 }
 

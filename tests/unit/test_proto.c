@@ -1003,20 +1003,28 @@ static void test_credit_basic(void **state)
 	assert_int_equal(c.next_refill, 6000);
 	assert_true(xnb_credit_take(&c, 6000, 5000, &wait));
 	assert_true(xnb_credit_take(&c, 4000, 5100, &wait));
-	assert_int_equal(c.remaining, 0);
-	/* larger than what remains: wait for the period's end */
+	assert_int_equal(c.balance, 0);
+	/* no credit left: wait for the period's end */
 	assert_false(xnb_credit_take(&c, 1, 5100, &wait));
 	assert_int_equal(wait, 900);
 	assert_false(xnb_credit_take(&c, 1, 5999, &wait));
 	assert_int_equal(wait, 1);
 	/* the refill comes exactly on time */
 	assert_true(xnb_credit_take(&c, 1, 6000, &wait));
-	assert_int_equal(c.remaining, 9999);
+	assert_int_equal(c.balance, 9999);
 	assert_int_equal(c.next_refill, 7000);
-	/* partial credit does not let a bigger packet through */
-	assert_false(xnb_credit_take(&c, 10000, 6001, &wait));
-	assert_int_equal(wait, 999);
-	assert_int_equal(c.remaining, 9999);
+	/* some credit left: a bigger packet goes and leaves a debt ... */
+	assert_true(xnb_credit_take(&c, 10000, 6001, &wait));
+	assert_int_equal(c.balance, -1);
+	/* ... that the next refill pays back */
+	assert_false(xnb_credit_take(&c, 1, 6500, &wait));
+	assert_int_equal(wait, 500);
+	assert_true(xnb_credit_take(&c, 1, 7000, &wait));
+	assert_int_equal(c.balance, 9998);
+	/* idle periods do not pile up credit beyond one period */
+	assert_true(xnb_credit_take(&c, 1, 50000, &wait));
+	assert_int_equal(c.balance, 9999);
+	assert_int_equal(c.next_refill, 51000);
 }
 
 static void test_credit_unlimited(void **state)
@@ -1035,22 +1043,29 @@ static void test_credit_larger_than_period(void **state)
 {
 	struct xnb_credit c;
 	u64 wait = 0;
+	u64 t;
 
 	(void)state;
 	xnb_credit_set(&c, 1000, 100, 0);
-	/* a full period's credit built up: the giant goes, once */
+	/* a giant goes on any credit, and costs its size in time */
 	assert_true(xnb_credit_take(&c, 65535, 0, &wait));
-	assert_int_equal(c.remaining, 0);
-	assert_false(xnb_credit_take(&c, 65535, 10, &wait));
-	assert_int_equal(wait, 90);
-	assert_false(xnb_credit_take(&c, 1, 50, &wait));
-	/* next period: full credit again, it goes again */
-	assert_true(xnb_credit_take(&c, 65535, 100, &wait));
-	/* not after a small packet ate into the period */
-	assert_true(xnb_credit_take(&c, 10, 200, &wait));
-	assert_false(xnb_credit_take(&c, 1001, 200, &wait));
-	assert_int_equal(wait, 100);
-	assert_true(xnb_credit_take(&c, 1001, 300, &wait));
+	assert_int_equal(c.balance, 1000 - 65535);
+	assert_false(xnb_credit_take(&c, 1, 10, &wait));
+	/* debt 64535: 65 refills (the first at 100) make it positive */
+	assert_int_equal(wait, 90 + 64 * 100);
+	assert_false(xnb_credit_take(&c, 1, 6499, &wait));
+	assert_int_equal(wait, 1);
+	assert_true(xnb_credit_take(&c, 1, 6500, &wait));
+	assert_int_equal(c.balance, 464);
+	/* long run: 100 giants cost 100 * 65535 bytes of credit in time */
+	xnb_credit_set(&c, 1000, 100, 0);
+	t = 0;
+	for (int i = 0; i < 100; i++) {
+		while (!xnb_credit_take(&c, 65535, t, &wait))
+			t += wait;
+	}
+	/* the 100th goes once 99 * 65535 - 1000 bytes have been refilled */
+	assert_in_range(t, 648700, 648700);
 }
 
 static void test_credit_clock_wrap(void **state)
@@ -1072,13 +1087,15 @@ static void test_credit_clock_wrap(void **state)
 	assert_int_equal(wait, 1);
 	/* the clock wrapped past it */
 	assert_true(xnb_credit_take(&c, 1, 90, &wait));
-	assert_int_equal(c.remaining, 999);
+	assert_int_equal(c.balance, 999);
 	assert_int_equal(c.next_refill, 190);
 
 	/* huge periods, time far apart */
 	xnb_credit_set(&c, 0xffffffffffffffffULL, 0xffffffffULL, top);
 	assert_true(xnb_credit_take(&c, 0xffffffffu, top, &wait));
-	assert_int_equal(c.remaining, 0xffffffffffffffffULL - 0xffffffffULL);
+	/* clamped to XNB_CREDIT_MAX, a limit nobody reaches */
+	assert_int_equal(c.bytes, XNB_CREDIT_MAX);
+	assert_int_equal(c.balance, XNB_CREDIT_MAX - 0xffffffffULL);
 }
 
 static void test_reason_strings(void **state)

@@ -279,32 +279,47 @@ bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)
 
 void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now)
 {
-	c->bytes = bytes;
+	c->bytes = bytes > XNB_CREDIT_MAX ? XNB_CREDIT_MAX : bytes;
 	c->usec = usec;
-	c->remaining = bytes;
+	c->balance = (s64)c->bytes;
 	c->next_refill = now + usec;
 }
 
 bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us)
 {
-	if (c->bytes == 0)
+	u64 debt, periods;
+
+	if (c->bytes == 0 || c->usec == 0)
 		return true;
 
 	/* Signed difference: correct across a wrap of the clock. */
 	if ((s64)(now - c->next_refill) >= 0) {
-		c->remaining = c->bytes;
-		c->next_refill = now + c->usec;
+		periods = (now - c->next_refill) / c->usec + 1;
+		debt = c->balance < 0 ? (u64)-c->balance : 0;
+		/* Enough periods to pay the debt and fill the bucket?  The
+		 * test keeps periods * bytes below debt + bytes: no overflow.
+		 */
+		if (periods > debt / c->bytes + 1)
+			c->balance = (s64)c->bytes;
+		else if (c->balance + (s64)(periods * c->bytes) > (s64)c->bytes)
+			c->balance = (s64)c->bytes;
+		else
+			c->balance += (s64)(periods * c->bytes);
+		c->next_refill += periods * c->usec;
 	}
-	if (len <= c->remaining) {
-		c->remaining -= len;
+	if (c->balance > 0) {
+		c->balance -= len;
 		return true;
 	}
-	/* Larger than a whole period's credit: let it go on a full one. */
-	if (len > c->bytes && c->remaining == c->bytes) {
-		c->remaining = 0;
-		return true;
-	}
+	/* Wait for the first refill that leaves credit (saturating: only
+	 * absurd limits such as 1 byte per hour come near it).
+	 */
+	periods = (u64)-c->balance / c->bytes;
 	*wait_us = c->next_refill - now;
+	if (periods > (~0ULL - *wait_us) / c->usec)
+		*wait_us = ~0ULL;
+	else
+		*wait_us += periods * c->usec;
 	return false;
 }
 
