@@ -155,13 +155,12 @@ u32 xnb_rx_slots_needed(u32 len, bool gso);
  * Credit-based TX shaping, the stock "bytes,usec" format of the backend's
  * "rate" key.  Time is in microseconds.
  */
-#define XNB_CREDIT_MAX	(1ULL << 40)	/* bytes per period: no limit */
+#define XNB_CREDIT_MAX	0x10000000000ULL	/* 2^40 bytes a period: no limit */
 
 struct xnb_credit {
 	u64 bytes;		/* credit added per period; 0 = unlimited */
 	u64 usec;		/* period length */
-	s64 balance;		/* credit left, at most @bytes; below zero
-				 * it is the debt of the last packet sent */
+	s64 balance;		/* credit left, at most @bytes; < 0: debt */
 	u64 next_refill;	/* time at which the next period starts */
 };
 
