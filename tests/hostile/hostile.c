@@ -897,7 +897,10 @@ static const char *run_case(struct fe *f, int cs)
 		return "fatal";
 
 	case 7:	/* later slot larger than what remains */
-		sz[1] = 80;
+		/* 100 bytes in all, 120 in the second slot (80 would be a
+		 * valid packet: 20 bytes in the first slot, 80 after).
+		 */
+		sz[1] = 120;
 		check(f, 7, "a", "drop", chain(f, 2, 100, sz, 0));
 		/* 65535 total, 17 x 4096 after the first: beyond 64 KiB */
 		for (i = 1; i < 18; i++)
