@@ -979,7 +979,11 @@ static const char *run_case(struct fe *f, int cs)
 		n = tcp_frame(f, 40, 1);
 		put(f, f->txref[0], 0, NETTXF_csum_blank, 1, n);
 		check(f, 14, "a", "drop", 1);
-		n = tcp_frame(f, 100, 1);
+		/* ihl 15 (74 bytes of headers) in 70: skb_checksum_setup()
+		 * cannot reach the L4 header.  (At 100 bytes the headers fit
+		 * and a bad IP total length is not its business: OK, rightly.)
+		 */
+		n = tcp_frame(f, 70, 1);
 		put(f, f->txref[0], 0, NETTXF_csum_blank | NETTXF_data_validated, 1, n);
 		check(f, 14, "b", "drop", 1);
 		return "up";
