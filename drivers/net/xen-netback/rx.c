@@ -247,11 +247,24 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
 	xnb_copy_commit(g, f, n);
 }
 
+/* A stall with nothing queued (drained) ends with any posted buffer. */
+static void xnb_rx_check_unstall(struct xnb_queue *q)
+{
+	q->rx.sring->req_event = q->rx.req_cons + 1;
+	virt_mb(); /* req_event write before req_prod read */
+	if (xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
+				q->rx.req_cons, XNB_RX_RING_SIZE) > 0)
+		xnb_rx_unblocked(q);
+}
+
 int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 {
 	struct xnb_vif *vif = q->vif;
 	struct sk_buff *skb;
 	int done = 0;
+
+	if (q->rx_blocked_since && skb_queue_empty_lockless(&q->rx_skbs))
+		xnb_rx_check_unstall(q);
 
 	while (done < budget && !READ_ONCE(vif->disabled) &&
 	       (skb = skb_peek(&q->rx_skbs))) {
