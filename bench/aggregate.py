@@ -83,7 +83,13 @@ def parse(paths):
                 continue
             kv = dict(x.partition("=")[::2] for x in m.group(1).split() if "=" in x)
             if kv.get("m") == "error":
-                errors.append(f"{kv.get('b')} {kv.get('c')} rep {kv.get('r')}: {kv.get('what', '?')} failed")
+                what = kv.get("what", "?")
+                if what == "cycle":
+                    what = "cycle timed out (per-cycle budget)" if kv.get("rc") == "124" else \
+                        f"cycle ended early (rc {kv.get('rc', '?')})"
+                else:
+                    what += " failed"
+                errors.append(f"{kv.get('b')} {kv.get('c')} rep {kv.get('r')}: {what}")
                 continue
             v = fnum(kv.get("v", ""))
             if v is None:
@@ -285,8 +291,7 @@ def main():
              "dom0 is the iperf3 client (`-R` for guest->dom0); CPU per GB = Domain-0 CPU time "
              "(`xl list`) over bytes through the vif netdevs; ops/hypercall from the debugfs group "
              "counters; memory = growth of Slab+VmallocUsed over the backend not loaded; "
-             "fairness pins both guests to group 0 (ours); the TCP and UDP runs go through each "
-             "g1-g4 are up during every TCP run; vifs are plugged by a minimal hotplug "
+             "fairness pins both guests to group 0 (ours); g1-g4 are up during every TCP run; vifs are plugged by a minimal hotplug "
              "script (bridge port only), not vif-bridge")
     if errors:
         L.append("")
