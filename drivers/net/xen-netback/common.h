@@ -6,12 +6,16 @@
  *   xenbus watch thread (process context, may sleep)
  *     xenbus.c   probe/remove, frontend state changes, "rate",
  *                "worker-group" and "hotplug-status" watches
- *     interface.c  xnb_vif_create/connect/disconnect/destroy
- *     group.c    xnb_group_attach/detach/move (take group->lock)
+ *     interface.c  xnb_vif_create/connect/disconnect/destroy,
+ *                xnb_vif_set_pinned (moves queues between groups)
+ *     group.c    xnb_group_attach/detach (take group->lock, wait for
+ *                the group's pass to end)
  *
  *   event channel hard irq (lateeoi)
- *     interface.c  xnb_queue_interrupt: marks work, kicks the group;
- *                  the EOI is sent by the group once the ring is drained
+ *     interface.c  xnb_tx_interrupt, xnb_rx_interrupt, xnb_interrupt:
+ *                mark work and kick the group when the guest produced
+ *                anything since our last EOI (else a spurious EOI);
+ *                xnb_vif_eoi is sent by the group once the ring drained
  *
  *   netdev transmit path (softirq or process, BH off)
  *     rx.c       xnb_start_xmit: queues an skb for the guest, kicks
@@ -22,6 +26,7 @@
  *     tx.c       xnb_tx_gather/xnb_tx_complete: guest -> dom0
  *     rx.c       xnb_rx_gather/xnb_rx_complete: dom0 -> guest
  *     copy.c     the group's batch of grant copies and its flush
+ *     interface.c  xnb_vif_fatal: a protocol violation disables the vif
  *
  *   timers (softirq)
  *     tx.c       credit timer: kicks the group when credit is back
