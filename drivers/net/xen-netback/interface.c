@@ -65,15 +65,26 @@ void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 	xen_irq_lateeoi(which == XNB_EOI_TX ? q->tx_irq : q->rx_irq, 0);
 }
 
-/* Did the guest produce anything since our last EOI? */
+/* Work for us: requests the guest produced since our last EOI (the group
+ * may have consumed them already, polling while busy), or requests not
+ * consumed yet (produced after our last look but before the snapshot).
+ */
 static bool xnb_tx_event(struct xnb_queue *q)
 {
-	return READ_ONCE(q->tx.sring->req_prod) != READ_ONCE(q->tx_prod_eoi);
+	RING_IDX prod = READ_ONCE(q->tx.sring->req_prod);
+
+	return prod != READ_ONCE(q->tx_prod_eoi) ||
+	       prod != READ_ONCE(q->tx.req_cons);
 }
 
+/* Buffers matter only to a queue blocked waiting for them. */
 static bool xnb_rx_event(struct xnb_queue *q)
 {
-	return READ_ONCE(q->rx.sring->req_prod) != READ_ONCE(q->rx_prod_eoi);
+	RING_IDX prod = READ_ONCE(q->rx.sring->req_prod);
+
+	return prod != READ_ONCE(q->rx_prod_eoi) ||
+	       (READ_ONCE(q->rx_blocked_since) &&
+		prod != READ_ONCE(q->rx.req_cons));
 }
 
 /* Interrupts only mark work and kick the group; the EOI waits until the
