@@ -68,10 +68,8 @@ lab-shell: lab-images lab-warnmod lab-module
 # scenarios that test plain netback behaviour against Debian's as reference.
 CHECK_OURS ?= hotplug teardown matrix-1-kthread matrix-2-kthread \
 	      matrix-1-tasklet matrix-2-tasklet multiqueue attach3 jumbo \
-	      rate worker-group destroy-busy reload
-# saverestore is left out until the guest-TX stall under sustained load
-# (seen at its first iperf3, see the driver issue) is fixed.
-CHECK_STOCK ?= basic hotplug teardown
+	      rate worker-group destroy-busy reload stress saverestore
+CHECK_STOCK ?= basic hotplug teardown stress
 export CHECK_OURS CHECK_STOCK
 
 .PHONY: check demo

@@ -168,10 +168,27 @@ lab_iperf() {
 	[ -n "${2:-}" ] && t=$2
 	# Mbit/s from iperf3 (Gbit/s rounds a starved TCG run to 0.00).
 	out=$(timeout $((t + 30)) iperf3 -c "$ip" $rev -t "$t" -f m 2>&1) ||
-		{ echo "$out" >&2; lab_fail "iperf3 -c $ip $rev failed"; }
+		{ echo "$out" >&2; lab_diag "$ip" >&2; lab_fail "iperf3 -c $ip $rev failed"; }
 	echo "$out" | awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") r = $i }
 		END { if (r == "") exit 1; printf "%.4f\n", r / 1000 }' ||
 		lab_fail "no iperf3 result for $ip"
+}
+# lab_diag IP: what dom0 and the guest at IP see, for a stalled transfer.
+lab_diag() {
+	local n=$(( ${1##*.} / 10 )) v
+	echo "--- lab_diag $1 (g$n) ---"
+	if [ -r /sys/kernel/debug/xen-netback/groups ] ||
+	   { mount -t debugfs none /sys/kernel/debug 2>/dev/null; [ -r /sys/kernel/debug/xen-netback/groups ]; }; then
+		cat /sys/kernel/debug/xen-netback/groups; sleep 1
+		cat /sys/kernel/debug/xen-netback/groups
+	fi
+	for v in $(lab_vifs); do
+		echo "$v:"; ethtool -S "$v" 2>/dev/null | grep -v ': 0$'
+	done
+	nstat -az 2>/dev/null | grep -E 'TcpRetransSegs|TcpExtTCPTimeouts|TcpInSegs|TcpOutSegs'
+	( lab_guest_exec "$n" "cat /proc/net/dev; dmesg | tail -20; grep Tcp /proc/net/snmp" 20 ) 2>&1 || true
+	dmesg | tail -20
+	echo "--- end lab_diag ---"
 }
 # lab_vif_bytes VIFNAME rx|tx: dom0-side byte counter of a vif netdev.
 lab_vif_bytes() { cat "/sys/class/net/$1/statistics/$2_bytes"; }

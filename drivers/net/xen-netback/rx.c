@@ -39,6 +39,7 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	unsigned int qi = skb_get_queue_mapping(skb);
 	struct netdev_queue *txq;
 	struct xnb_queue *q;
+	bool full;
 	u32 slots;
 
 	if (!READ_ONCE(vif->connected) || READ_ONCE(vif->disabled) ||
@@ -51,9 +52,13 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	    (!vif->can_sg && slots > 1))
 		goto drop;
 
+	/* Count before queueing: once queued, the worker may send and free
+	 * the skb at any moment, so it must not be touched again here.
+	 */
+	full = atomic_add_return(skb->len, &q->rx_bytes_queued) >=
+	       xnb_rx_queue_bytes;
 	skb_queue_tail(&q->rx_skbs, skb);
-	if (atomic_add_return(skb->len, &q->rx_bytes_queued) >=
-	    xnb_rx_queue_bytes) {
+	if (full) {
 		txq = netdev_get_tx_queue(dev, qi);
 		netif_tx_stop_queue(txq);
 		/* The worker may have drained meanwhile: recheck. */

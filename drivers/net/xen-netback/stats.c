@@ -153,6 +153,32 @@ const struct ethtool_ops xnb_ethtool_ops = {
 
 static struct dentry *xnb_debugfs_dir;
 
+/* Ring indices and wakeup state: what to look at when a queue stalls.
+ * The shared indices are the guest's to change; this is a snapshot.
+ */
+static void xnb_queue_show(struct seq_file *m, struct xnb_queue *q)
+{
+	const struct xen_netif_tx_sring *ts = q->tx.sring;
+	const struct xen_netif_rx_sring *rs = q->rx.sring;
+
+	seq_printf(m, "  %s%s%s%s eoi %lx\n", q->name,
+		   q->queued ? " queued" : "", q->tx_held ? " held" : "",
+		   q->rx_blocked_since ? " rx-blocked" : "", READ_ONCE(q->eoi));
+	if (!ts || !rs)
+		return;
+	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",
+		   READ_ONCE(ts->req_prod), q->tx.req_cons,
+		   READ_ONCE(ts->req_event), q->tx.rsp_prod_pvt,
+		   READ_ONCE(ts->rsp_prod), READ_ONCE(ts->rsp_event),
+		   READ_ONCE(q->tx_prod_eoi));
+	seq_printf(m, "    rx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u skbs %u bytes %d\n",
+		   READ_ONCE(rs->req_prod), q->rx.req_cons,
+		   READ_ONCE(rs->req_event), q->rx.rsp_prod_pvt,
+		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
+		   READ_ONCE(q->rx_prod_eoi), skb_queue_len_lockless(&q->rx_skbs),
+		   atomic_read(&q->rx_bytes_queued));
+}
+
 static int xnb_groups_show(struct seq_file *m, void *v)
 {
 	unsigned int i;
@@ -172,7 +198,7 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 			   s->full_flushes, div_u64(s->busy_ns, NSEC_PER_MSEC));
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)
-			seq_printf(m, "  %s\n", q->name);
+			xnb_queue_show(m, q);
 		spin_unlock_irq(&g->lock);
 	}
 	return 0;
