@@ -1164,10 +1164,10 @@ static const char *run_case(struct fe *f, int cs)
 		       f->rx_ok ? "rx-ok" : "none", "rx errors=%lu ok=%lu",
 		       f->rx_err - e0, f->rx_ok);
 		/* Good buffers again: the ring must keep working.  The bad ones
-		 * still posted are answered first.
+		 * still posted (up to NRX) are answered first, one per reply.
 		 */
 		f->rx_bad_gref = 0;
-		for (i = 0; i < 60 && !f->rx_ok; i++) {
+		for (i = 0; i < NRX + 60 && !f->rx_ok; i++) {
 			put(f, f->txref[0], 0, 0, i, 60);
 			push(f);
 			collect(f, 1, 300);
