@@ -38,7 +38,8 @@ ROWS += [
     ("ops_per_batch_all", None, "grant-copy ops/hypercall, median of all TCP loads", "ops", "hi", 1),
     ("ops_per_batch_udp", None, "grant-copy ops/hypercall, UDP 64 B", "ops", "hi", 1),
     ("threads_1vif", None, "backend threads, 1 vif", "threads", "lo", 1),
-    ("threads_4vif", None, "backend threads, 4 vifs (4 guests)", "threads", "lo", 1),
+    ("threads_guests", 4, "backend threads, 4 guests of 1 vif", "threads", "lo", 1),
+    ("threads_guests", 2, "backend threads, 2 guests of 1 vif", "threads", "lo", 1),
     ("threads_16vif", None, "backend threads, 16 vifs", "threads", "lo", 1),
     ("mem_1vif_kib", None, "dom0 Slab+VmallocUsed growth, 1 vif", "MiB", "lo", 1 / 1024),
     ("mem_16vif_kib", None, "dom0 Slab+VmallocUsed growth, 16 vifs", "MiB", "lo", 1 / 1024),
@@ -225,7 +226,8 @@ def main():
     for col in cols[:-1]:
         g = int(re.match(r"g(\d+)", col[1]).group(1))
         want = 0 if col[1].endswith("tasklet") else g
-        got = [cell(m, None, col)[0] for m in ("threads_1vif", "threads_4vif", "threads_16vif")]
+        got = [cell(m, n, col)[0] for m, n in (("threads_1vif", None), ("threads_guests", 2),
+                                               ("threads_guests", 4), ("threads_16vif", None))]
         got = [x[0] for x in got if x]
         targets.append((f"threads = groups ({col[1]}: want {want} kthreads)",
                         yn(all(x == want for x in got) if got else None),

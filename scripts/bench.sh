@@ -6,7 +6,8 @@
 # with Debian's stock module, run the bench scenario in each, aggregate.
 #
 #   scripts/bench.sh            full: 3 repetitions, 10 s iperf runs
-#   QUICK=1 scripts/bench.sh    smoke: 1 repetition, 3 s runs (make check)
+#   QUICK=1 scripts/bench.sh    smoke: 1 repetition, 2 s runs, 2 guests,
+#                               2 of our configurations (make check)
 #
 # Writes bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png} (BENCH_RESULTS=dir to
 # put them elsewhere); the lab runs (serial logs) stay in
@@ -26,7 +27,7 @@ mkdir -p "$results" "$work"
 
 if [ "$QUICK" = 1 ]; then
 	scenario=bench-quick
-	cycle=900	# per configuration: bench-quick.sh's BENCH_CYCLE_TIMEOUT
+	cycle=600	# per configuration: bench-quick.sh's BENCH_CYCLE_TIMEOUT
 	reps=1
 else
 	scenario=bench-full
@@ -48,8 +49,9 @@ info=$work/info.env
 status=0
 logs=()
 for b in ${BENCH_BACKENDS:-ours stock}; do
-	case $b in
-	ours) ncfg=4 ;;
+	case $b/$QUICK in
+	ours/0) ncfg=4 ;;
+	ours/1) ncfg=2 ;;
 	*) ncfg=1 ;;
 	esac
 	# Every cycle is bounded inside dom0; these only catch a wedged dom0.

@@ -11,9 +11,9 @@
 #     boots g1 (1 vif): dom0 Slab+VmallocUsed growth and backend threads;
 #     hot-attaches 15 vifs one by one: time until all 16 are Connected,
 #     memory, threads; destroys g1;
-#   - boots g1..g4 (1 vif each) at once;
+#   - boots g1..g<BENCH_GUESTS> (1 vif each) at once;
 #   - TCP, all guests at once, guest->dom0 (tx) and dom0->guest (rx) with
-#     1, 2, 4 guests (all four guests up): aggregate Gbit/s, dom0 CPU-s per GB moved (xl list),
+#     1, 2, 4 guests (as many as are up): aggregate Gbit/s, dom0 CPU-s per GB moved (xl list),
 #     grant-copy ops per hypercall (ours: debugfs group stats deltas);
 #   - UDP 64-byte packets g1->dom0 (iperf3 run in the guest): packets/s
 #     received by dom0;
@@ -22,13 +22,15 @@
 # Once per boot: the ceiling, TCP over a veth pair between two netns.
 #
 # Knobs (set by bench-quick.sh or the environment): BENCH_REPS (3),
-# BENCH_T iperf seconds (10), BENCH_VIFS=all|first, BENCH_CYCLE_TIMEOUT
+# BENCH_T iperf seconds (10), BENCH_VIFS=all|first, BENCH_GUESTS (4),
+# BENCH_CYCLE_TIMEOUT
 # (s, per cycle), BENCH_ONLY
 # (configurations to run, e.g. "g2-kthread"; default all).
 # A failing step only loses its own figures (logged as m=error).
 . /lab/xnb.sh
 export BENCH_REPS=${BENCH_REPS:-3} BENCH_T=${BENCH_T:-10}
 export BENCH_VIFS=${BENCH_VIFS:-all} BENCH_CYCLE_TIMEOUT=${BENCH_CYCLE_TIMEOUT:-1200}
+export BENCH_GUESTS=${BENCH_GUESTS:-4}
 export BENCH_CFG=- BENCH_REP=0
 
 # Every bench vif uses a minimal hotplug script (bridge port + hotplug-status)
@@ -223,11 +225,12 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 		bench_progress "16 vifs connected"
 		lab_destroy_all > /dev/null 2>&1
 	fi
-	for n in 1 2 3 4; do lab_guest_create $n; done
-	for n in 1 2 3 4; do lab_guest_wait $n; done
-	bm threads_4vif "$(bench_threads)"
-	bench_progress "4 guests up"
+	for ((n = 1; n <= BENCH_GUESTS; n++)); do lab_guest_create $n; done
+	for ((n = 1; n <= BENCH_GUESTS; n++)); do lab_guest_wait $n; done
+	bm threads_guests "$(bench_threads)" n="$BENCH_GUESTS"
+	bench_progress "$BENCH_GUESTS guests up"
 	for n in 1 2 4; do
+		[ "$n" -le "$BENCH_GUESTS" ] || continue
 		for dir in tx rx; do
 			( bench_tcp $dir $n ) || bench_err "tcp_${dir}_$n"
 		done
