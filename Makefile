@@ -69,7 +69,7 @@ lab-shell: lab-images lab-warnmod lab-module
 CHECK_OURS ?= hotplug teardown matrix-1-kthread matrix-2-kthread \
 	      matrix-1-tasklet matrix-2-tasklet multiqueue attach3 jumbo \
 	      rate worker-group destroy-busy reload stress saverestore
-CHECK_STOCK ?= basic hotplug teardown stress
+CHECK_STOCK ?= basic hotplug teardown
 export CHECK_OURS CHECK_STOCK
 
 .PHONY: check demo

@@ -177,6 +177,14 @@ def main():
             if s and st and st[0]:
                 ratios[col] = s[0] / st[0]
         table.append(((m, n, label, unit, better), cells, ratios))
+    # Configurations and rows this run did not measure (QUICK runs two of
+    # ours and two guests) would only add empty cells: leave them out.
+    measured = [col for col in cols[:-1]
+                if any(cells[col] for (m, *_), cells, _r in table if not m.startswith("veth"))]
+    cols = measured + cols[-1:]
+    if default not in cols and measured:
+        default = measured[0]
+    table = [t for t in table if any(t[1][col] for col in cols)]
 
     # --- CSV ---
     with open(a.out + ".csv", "w") as f:
@@ -244,7 +252,7 @@ def main():
              "(↑ higher is better, ↓ lower is better).")
     if quick:
         L.append("")
-        L.append("**QUICK**: one repetition of 3 s iperf runs on a TCG guest; "
+        L.append(f"**QUICK**: one repetition of {info.get('t', '?')} s iperf runs on TCG guests; "
                  "the figures show the harness works, not how fast anything is.")
     L.append("")
     hdr = ["", "unit"] + [f"ours {c}" for _, c in cols[:-1]] + ["stock"]
@@ -293,7 +301,7 @@ def main():
              "dom0 is the iperf3 client (`-R` for guest->dom0); CPU per GB = Domain-0 CPU time "
              "(`xl list`) over bytes through the vif netdevs; ops/hypercall from the debugfs group "
              "counters; memory = growth of Slab+VmallocUsed over the backend not loaded; "
-             "fairness pins both guests to group 0 (ours); g1-g4 are up during every TCP run; vifs are plugged by a minimal hotplug "
+             "fairness pins both guests to group 0 (ours); all guests are up during every TCP run; vifs are plugged by a minimal hotplug "
              "script (bridge port only), not vif-bridge")
     if errors:
         L.append("")

@@ -4,8 +4,10 @@
  *
  * Each group is one kthread or one tasklet (worker= at load).  A queue
  * with work sits once on its group's active list; a pass pops each queue
- * that was active when the pass began, lets it move at most xnb_budget
- * packets each way, and puts it back at the tail if it still has work.
+ * that was active when the pass began, lets it use at most xnb_budget
+ * ring slots each way (a slot carries at most a page; the packet that
+ * crosses the budget still goes), and puts it back at the tail if it
+ * still has work.
  * So a flooding vif gets one budget per pass like every other vif of
  * the group, and an idle vif costs nothing.  Copy ops gathered during a
  * pass go to the hypervisor together (copy.c).

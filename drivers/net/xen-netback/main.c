@@ -30,7 +30,7 @@ MODULE_PARM_DESC(copy_batch, "Grant copy ops per hypercall at most (128-4096)");
 
 unsigned int xnb_budget = 64;
 module_param_named(budget, xnb_budget, uint, 0444);
-MODULE_PARM_DESC(budget, "Packets per queue and direction in one group pass");
+MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per queue and direction in one group pass");
 
 unsigned int xnb_max_queues;
 module_param_named(max_queues, xnb_max_queues, uint, 0444);

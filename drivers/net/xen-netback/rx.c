@@ -266,12 +266,13 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 {
 	struct xnb_vif *vif = q->vif;
 	struct sk_buff *skb;
-	int done = 0;
+	int done = 0, used = 0;
 
 	if (q->rx_blocked_since && skb_queue_empty_lockless(&q->rx_skbs))
 		xnb_rx_check_unstall(q);
 
-	while (done < budget && !READ_ONCE(vif->disabled) &&
+	/* Budget in ring slots, as for guest TX. */
+	while (used < budget && !READ_ONCE(vif->disabled) &&
 	       (skb = skb_peek(&q->rx_skbs))) {
 		bool gso = skb_is_gso(skb);
 		u32 need = xnb_rx_slots_needed(skb->len, gso);
@@ -303,6 +304,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 		skb = skb_dequeue(&q->rx_skbs);
 		xnb_rx_dequeued(q, skb);
 		xnb_rx_start(g, q, skb, need, gso);
+		used += need;
 		done++;
 	}
 	return done;

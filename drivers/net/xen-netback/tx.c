@@ -232,9 +232,12 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 		.gso_tcpv4 = true,
 		.gso_tcpv6 = true,
 	};
-	int done = 0;
+	int done = 0, used = 0;
 
-	while (done < budget && !READ_ONCE(vif->disabled)) {
+	/* The budget counts ring slots (about a page of data each), so a
+	 * pass spends on a queue time bounded in bytes, not in packets.
+	 */
+	while (used < budget && !READ_ONCE(vif->disabled)) {
 		if (!q->tx_held) {
 			enum xnb_tx_verdict v;
 			int avail;
@@ -264,6 +267,7 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 				break;
 			}
 			if (v == XNB_TX_DROP) {
+				used += q->tx_pkt.nr_slots;
 				xnb_tx_drop(g, q);
 				done++;
 				continue;
@@ -274,6 +278,7 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 			break;
 		}
 		q->tx_held = false;
+		used += q->tx_pkt.nr_slots;
 		if (!xnb_tx_start(g, q)) {
 			/* No memory: answer the guest rather than spin. */
 			xnb_tx_drop(g, q);
