@@ -156,6 +156,10 @@ u32 xnb_rx_slots_needed(u32 len, bool gso);
  * "rate" key.  Time is in microseconds.
  */
 #define XNB_CREDIT_MAX	0x10000000000ULL	/* 2^40 bytes a period: no limit */
+/* Waits past this (2^62 us) are reported as ~0: far below the 2^63 at
+ * which the wrap-safe clock comparison would read them as the past.
+ */
+#define XNB_CREDIT_WAIT_MAX	(1ULL << 62)
 
 struct xnb_credit {
 	u64 bytes;		/* credit added per period; 0 = unlimited */
@@ -177,7 +181,9 @@ void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now);
  * that later periods pay back, so the long-run rate is exact whatever
  * the packet sizes (a 64 KiB GSO packet on a 60 KB-per-period limit is
  * neither stuck nor free).  Otherwise returns false and sets *@wait_us
- * to the time until the packet may go.
+ * to the time until the packet may go, or to ~0 when that is beyond
+ * XNB_CREDIT_WAIT_MAX (only absurd limits, such as 1 byte an hour, get
+ * there; the caller then simply asks again later).
  */
 bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us);
 

@@ -402,11 +402,16 @@ static void fuzz_credit(struct input *in)
 		 */
 		debt = (u64)-cr.balance;
 		CHECK(wait >= 1);
-		if (debt / cr.bytes < 0xffffffffULL)
-			CHECK(wait <= (debt / cr.bytes + 1) * (u64)usec);
+		if (wait == ~0ULL) {
+			/* Saturated: only when the true wait passes the cap. */
+			CHECK(debt / cr.bytes >=
+			      (XNB_CREDIT_WAIT_MAX - usec) / usec);
+			continue;
+		}
+		CHECK(wait <= XNB_CREDIT_WAIT_MAX);
+		CHECK(wait <= (debt / cr.bytes + 1) * (u64)usec);
 		again = cr;
-		if (wait != ~0ULL)
-			CHECK(xnb_credit_take(&again, len, now + wait, &wait));
+		CHECK(xnb_credit_take(&again, len, now + wait, &wait));
 	}
 }
 

@@ -26,7 +26,7 @@ xnb_groups_file
 for n in 1 2; do
 	q=$(lab_vif_name $n)-q0
 	lab_assert "$q served by one group" \
-		test "$(xnb_groups_file | grep -c "^  $q\$")" -eq 1
+		test "$(xnb_groups_file | grep -cE "^  $q( |$)")" -eq 1
 done
 lab_destroy_all
 lab_unload_backend

@@ -1068,6 +1068,27 @@ static void test_credit_larger_than_period(void **state)
 	assert_in_range(t, 648700, 648700);
 }
 
+/* 1 byte per 71 minutes and a 4 GB debt: a wait of about 2^63.9 us
+ * would read as the past to the wrap-safe clock; it saturates instead.
+ */
+static void test_credit_absurd_wait(void **state)
+{
+	struct xnb_credit c;
+	u64 wait = 0;
+
+	(void)state;
+	xnb_credit_set(&c, 1, 0xffffffffULL, 0);
+	assert_true(xnb_credit_take(&c, 0xffffffffu, 0, &wait));
+	assert_false(xnb_credit_take(&c, 1, 1, &wait));
+	assert_int_equal(wait, ~0ULL);
+	/* a debt the cap allows: an exact wait, after which it goes */
+	xnb_credit_set(&c, 1000, 1000, 0);
+	assert_true(xnb_credit_take(&c, 0xffffffffu, 0, &wait));
+	assert_false(xnb_credit_take(&c, 1, 0, &wait));
+	assert_true(wait <= XNB_CREDIT_WAIT_MAX);
+	assert_true(xnb_credit_take(&c, 1, wait, &wait));
+}
+
 static void test_credit_clock_wrap(void **state)
 {
 	const u64 top = 0xffffffffffffffffULL;
@@ -1153,6 +1174,7 @@ int main(void)
 		T(test_credit_unlimited),
 		T(test_credit_larger_than_period),
 		T(test_credit_clock_wrap),
+		T(test_credit_absurd_wait),
 		T(test_reason_strings),
 	};
 

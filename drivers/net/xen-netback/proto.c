@@ -312,11 +312,13 @@ bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us)
 		return true;
 	}
 	/* Wait for the first refill that leaves credit (saturating: only
-	 * absurd limits such as 1 byte per hour come near it).
+	 * absurd limits such as 1 byte per hour come near it).  The time to
+	 * the next refill is at most one period here, far below the cap.
 	 */
 	periods = (u64)-c->balance / c->bytes;
 	*wait_us = c->next_refill - now;
-	if (periods > (~0ULL - *wait_us) / c->usec)
+	if (*wait_us > XNB_CREDIT_WAIT_MAX ||
+	    periods > (XNB_CREDIT_WAIT_MAX - *wait_us) / c->usec)
 		*wait_us = ~0ULL;
 	else
 		*wait_us += periods * c->usec;

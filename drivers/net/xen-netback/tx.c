@@ -45,9 +45,10 @@ static bool xnb_tx_credit(struct xnb_queue *q, u32 len)
 	ok = xnb_credit_take(&vif->credit, len, ktime_to_us(ktime_get()),
 			     &wait);
 	spin_unlock_bh(&vif->credit_lock);
+	/* A long wait is re-checked each second: the limit may change. */
 	if (!ok)
-		mod_timer(&q->credit_timer,
-			  jiffies + max(1UL, usecs_to_jiffies(wait)));
+		mod_timer(&q->credit_timer, jiffies +
+			  max(1UL, usecs_to_jiffies(min_t(u64, wait, USEC_PER_SEC))));
 	return ok;
 }
 
