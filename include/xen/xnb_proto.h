@@ -159,7 +159,7 @@ u32 xnb_rx_slots_needed(u32 len, bool gso);
 /* Waits past this (2^62 us) are reported as ~0: far below the 2^63 at
  * which the wrap-safe clock comparison would read them as the past.
  */
-#define XNB_CREDIT_WAIT_MAX	(1ULL << 62)
+#define XNB_CREDIT_WAIT_MAX	0x4000000000000000ULL	/* 2^62 */
 
 struct xnb_credit {
 	u64 bytes;		/* credit added per period; 0 = unlimited */

@@ -128,16 +128,16 @@ struct xnb_queue {
 	struct sk_buff_head rx_skbs;
 	atomic_t rx_bytes_queued;
 	unsigned long rx_blocked_since;	/* jiffies; 0 when not blocked */
+	unsigned int rx_want;		/* slots a blocked queue waits for */
 	bool stalled;			/* counted in vif->stalled_queues */
 	struct timer_list stall_timer;
 
 	atomic_long_t xmit_dropped;	/* dropped by xnb_start_xmit */
 	unsigned long eoi;		/* XNB_EOI_* */
-	/* Producer indices when we last sent an EOI: an event that finds
-	 * them unchanged is spurious (the guest produced nothing new).
+	/* TX producer index when we last sent an EOI: an event that finds
+	 * it unchanged, with nothing unconsumed, is spurious.
 	 */
 	RING_IDX tx_prod_eoi;
-	RING_IDX rx_prod_eoi;
 	unsigned int flush_gen;		/* last flush that touched us */
 	struct xnb_queue_stats stats;
 };

@@ -9,8 +9,10 @@
  *   xnb_vif_disconnect  the reverse, in this order:
  *                       1. connected = false, carrier off, xmit stopped,
  *                          synchronize_net: no xnb_start_xmit in flight
- *                       2. irqs unbound: no more kicks from the guest
- *                       3. queues leave their groups: no worker inside
+ *                       2. queues leave their groups: no worker inside,
+ *                          later events and timers kick nothing
+ *                       3. irqs unbound (the worker used them to EOI and
+ *                          notify, so only now)
  *                       4. timers stopped, queued skbs dropped,
  *                          rings unmapped, queues freed
  *   xnb_vif_destroy     disconnect, unregister, free (remove)
@@ -60,31 +62,39 @@ void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 	 */
 	if (which == XNB_EOI_TX || single)
 		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
-	if (which == XNB_EOI_RX || single)
-		WRITE_ONCE(q->rx_prod_eoi, READ_ONCE(q->rx.sring->req_prod));
 	xen_irq_lateeoi(which == XNB_EOI_TX ? q->tx_irq : q->rx_irq, 0);
 }
 
 /* Work for us: requests the guest produced since our last EOI (the group
  * may have consumed them already, polling while busy), or requests not
  * consumed yet (produced after our last look but before the snapshot).
+ * A queue held for credit waits for its timer, not for the guest.
  */
 static bool xnb_tx_event(struct xnb_queue *q)
 {
 	RING_IDX prod = READ_ONCE(q->tx.sring->req_prod);
 
+	if (READ_ONCE(q->tx_held))
+		return false;
 	return prod != READ_ONCE(q->tx_prod_eoi) ||
 	       prod != READ_ONCE(q->tx.req_cons);
 }
 
-/* Buffers matter only to a queue blocked waiting for them. */
+/* Buffers matter only to a queue blocked waiting for them, and only once
+ * there are as many as it waits for (rx.c sets both before it rechecks
+ * the ring, so a guest that posts right after that recheck is heard).
+ * An impossible producer index is work too: the group disables the vif.
+ */
 static bool xnb_rx_event(struct xnb_queue *q)
 {
-	RING_IDX prod = READ_ONCE(q->rx.sring->req_prod);
+	int avail;
 
-	return prod != READ_ONCE(q->rx_prod_eoi) ||
-	       (READ_ONCE(q->rx_blocked_since) &&
-		prod != READ_ONCE(q->rx.req_cons));
+	if (!READ_ONCE(q->rx_blocked_since))
+		return false;
+	avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
+				    READ_ONCE(q->rx.req_cons),
+				    XNB_RX_RING_SIZE);
+	return avail < 0 || avail >= READ_ONCE(q->rx_want);
 }
 
 /* Interrupts only mark work and kick the group; the EOI waits until the
@@ -313,7 +323,6 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	BACK_RING_ATTACH(&q->rx, rxs, READ_ONCE(rxs->rsp_prod), XEN_PAGE_SIZE);
 
 	q->tx_prod_eoi = q->tx.rsp_prod_pvt;
-	q->rx_prod_eoi = q->rx.rsp_prod_pvt;
 
 	/* Indices that describe no possible ring: refuse to connect. */
 	if (!xnb_ring_sane(READ_ONCE(txs->req_prod), q->tx.rsp_prod_pvt,
@@ -381,14 +390,16 @@ static void xnb_queue_release(struct xnb_queue *q)
 {
 	struct xnb_vif *vif = q->vif;
 
+	/* The worker first: it EOIs and notifies through the irqs.  An event
+	 * or a timer after this kicks nothing (the queue has no group).
+	 */
+	xnb_group_detach(q);
 	if (q->tx_irq)
 		unbind_from_irqhandler(q->tx_irq, q);
 	if (q->rx_irq && q->rx_irq != q->tx_irq)
 		unbind_from_irqhandler(q->rx_irq, q);
 	q->tx_irq = 0;
 	q->rx_irq = 0;
-
-	xnb_group_detach(q);
 	del_timer_sync(&q->credit_timer);
 	del_timer_sync(&q->stall_timer);
 	xnb_rx_purge(q);

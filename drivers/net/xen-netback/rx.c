@@ -109,6 +109,29 @@ void xnb_stall_timer_fn(struct timer_list *t)
 	xnb_group_kick(q);
 }
 
+static void xnb_rx_unblocked(struct xnb_queue *q)
+{
+	WRITE_ONCE(q->rx_blocked_since, 0);
+	if (q->stalled) {
+		q->stalled = false;
+		atomic_dec(&q->vif->stalled_queues);
+		netdev_info(q->vif->dev, "queue %u: RX buffers back, carrier on\n",
+			    q->id);
+		xnb_vif_carrier(q->vif);
+	}
+}
+
+/* A stall with nothing queued (drained) ends with any posted buffer. */
+static void xnb_rx_check_unstall(struct xnb_queue *q)
+{
+	WRITE_ONCE(q->rx_want, 1);
+	q->rx.sring->req_event = q->rx.req_cons + 1;
+	virt_mb(); /* req_event write before req_prod read */
+	if (xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
+				q->rx.req_cons, XNB_RX_RING_SIZE) > 0)
+		xnb_rx_unblocked(q);
+}
+
 /* The guest posts no buffers: drop what waits, then lose the carrier. */
 static void xnb_rx_blocked(struct xnb_queue *q)
 {
@@ -117,7 +140,7 @@ static void xnb_rx_blocked(struct xnb_queue *q)
 	struct xnb_vif *vif = q->vif;
 
 	if (!q->rx_blocked_since)
-		q->rx_blocked_since = jiffies | 1;	/* 0 means unblocked */
+		WRITE_ONCE(q->rx_blocked_since, jiffies | 1); /* 0: unblocked */
 
 	if (time_after_eq(jiffies, q->rx_blocked_since + stall) &&
 	    !q->stalled) {
@@ -127,20 +150,11 @@ static void xnb_rx_blocked(struct xnb_queue *q)
 			    q->id);
 		xnb_vif_carrier(vif);
 	}
-	if (time_after_eq(jiffies, q->rx_blocked_since + drain))
-		xnb_rx_purge(q);
 	mod_timer(&q->stall_timer, jiffies + min(drain, stall) / 2 + 1);
-}
-
-static void xnb_rx_unblocked(struct xnb_queue *q)
-{
-	q->rx_blocked_since = 0;
-	if (q->stalled) {
-		q->stalled = false;
-		atomic_dec(&q->vif->stalled_queues);
-		netdev_info(q->vif->dev, "queue %u: RX buffers back, carrier on\n",
-			    q->id);
-		xnb_vif_carrier(q->vif);
+	if (time_after_eq(jiffies, q->rx_blocked_since + drain)) {
+		xnb_rx_purge(q);
+		/* Drained: any buffer now ends the stall. */
+		xnb_rx_check_unstall(q);
 	}
 }
 
@@ -252,16 +266,6 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
 	xnb_copy_commit(g, f, n);
 }
 
-/* A stall with nothing queued (drained) ends with any posted buffer. */
-static void xnb_rx_check_unstall(struct xnb_queue *q)
-{
-	q->rx.sring->req_event = q->rx.req_cons + 1;
-	virt_mb(); /* req_event write before req_prod read */
-	if (xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
-				q->rx.req_cons, XNB_RX_RING_SIZE) > 0)
-		xnb_rx_unblocked(q);
-}
-
 int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 {
 	struct xnb_vif *vif = q->vif;
@@ -285,7 +289,12 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 			break;
 		}
 		if (avail < need) {
-			/* Be told once enough buffers are there. */
+			/* Be told once enough buffers are there; the event
+			 * handler judges events by these two.
+			 */
+			WRITE_ONCE(q->rx_want, need);
+			if (!q->rx_blocked_since)
+				WRITE_ONCE(q->rx_blocked_since, jiffies | 1);
 			q->rx.sring->req_event = q->rx.req_cons + need;
 			virt_mb(); /* req_event write before req_prod recheck */
 			avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),

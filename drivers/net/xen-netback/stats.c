@@ -171,11 +171,11 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_queue *q)
 		   READ_ONCE(ts->req_event), q->tx.rsp_prod_pvt,
 		   READ_ONCE(ts->rsp_prod), READ_ONCE(ts->rsp_event),
 		   READ_ONCE(q->tx_prod_eoi));
-	seq_printf(m, "    rx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u skbs %u bytes %d\n",
+	seq_printf(m, "    rx req %u/%u ev %u rsp %u/%u ev %u want %u skbs %u bytes %d\n",
 		   READ_ONCE(rs->req_prod), q->rx.req_cons,
 		   READ_ONCE(rs->req_event), q->rx.rsp_prod_pvt,
 		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
-		   READ_ONCE(q->rx_prod_eoi), skb_queue_len_lockless(&q->rx_skbs),
+		   READ_ONCE(q->rx_want), skb_queue_len_lockless(&q->rx_skbs),
 		   atomic_read(&q->rx_bytes_queued));
 }
 

@@ -275,10 +275,10 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 			}
 		}
 		if (!xnb_tx_credit(q, q->tx_pkt.len)) {
-			q->tx_held = true;
+			WRITE_ONCE(q->tx_held, true);
 			break;
 		}
-		q->tx_held = false;
+		WRITE_ONCE(q->tx_held, false);
 		used += q->tx_pkt.nr_slots;
 		if (!xnb_tx_start(g, q)) {
 			/* No memory: answer the guest rather than spin. */

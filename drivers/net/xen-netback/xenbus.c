@@ -105,10 +105,16 @@ static void xnb_rate_changed(struct xenbus_watch *w, const char *path,
 	/* No key: no limit. */
 	mutex_lock(&be->lock);
 	if (be->vif) {
-		spin_lock_bh(&be->vif->credit_lock);
-		xnb_credit_set(&be->vif->credit, bytes, usec,
+		struct xnb_vif *vif = be->vif;
+		unsigned int i;
+
+		spin_lock_bh(&vif->credit_lock);
+		xnb_credit_set(&vif->credit, bytes, usec,
 			       ktime_to_us(ktime_get()));
-		spin_unlock_bh(&be->vif->credit_lock);
+		spin_unlock_bh(&vif->credit_lock);
+		/* A queue held for credit under the old limit may go now. */
+		for (i = 0; i < vif->num_queues; i++)
+			xnb_group_kick(&vif->queues[i]);
 	}
 	mutex_unlock(&be->lock);
 }
@@ -279,11 +285,13 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 	switch (fe_state) {
 	case XenbusStateInitialising:
 		/* A frontend starting over (reset, reload): drop the old
-		 * connection and offer a new one.
+		 * connection, even one still waiting for the hotplug script,
+		 * and offer a new one.
 		 */
-		if (dev->state == XenbusStateConnected) {
+		if (dev->state == XenbusStateConnected || be->want_connected) {
 			xnb_disconnect(be);
-			xenbus_switch_state(dev, XenbusStateClosing);
+			if (dev->state == XenbusStateConnected)
+				xenbus_switch_state(dev, XenbusStateClosing);
 		}
 		if (dev->state != XenbusStateInitWait)
 			xenbus_switch_state(dev, XenbusStateInitWait);
