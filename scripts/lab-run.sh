@@ -81,6 +81,10 @@ XNB_PARAMS="$XNB_PARAMS"
 SCENARIOS="$SCENARIOS"
 LAB_SCENARIO_TIMEOUT=$LAB_SCENARIO_TIMEOUT
 CFG
+# Bench knobs (bench/README.md) reach the scenario as they are.
+for v in $(compgen -e | grep '^BENCH_' || true); do
+	printf '%s=%q\n' "$v" "${!v}" >> "$work/root/lab/config"
+done
 (cd "$work/root" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) | gzip > "$work/run.cpio.gz"
 cat "$LAB_DOM0_INITRD" "$work/run.cpio.gz" > "$work/initrd"
 
