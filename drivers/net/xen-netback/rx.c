@@ -139,9 +139,7 @@ static void xnb_rx_blocked(struct xnb_queue *q)
 	unsigned long stall = msecs_to_jiffies(xnb_rx_stall_msecs);
 	struct xnb_vif *vif = q->vif;
 
-	if (!q->rx_blocked_since)
-		WRITE_ONCE(q->rx_blocked_since, jiffies | 1); /* 0: unblocked */
-
+	/* rx_blocked_since was set by the caller, before its recheck. */
 	if (time_after_eq(jiffies, q->rx_blocked_since + stall) &&
 	    !q->stalled) {
 		q->stalled = true;
@@ -293,7 +291,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 			 * handler judges events by these two.
 			 */
 			WRITE_ONCE(q->rx_want, need);
-			if (!q->rx_blocked_since)
+			if (!q->rx_blocked_since)	/* 0: unblocked */
 				WRITE_ONCE(q->rx_blocked_since, jiffies | 1);
 			q->rx.sring->req_event = q->rx.req_cons + need;
 			virt_mb(); /* req_event write before req_prod recheck */
