@@ -69,7 +69,7 @@ for b in ${BENCH_BACKENDS:-ours stock}; do
 	*) echo "RC_$b=\"FAILED (lab-run exit $rc: $(grep -m1 -o 'FAIL .*' "$work/$b.out" | cut -c1-80 | tr -d '"'))\"" >> "$info" ;;
 	esac
 	logs+=("$work/$b/serial.log")
-	if ! tr -d '\r' < "$work/$b/serial.log" 2>/dev/null | grep -aq "XNB-METRIC bench b=$b "; then
+	if ! tr -d '\r' < "$work/$b/serial.log" 2>/dev/null | grep -ac "XNB-METRIC bench b=$b " >/dev/null; then
 		echo "bench: the $b boot produced no figures" >&2
 		status=1
 	fi
