@@ -8,7 +8,7 @@
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 2
 logs=$top/build/check
 mkdir -p "$logs"
 pass=0 fail=0 failed=()

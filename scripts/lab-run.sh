@@ -10,6 +10,7 @@
 #   SCENARIOS="basic hotplug"  (default: tests/lab/default.list)
 #   LAB_TIMEOUT (whole boot, s)  LAB_SCENARIO_TIMEOUT (each scenario, s)
 #   LAB_RESULTS (results dir)  LAB_EXTRA_GUEST_DIR (files added to guests)
+#   LAB_PERF=1 (the host's perf in dom0 as /lab/perf/perf)
 #
 # The only thing built here is a small cpio with this run's module, the
 # tests/lab scripts and a config, appended to the cached dom0 initramfs
@@ -73,6 +74,15 @@ cp "$top"/tests/lab/scenarios/*.sh "$work/root/lab/scenarios/"
 if [ -n "${LAB_EXTRA_GUEST_DIR:-}" ]; then
 	(cd "$LAB_EXTRA_GUEST_DIR" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) |
 		gzip > "$work/root/lab/guest-extra.cpio.gz"
+fi
+# LAB_PERF=1: the host's perf (Debian's linux-perf, same release as dom0)
+# and the libraries it needs that dom0 lacks, for profiling inside dom0.
+if [ "${LAB_PERF:-0}" = 1 ]; then
+	perf=$(command -v perf) || { echo "lab-run: LAB_PERF=1 needs linux-perf on the host" >&2; exit 2; }
+	mkdir -p "$work/root/lab/perf/lib"
+	cp "$perf" "$work/root/lab/perf/"
+	ldd "$perf" | awk '$3 ~ /^\// && $1 !~ /^(libc|libm|ld-linux)/ { print $3 }' |
+		xargs -r cp -L -t "$work/root/lab/perf/lib/"
 fi
 cat > "$work/root/lab/config" <<CFG
 MODE=$mode

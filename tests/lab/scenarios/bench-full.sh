@@ -20,6 +20,8 @@
 #   - fairness: g2's TCP rate and ping RTT alone and while g1 is flooded
 #     both ways (4+4 streams); ours with both pinned to group 0.
 # Once per boot: the ceiling, TCP over a veth pair between two netns.
+# With LAB_PERF=1, repetition 1 ends each cycle with a perf profile of
+# TCP both ways with all guests (bench-prof lines, not metrics).
 #
 # Knobs (set by bench-quick.sh or the environment): BENCH_REPS (3),
 # BENCH_T iperf seconds (10), BENCH_VIFS=all|first, BENCH_GUESTS (4),
@@ -171,6 +173,29 @@ bench_fair() {
 	bm fair_ping_ratio "$(awk -v a="$a_p" -v f="$f_p" 'BEGIN { if (a > 0 && f != "nan") printf "%.3f", f / a }')"
 }
 
+# Profile (LAB_PERF=1 puts perf in /lab/perf): DIR with all guests, like
+# bench_tcp, while perf samples every dom0 vcpu; prints the hottest
+# symbols.  Not a measurement: it runs after them, in repetition 1 only.
+bench_profile() {	# DIR N
+	local dir=$1 n=$2 rev="" i
+	local perf="env LD_LIBRARY_PATH=/lab/perf/lib /lab/perf/perf"
+	[ "$dir" = tx ] && rev=-R
+	echo 0 > /proc/sys/kernel/kptr_restrict
+	echo -1 > /proc/sys/kernel/perf_event_paranoid
+	for ((i = 1; i <= n; i++)); do
+		timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip $i)" $rev -t 10 \
+			> /dev/null 2>&1 &
+	done
+	sleep 2
+	$perf record -q -a -e cpu-clock -F 499 -o /run/perf.data -- sleep 6 2>&1 | tail -n 2
+	wait
+	$perf report -i /run/perf.data --stdio --no-children --sort sym 2>/dev/null |
+		grep -E '^ +[0-9.]+%' | head -n 25 | sed "s/^ */bench-prof $NETBACK $BENCH_CFG $dir n=$n: /"
+	$perf report -i /run/perf.data --stdio --no-children --sort dso 2>/dev/null |
+		grep -E '^ +[0-9.]+%' | head -n 6 | sed "s/^ */bench-prof $NETBACK $BENCH_CFG $dir n=$n dso: /"
+	rm -f /run/perf.data
+}
+
 # The ceiling: TCP over veth between two namespaces (no Xen in the path).
 bench_veth() {
 	local out
@@ -237,6 +262,10 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 	done
 	( bench_udp ) || bench_err udp
 	( bench_fair ) || bench_err fair
+	if [ "$BENCH_REP" = 1 ] && [ -x /lab/perf/perf ]; then
+		( bench_profile rx "$BENCH_GUESTS" ) || bench_err profile
+		( bench_profile tx "$BENCH_GUESTS" ) || bench_err profile
+	fi
 	bench_progress "done"
 	lab_destroy_all > /dev/null 2>&1
 }
