@@ -88,7 +88,7 @@ lab_guest_create() {
 	{
 		echo "name='g$n'"
 		echo "type='pv'"
-		echo "kernel='/lab-images/vmlinuz'"
+		echo "kernel='/lab-images/vmlinux'"
 		echo "ramdisk='$(lab_guest_ramdisk)'"
 		echo "extra='console=hvc0 xnb_id=$n quiet'"
 		echo "memory=$LAB_GUEST_MEM"
