@@ -176,6 +176,8 @@ bench_fair() {
 # Profile (LAB_PERF=1 puts perf in /lab/perf): DIR with all guests, like
 # bench_tcp, while perf samples every dom0 vcpu; prints the hottest
 # symbols.  Not a measurement: it runs after them, in repetition 1 only.
+# A sample in the hypercall stub is named by its caller, so that a vcpu
+# idling in Xen (xen_safe_halt) is told apart from grant copies.
 bench_profile() {	# DIR N
 	local dir=$1 n=$2 rev="" i
 	local perf="env LD_LIBRARY_PATH=/lab/perf/lib /lab/perf/perf"
@@ -187,12 +189,17 @@ bench_profile() {	# DIR N
 			> /dev/null 2>&1 &
 	done
 	sleep 2
-	$perf record -q -a -e cpu-clock -F 499 -o /run/perf.data -- sleep 6 2>&1 | tail -n 2
+	$perf record -q -a -g -e cpu-clock -F 499 -o /run/perf.data -- sleep 6 2>&1 | tail -n 2
 	wait
-	$perf report -i /run/perf.data --stdio --no-children --sort sym 2>/dev/null |
-		grep -E '^ +[0-9.]+%' | head -n 25 | sed "s/^ */bench-prof $NETBACK $BENCH_CFG $dir n=$n: /"
-	$perf report -i /run/perf.data --stdio --no-children --sort dso 2>/dev/null |
-		grep -E '^ +[0-9.]+%' | head -n 6 | sed "s/^ */bench-prof $NETBACK $BENCH_CFG $dir n=$n dso: /"
+	$perf script -i /run/perf.data -F ip,sym 2>/dev/null | awk -v RS= -F '\n' '
+		function name(l) { sub(/^[ \t]*[0-9a-f]+ /, "", l); return l }
+		{
+			leaf = name($1)
+			if (leaf ~ /^xen_hypercall/ && NF > 1) leaf = "hypercall<-" name($2)
+			n[leaf]++; all++
+		}
+		END { for (k in n) printf "%6.2f%% %s\n", 100 * n[k] / all, k }' |
+		sort -rn | head -n 25 | sed "s/^ */bench-prof $NETBACK $BENCH_CFG $dir n=$n: /"
 	rm -f /run/perf.data
 }
 
