@@ -185,12 +185,20 @@ bench_profile() {	# DIR N
 	echo 0 > /proc/sys/kernel/kptr_restrict
 	echo -1 > /proc/sys/kernel/perf_event_paranoid
 	for ((i = 1; i <= n; i++)); do
-		timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip $i)" $rev -t 10 \
-			> /dev/null 2>&1 &
+		timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip $i)" $rev -t 10 -f m \
+			> /run/bench-prof-$i.log 2>&1 &
 	done
 	sleep 2
+	# Xen's view too: perf in a PV dom0 sees little of the time its vcpus
+	# spend inside hypercalls (grant copies), and nothing of the guests.
+	xentop -b -d 3 -i 2 2>/dev/null | awk '$1 == "NAME" { n++; next } n == 2 { printf "%s %s%% ", $1, $4 }
+		END { print "" }' | sed "s/^/bench-prof $NETBACK $BENCH_CFG $dir n=$n: xentop cpu: /" &
 	$perf record -q -a -g -e cpu-clock -F 499 -o /run/perf.data -- sleep 6 2>&1 | tail -n 2
 	wait
+	for ((i = 1; i <= n; i++)); do
+		grep -q receiver /run/bench-prof-$i.log || tail -n 2 /run/bench-prof-$i.log
+		echo "bench-prof $NETBACK $BENCH_CFG $dir n=$n: load g$i $(iperf_mbps /run/bench-prof-$i.log) Mbit/s"
+	done
 	$perf script -i /run/perf.data -F ip,sym 2>/dev/null | awk -v RS= -F '\n' '
 		function name(l) { sub(/^[ \t]*[0-9a-f]+ /, "", l); return l }
 		{
@@ -277,9 +285,8 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 	lab_destroy_all > /dev/null 2>&1
 }
 
-[ -n "${BENCH_LIB_ONLY:-}" ] && return 0
-
-cat > $BENCH_VIF_SCRIPT <<'SCRIPT'
+bench_vif_script() {
+	cat > $BENCH_VIF_SCRIPT <<'SCRIPT'
 #!/bin/sh
 # libxl vif hotplug: $1 online|offline, env vif=<netdev>, XENBUS_PATH.
 case $1 in
@@ -290,7 +297,12 @@ online|add)
 esac
 exit 0
 SCRIPT
-chmod +x $BENCH_VIF_SCRIPT
+	chmod +x $BENCH_VIF_SCRIPT
+}
+
+[ -n "${BENCH_LIB_ONLY:-}" ] && return 0
+
+bench_vif_script
 
 echo "XNB-METRIC bench-info dom0_kernel=$(uname -r) dom0_vcpus=$(nproc)" \
 	"dom0_mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" \
