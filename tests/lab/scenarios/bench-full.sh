@@ -105,15 +105,23 @@ load_end() {	# load_end TAG [k=v]
 	bm "busy_ms_$tag" $((ms1 - ms0)) "$@"
 }
 
-# TCP DIR N: dom0 <-> g1..gN at once; DIR tx = guest->dom0 (-R), rx = dom0->guest.
-bench_tcp() {
-	local dir=$1 n=$2 rev="" i sum
-	[ "$dir" = tx ] && rev=-R
-	load_begin
-	for ((i = 1; i <= n; i++)); do
-		timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip $i)" $rev -t "$BENCH_T" -f m \
-			> /run/bench-tcp-$i.log 2>&1 &
+# tcp_clients DIR N SECONDS LOG: iperf3 from dom0 to g1..gN in the
+# background, output in LOG-<i>.log; DIR tx = guest->dom0 (-R), rx =
+# dom0->guest.  The caller waits.
+tcp_clients() {
+	local rev="" i
+	[ "$1" = tx ] && rev=-R
+	for ((i = 1; i <= $2; i++)); do
+		timeout -k 5 $(($3 + 30)) iperf3 -c "$(lab_guest_ip $i)" $rev -t "$3" -f m \
+			> "$4-$i.log" 2>&1 &
 	done
+}
+
+# TCP DIR N: dom0 <-> g1..gN at once.
+bench_tcp() {
+	local dir=$1 n=$2 i sum
+	load_begin
+	tcp_clients "$dir" "$n" "$BENCH_T" /run/bench-tcp
 	wait
 	load_end "$dir" n="$n"
 	sum=0
@@ -173,21 +181,18 @@ bench_fair() {
 	bm fair_ping_ratio "$(awk -v a="$a_p" -v f="$f_p" 'BEGIN { if (a > 0 && f != "nan") printf "%.3f", f / a }')"
 }
 
-# Profile (LAB_PERF=1 puts perf in /lab/perf): DIR with all guests, like
+# Profile (LAB_PERF=1 puts perf in /lab/perf): TCP DIR with g1..gN, like
 # bench_tcp, while perf samples every dom0 vcpu; prints the hottest
 # symbols.  Not a measurement: it runs after them, in repetition 1 only.
 # A sample in the hypercall stub is named by its caller, so that a vcpu
 # idling in Xen (xen_safe_halt) is told apart from grant copies.
 bench_profile() {	# DIR N
-	local dir=$1 n=$2 rev="" i
+	local dir=$1 n=$2 i
 	local perf="env LD_LIBRARY_PATH=/lab/perf/lib /lab/perf/perf"
-	[ "$dir" = tx ] && rev=-R
 	echo 0 > /proc/sys/kernel/kptr_restrict
 	echo -1 > /proc/sys/kernel/perf_event_paranoid
-	for ((i = 1; i <= n; i++)); do
-		timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip $i)" $rev -t 10 -f m \
-			> /run/bench-prof-$i.log 2>&1 &
-	done
+	# 10 s of load: 2 s to ramp up, 6 s recorded, slack.
+	tcp_clients "$dir" "$n" 10 /run/bench-prof
 	sleep 2
 	# Xen's view too: perf in a PV dom0 sees little of the time its vcpus
 	# spend inside hypercalls (grant copies), and nothing of the guests.

@@ -1,8 +1,9 @@
 # bench-profile: where the CPU goes under TCP load: perf in dom0 (needs
-# LAB_PERF=1) and xentop's per-domain CPU.  For each configuration (ours: the defaults, groups=1
-# tasklet; stock: one) it boots BENCH_GUESTS guests and profiles TCP both
-# ways with 1 guest and with all of them (bench-prof lines, see
-# bench-full.sh's bench_profile).  Prints no metrics and asserts nothing:
+# LAB_PERF=1) and xentop's per-domain CPU.  For each configuration (ours:
+# the defaults, groups=1 tasklet; stock: one) it boots BENCH_GUESTS guests
+# and profiles TCP both ways with 1 guest and with all of them (bench-prof
+# lines, see bench-full.sh's bench_profile).  Prints no metrics and
+# asserts nothing:
 #   LAB_PERF=1 make lab SCENARIOS=bench-profile [NETBACK=stock]
 [ -x /lab/perf/perf ] || lab_skip "no perf in dom0 (LAB_PERF=1)"
 BENCH_LIB_ONLY=1 . /lab/scenarios/bench-full.sh
