@@ -4,7 +4,7 @@
  * that has no xen-netfront bound to the attacked vif.  It shares its own
  * ring and data pages (gntalloc), binds event channels (evtchn), writes the
  * frontend keys of device/vif/<devid> and then plays one case of
- * /work/shared/hostile-catalogue.md against the backend in dom0.
+ * docs/hostile-catalogue.md against the backend in dom0.
  *
  *   hostile [--dev K] case N [N...]  catalogue cases (1..27), in order
  *   hostile [--dev K] --random SEED --count N

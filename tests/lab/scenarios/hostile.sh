@@ -1,4 +1,4 @@
-# hostile: the hostile-frontend campaign (../shared/hostile-catalogue.md).
+# hostile: the hostile-frontend campaign (docs/hostile-catalogue.md).
 # Guest g1 is an honest netfront; guest g20 has no netfront and runs
 # /bin/hostile (tests/hostile/hostile.c) as the frontend of a hot-attached
 # vif.  All cases play on the same vif, one program invocation each: the
