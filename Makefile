@@ -71,6 +71,44 @@ buildroot:
 lint: lab-fetch
 	scripts/lint.sh $(LAB_KDIR)
 
+# ---------------------------------------------------------------------------
+# Packaging (docs/install.md).
+#   make deb            source package + xen-netback-wg-dkms_<v>_all.deb in
+#                       build/deb/, then lintian
+#   make dkms-install   by-hand DKMS: sources to /usr/src/$(PKG_NAME)-<v>,
+#                       dkms add + build + install (running kernel, or
+#                       DKMS_KVER=<kver>)
+#   make dkms-remove    dkms remove --all and the /usr/src copy
+PKG_NAME := xen-netback-wg
+PKG_VERSION := $(shell cat $(CURDIR)/VERSION 2>/dev/null)
+DKMS_SRC := /usr/src/$(PKG_NAME)-$(PKG_VERSION)
+DKMS_MOD := -m $(PKG_NAME) -v $(PKG_VERSION)
+DKMS_FILES = Makefile Kbuild Kconfig VERSION dkms.conf \
+	drivers/net/xen-netback/Kbuild include/xen/xnb_proto.h \
+	$(filter-out %.mod.c,$(wildcard drivers/net/xen-netback/*.[ch]))
+.PHONY: deb dkms-add dkms-install dkms-remove
+
+deb:
+	scripts/deb.sh
+
+# The package owns the same /usr/src directory: leave it to apt.
+DKMS_NOT_PACKAGED = if dpkg -S $(DKMS_SRC) > /dev/null 2>&1; then \
+	echo "$(DKMS_SRC) belongs to a package: use apt" >&2; exit 1; fi
+
+dkms-add: dkms-remove
+	mkdir -p $(DKMS_SRC)
+	tar -cf - $(DKMS_FILES) | tar -xf - -C $(DKMS_SRC)
+	sed -i 's/#MODULE_VERSION#/$(PKG_VERSION)/' $(DKMS_SRC)/dkms.conf
+	dkms add $(DKMS_MOD)
+
+dkms-install: dkms-add
+	dkms install $(DKMS_MOD) $(if $(DKMS_KVER),-k $(DKMS_KVER))
+
+dkms-remove:
+	@$(DKMS_NOT_PACKAGED)
+	if dkms status $(DKMS_MOD) | grep -q .; then dkms remove $(DKMS_MOD) --all; fi
+	rm -rf $(DKMS_SRC)
+
 # Userspace tests of the pure code (unit tests, fuzzers).
 -include tests/tests.mk
 
