@@ -48,7 +48,7 @@ clean:
 	rm -rf build/6.1 build/6.12
 
 # ---------------------------------------------------------------------------
-# Supported kernels and checks (docs/install.md).
+# Supported kernels (xnb_compat.h) and style checks.
 #   make modules-6.1    W=1 against Debian 12's 6.1 (the lab's headers)
 #   make modules-6.12   W=1 against Debian 13's 6.12, in a trixie chroot
 #                       (scripts/buildroot.sh; first run: a few minutes)
