@@ -11,18 +11,103 @@ KDIR ?= $(if $(wildcard $(HOST_KDIR)/Makefile),$(HOST_KDIR),$(LAB_CACHE)/kdir)
 
 MODULE := drivers/net/xen-netback/xen-netback.ko
 
-.PHONY: all modules clean install
+# MODULE_VERSION: `git describe` in a git checkout, else the VERSION file
+# (DKMS and package builds have no .git).
+XNB_VERSION := $(or $(if $(wildcard $(CURDIR)/.git),$(shell git -C $(CURDIR) describe --tags --always --dirty 2>/dev/null)),$(shell cat $(CURDIR)/VERSION 2>/dev/null),0.1)
+KBUILD_ARGS = -C $(KDIR) M=$(CURDIR) XNB_VERSION=$(XNB_VERSION)
+
+# The kernel release KDIR's headers are for (their UTS_RELEASE; Debian's
+# kernel.release holds the upstream version instead): where `make install`
+# puts the module.  INSTALL_MOD_PATH=/some/root installs into an image.
+KVER ?= $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null),$(shell uname -r))
+INSTALL_MOD_DIR ?= updates
+MOD_DEST = $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
+DEPMOD = depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+
+.PHONY: all modules clean install uninstall
 
 all: modules
 
 modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) $(KBUILD_ARGS) modules
 
+# Into /lib/modules/$(KVER)/updates/, which depmod prefers to the
+# kernel's own xen-netback in kernel/.  Copied as built: kbuild's
+# modules_install would also try to sign with a key only the kernel's
+# own build tree has.
 install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	install -D -m 0644 $(MODULE) $(MOD_DEST)/xen-netback.ko
+	$(DEPMOD)
+
+uninstall:
+	rm -f $(MOD_DEST)/xen-netback.ko
+	$(DEPMOD)
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) $(KBUILD_ARGS) clean
+	rm -rf build/6.1 build/6.12
+
+# ---------------------------------------------------------------------------
+# Supported kernels (xnb_compat.h) and style checks.
+#   make modules-6.1    W=1 against Debian 12's 6.1 (the lab's headers)
+#   make modules-6.12   W=1 against Debian 13's 6.12, in a trixie chroot
+#                       (scripts/buildroot.sh; first run: a few minutes)
+#   make build-matrix   both; any warning fails
+#   make lint           checkpatch --strict and sparse; any finding fails
+.PHONY: modules-6.1 modules-6.12 build-matrix buildroot lint
+
+modules-6.1: lab-fetch
+	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(LAB_CACHE) scripts/build-matrix.sh 6.1
+
+modules-6.12:
+	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(LAB_CACHE) scripts/build-matrix.sh 6.12
+
+build-matrix: lab-fetch
+	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(LAB_CACHE) scripts/build-matrix.sh 6.1 6.12
+
+buildroot:
+	LAB_CACHE=$(LAB_CACHE) scripts/buildroot.sh
+
+lint: lab-fetch
+	scripts/lint.sh $(LAB_KDIR)
+
+# ---------------------------------------------------------------------------
+# Packaging (docs/install.md).
+#   make deb            source package + xen-netback-wg-dkms_<v>_all.deb in
+#                       build/deb/, then lintian
+#   make dkms-install   by-hand DKMS: sources to /usr/src/$(PKG_NAME)-<v>,
+#                       dkms add + build + install (running kernel, or
+#                       DKMS_KVER=<kver>)
+#   make dkms-remove    dkms remove --all and the /usr/src copy
+PKG_NAME := xen-netback-wg
+PKG_VERSION := $(shell cat $(CURDIR)/VERSION 2>/dev/null)
+DKMS_SRC := /usr/src/$(PKG_NAME)-$(PKG_VERSION)
+DKMS_MOD := -m $(PKG_NAME) -v $(PKG_VERSION)
+DKMS_FILES = Makefile Kbuild Kconfig VERSION dkms.conf \
+	drivers/net/xen-netback/Kbuild include/xen/xnb_proto.h \
+	$(filter-out %.mod.c,$(wildcard drivers/net/xen-netback/*.[ch]))
+.PHONY: deb dkms-add dkms-install dkms-remove
+
+deb:
+	scripts/deb.sh
+
+# The package owns the same /usr/src directory: leave it to apt.
+DKMS_NOT_PACKAGED = if dpkg -S $(DKMS_SRC) > /dev/null 2>&1; then \
+	echo "$(DKMS_SRC) belongs to a package: use apt" >&2; exit 1; fi
+
+dkms-add: dkms-remove
+	mkdir -p $(DKMS_SRC)
+	tar -cf - $(DKMS_FILES) | tar -xf - -C $(DKMS_SRC)
+	sed -i 's/#MODULE_VERSION#/$(PKG_VERSION)/' $(DKMS_SRC)/dkms.conf
+	dkms add $(DKMS_MOD)
+
+dkms-install: dkms-add
+	dkms install $(DKMS_MOD) $(if $(DKMS_KVER),-k $(DKMS_KVER))
+
+dkms-remove:
+	@$(DKMS_NOT_PACKAGED)
+	if dkms status $(DKMS_MOD) | grep -q .; then dkms remove $(DKMS_MOD) --all; fi
+	rm -rf $(DKMS_SRC)
 
 # Userspace tests of the pure code (unit tests, fuzzers).
 -include tests/tests.mk
@@ -51,7 +136,7 @@ lab-warnmod: lab-fetch
 	$(MAKE) -C $(LAB_KDIR) M=$(CURDIR)/tests/lab/warnmod modules
 
 lab-module: lab-fetch
-	$(if $(filter ours,$(NETBACK)),$(MAKE) -C $(LAB_KDIR) M=$(CURDIR) modules,@true)
+	$(if $(filter ours,$(NETBACK)),$(MAKE) -C $(LAB_KDIR) M=$(CURDIR) XNB_VERSION=$(XNB_VERSION) modules,@true)
 
 lab: lab-images lab-warnmod lab-module
 	$(LAB_ENV) scripts/lab-run.sh

@@ -54,6 +54,8 @@
 #include <xen/xenbus.h>
 #include <xen/xnb_proto.h>
 
+#include "xnb_compat.h"
+
 #define XNB_TX_RING_SIZE	__CONST_RING_SIZE(xen_netif_tx, XEN_PAGE_SIZE)
 #define XNB_RX_RING_SIZE	__CONST_RING_SIZE(xen_netif_rx, XEN_PAGE_SIZE)
 /* Guest TX bytes copied into the skb's linear area; the rest in pages. */
@@ -103,7 +105,7 @@ enum {
 struct xnb_queue {
 	struct xnb_vif *vif;
 	unsigned int id;
-	char name[IFNAMSIZ + 8];
+	char name[IFNAMSIZ + 12];	/* "<ifname>-q<u32>" always fits */
 
 	/* Scheduling, under group->lock. */
 	struct xnb_group *group;

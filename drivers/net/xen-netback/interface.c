@@ -400,8 +400,8 @@ static void xnb_queue_release(struct xnb_queue *q)
 		unbind_from_irqhandler(q->rx_irq, q);
 	q->tx_irq = 0;
 	q->rx_irq = 0;
-	del_timer_sync(&q->credit_timer);
-	del_timer_sync(&q->stall_timer);
+	timer_delete_sync(&q->credit_timer);
+	timer_delete_sync(&q->stall_timer);
 	xnb_rx_purge(q);
 	if (q->stalled)
 		atomic_dec(&vif->stalled_queues);

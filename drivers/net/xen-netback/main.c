@@ -143,4 +143,5 @@ module_exit(xnb_exit);
 
 MODULE_DESCRIPTION("Xen network backend with worker groups and batched grant copies");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(XNB_VERSION);
 MODULE_ALIAS("xen-backend:vif");

@@ -104,7 +104,7 @@ void xnb_rx_purge(struct xnb_queue *q)
 
 void xnb_stall_timer_fn(struct timer_list *t)
 {
-	struct xnb_queue *q = from_timer(q, t, stall_timer);
+	struct xnb_queue *q = timer_container_of(q, t, stall_timer);
 
 	xnb_group_kick(q);
 }

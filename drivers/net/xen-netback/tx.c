@@ -26,7 +26,7 @@ bool xnb_tx_pending(struct xnb_queue *q)
 
 void xnb_credit_timer_fn(struct timer_list *t)
 {
-	struct xnb_queue *q = from_timer(q, t, credit_timer);
+	struct xnb_queue *q = timer_container_of(q, t, credit_timer);
 
 	xnb_group_kick(q);
 }

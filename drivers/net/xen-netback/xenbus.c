@@ -415,7 +415,8 @@ fail:
 	return err;
 }
 
-static int xnb_uevent(struct xenbus_device *dev, struct kobj_uevent_env *env)
+static int xnb_uevent(XNB_XENBUS_UEVENT_CONST struct xenbus_device *dev,
+		      struct kobj_uevent_env *env)
 {
 	struct xnb_backend *be = dev_get_drvdata(&dev->dev);
 	char *script;

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Every difference between the kernels we build against, in one place.
+ *
+ * Supported: Linux 6.1 (Debian 12) to 6.12 (Debian 13, and Debian 12
+ * with bookworm-backports).  Newer kernels are accepted as long as the
+ * module builds; a new difference gets a shim here, not an #if in a .c
+ * file.  The driver is written against the newest interface; each shim
+ * below supplies it on the older kernels and is named after it, so
+ * dropping a kernel from the range means deleting its shims.
+ */
+#ifndef XNB_COMPAT_H
+#define XNB_COMPAT_H
+
+#include <linux/timer.h>
+#include <linux/version.h>
+
+/* True when building for a kernel older than major.minor.  The only
+ * place that reads the version: checkpatch flags each use.
+ */
+#define XNB_KERNEL_BEFORE(major, minor) \
+	(KERNEL_VERSION(major, minor, 0) > LINUX_VERSION_CODE)
+
+#if XNB_KERNEL_BEFORE(6, 1)
+#error "xen-netback (worker groups) needs Linux 6.1 or newer (supported: 6.1 to 6.12)"
+#endif
+
+/* 6.2 added timer_delete_sync() (later 6.1.y releases have it too) and
+ * 6.15 removed the old name del_timer_sync(), which every 6.1 has.
+ */
+#if XNB_KERNEL_BEFORE(6, 2)
+#define timer_delete_sync(timer) del_timer_sync(timer)
+#endif
+
+/* 6.16 renamed from_timer() to timer_container_of().  Both are macros,
+ * so test for the name: some distribution kernels carry the rename.
+ */
+#ifndef timer_container_of
+#define timer_container_of(var, timer, field) from_timer(var, timer, field)
+#endif
+
+/* 6.3 made the device argument of xenbus_driver.uevent const. */
+#if XNB_KERNEL_BEFORE(6, 3)
+#define XNB_XENBUS_UEVENT_CONST
+#else
+#define XNB_XENBUS_UEVENT_CONST const
+#endif
+
+#endif /* XNB_COMPAT_H */

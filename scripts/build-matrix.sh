@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the module with W=1 against each kernel we support; any compiler
+# or kbuild warning fails.
+#
+#   scripts/build-matrix.sh [6.1] [6.12]      (default: both)
+#
+#   6.1   Debian 12: the lab's headers ($LAB_CACHE/kdir), the host's gcc-12.
+#   6.12  Debian 13: the headers inside the trixie build root
+#         (scripts/buildroot.sh), its gcc-14.
+#
+# Each kernel builds in its own copy of the sources, build/<kernel>/, so
+# the checkout's own build (make) is left alone.  XNB_VERSION (from the
+# Makefile) becomes MODULE_VERSION.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
+XNB_VERSION=${XNB_VERSION:-$(cat VERSION 2>/dev/null || echo 0.1)}
+
+log() { echo "build-matrix: $*" >&2; }
+
+# copy_sources DIR: what the module build reads, nothing else.
+copy_sources() {
+	rm -rf "$1"
+	mkdir -p "$1/drivers/net/xen-netback" "$1/include/xen"
+	cp Kbuild VERSION "$1/"
+	cp drivers/net/xen-netback/Kbuild "$1/drivers/net/xen-netback/"
+	for f in drivers/net/xen-netback/*.[ch] include/xen/*.h; do
+		case $f in *.mod.c) continue ;; esac	# generated
+		cp "$f" "$1/$f"
+	done
+}
+
+# check LOG: fail on any warning or error line.
+check() {
+	if grep -E 'warning:|error:|Error [0-9]' "$1"; then
+		return 1
+	fi
+}
+
+build_61() {
+	local dir=build/6.1 kdir=$LAB_CACHE/kdir
+	[ -e "$kdir/Makefile" ] || { log "no 6.1 headers at $kdir: run make lab-fetch"; return 1; }
+	copy_sources "$dir"
+	log "6.1: $(readlink -f "$kdir")"
+	make -C "$kdir" M="$PWD/$dir" W=1 XNB_VERSION="$XNB_VERSION" modules \
+		> "$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
+	check "$dir/build.log"
+	/sbin/modinfo -F vermagic "$dir/drivers/net/xen-netback/xen-netback.ko"
+}
+
+build_612() {
+	local dir=build/6.12
+	scripts/buildroot.sh > /dev/null
+	copy_sources "$dir"
+	log "6.12: in $(scripts/buildroot.sh)"
+	# The glob is for the chroot's shell; there is one headers tree.
+	# shellcheck disable=SC2016
+	scripts/buildroot.sh exec "$dir" sh -c \
+		'make -C /usr/src/linux-headers-*-amd64 M=/xnb W=1 XNB_VERSION="$1" modules' \
+		sh "$XNB_VERSION" > "$dir/build.log" 2>&1 || { cat "$dir/build.log"; return 1; }
+	check "$dir/build.log"
+	/sbin/modinfo -F vermagic "$dir/drivers/net/xen-netback/xen-netback.ko"
+}
+
+[ $# -gt 0 ] || set -- 6.1 6.12
+for k; do
+	case $k in
+	6.1) build_61 ;;
+	6.12) build_612 ;;
+	*) log "unknown kernel $k (6.1 or 6.12)"; exit 2 ;;
+	esac
+	log "$k: W=1 clean"
+done
