@@ -2,15 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 """Aggregate the "XNB-METRIC bench ..." lines of `make bench` lab runs.
 
-    aggregate.py --info INFO.env --out PREFIX SERIAL.log...
+    aggregate.py --info INFO.env --workdir DIR --out PREFIX [--readme README.md] SERIAL.log...
+    aggregate.py --csv OLD.csv --out PREFIX [--info INFO.env]   (re-render)
 
 Writes PREFIX.md (pasteable table: median [min-max] per configuration,
-ours/stock ratio), PREFIX.csv and PREFIX.png (gnuplot; skipped with a
-note when gnuplot is missing).  Never judges a figure beyond reporting
-whether a target is met: the exit status is non-zero only when there is
-nothing to aggregate or an output cannot be written.
+ours/stock ratio, the targets), PREFIX.csv and PREFIX.png (gnuplot;
+skipped with a note when gnuplot is missing).  --readme replaces the text
+between README's "bench:start" and "bench:end" markers by a few lines
+pointing at PREFIX.md.  --csv re-renders from an earlier CSV instead of
+logs (the failed steps and, without --info, the machine are then unknown).
+
+Never judges a figure beyond reporting whether a target is met: the exit
+status is non-zero only when there is nothing to aggregate or an output
+cannot be written.
+
+Reading order: the ROWS and TARGETS tables, then main(), which calls one
+function per step: load, tabulate (median/range, ratios), targets, render.
 """
 import argparse
+import collections
+import csv
 import math
 import os
 import re
@@ -18,41 +29,127 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The configurations are defined once, in the library the scenarios use.
+BENCH_LIB = os.path.join(TOP, "tests", "lab", "bench-lib.sh")
 
 METRIC = re.compile(r"XNB-METRIC bench (b=\S+ c=\S+ r=\S+ m=\S+.*?v=\S+)")
 INFO = re.compile(r"XNB-METRIC bench-info (.*)")
 
-# (metric, n, label, unit, better, scale).  better: "hi" or "lo" (None: info).
-ROWS = []
-for d, dl in (("tx", "guest->dom0"), ("rx", "dom0->guest")):
-    for n in (1, 2, 4):
-        ROWS.append((f"tcp_{d}_gbps", n, f"TCP {dl}, {n} guest{'s' if n > 1 else ''}", "Gbit/s", "hi", 1))
-for d, dl in (("tx", "guest->dom0"), ("rx", "dom0->guest")):
-    for n in (1, 2, 4):
-        ROWS.append((f"cpu_s_per_gb_{d}", n, f"dom0 CPU per GB, TCP {dl}, {n} guest{'s' if n > 1 else ''}", "CPU-s/GB", "lo", 1))
-ROWS += [
-    ("udp64_tx_pps", None, "UDP 64 B guest->dom0, received by dom0", "kpps", "hi", 1e-3),
-    ("cpu_s_per_gb_udp", None, "dom0 CPU per GB, UDP 64 B", "CPU-s/GB", "lo", 1),
-    ("ops_per_batch_tx", 4, "grant-copy ops/hypercall, TCP guest->dom0, 4 guests", "ops", "hi", 1),
-    ("ops_per_batch_rx", 4, "grant-copy ops/hypercall, TCP dom0->guest, 4 guests", "ops", "hi", 1),
-    ("ops_per_batch_all", None, "grant-copy ops/hypercall, median of all TCP loads", "ops", "hi", 1),
-    ("ops_per_batch_udp", None, "grant-copy ops/hypercall, UDP 64 B", "ops", "hi", 1),
-    ("threads_1vif", None, "backend threads, 1 vif", "threads", "lo", 1),
-    ("threads_guests", 4, "backend threads, 4 guests of 1 vif", "threads", "lo", 1),
-    ("threads_guests", 2, "backend threads, 2 guests of 1 vif", "threads", "lo", 1),
-    ("threads_16vif", None, "backend threads, 16 vifs", "threads", "lo", 1),
-    ("mem_1vif_kib", None, "dom0 Slab+VmallocUsed growth, 1 vif", "MiB", "lo", 1 / 1024),
-    ("mem_16vif_kib", None, "dom0 Slab+VmallocUsed growth, 16 vifs", "MiB", "lo", 1 / 1024),
-    ("connect16_s", None, "time to hot-attach 15 vifs one by one (16 in all)", "s", "lo", 1),
-    ("boot1_s", None, "guest boot until its vif answers ping", "s", "lo", 1),
-    ("fair_alone_gbps", None, "fairness: g2 TCP dom0->g2 alone", "Gbit/s", "hi", 1),
-    ("fair_flood_gbps", None, "fairness: g2 TCP while g1 is flooded", "Gbit/s", "hi", 1),
-    ("fair_tput_ratio", None, "fairness: g2 throughput flooded/alone", "ratio", "hi", 1),
-    ("fair_ping_alone_ms", None, "fairness: g2 ping RTT alone", "ms", "lo", 1),
-    ("fair_ping_flood_ms", None, "fairness: g2 ping RTT while g1 is flooded", "ms", "lo", 1),
-    ("fair_ping_ratio", None, "fairness: g2 ping RTT flooded/alone", "ratio", "lo", 1),
-    ("veth_gbps", None, "ceiling: TCP over veth between 2 netns in dom0", "Gbit/s", None, 1),
-]
+# One table row: metric (as the scenario prints it), n (guests, or None),
+# label, unit, better ("hi", "lo", or None for information only) and the
+# scale from the printed value to the unit.
+Row = collections.namedtuple("Row", "metric n label unit better scale")
+GUESTS = (1, 2, 4)
+DIRS = (("tx", "guest->dom0"), ("rx", "dom0->guest"))
+
+
+def _guests(n):
+    return f"{n} guest{'s' if n > 1 else ''}"
+
+
+ROWS = (
+    [Row(f"tcp_{d}_gbps", n, f"TCP {dl}, {_guests(n)}", "Gbit/s", "hi", 1)
+     for d, dl in DIRS for n in GUESTS]
+    + [Row(f"cpu_s_per_gb_{d}", n, f"dom0 CPU per GB, TCP {dl}, {_guests(n)}", "CPU-s/GB", "lo", 1)
+       for d, dl in DIRS for n in GUESTS]
+    + [Row(*r) for r in (
+        ("udp64_tx_pps", None, "UDP 64 B guest->dom0, received by dom0", "kpps", "hi", 1e-3),
+        ("cpu_s_per_gb_udp", None, "dom0 CPU per GB, UDP 64 B", "CPU-s/GB", "lo", 1),
+        ("ops_per_batch_tx", 4, "grant-copy ops/hypercall, TCP guest->dom0, 4 guests", "ops", "hi", 1),
+        ("ops_per_batch_rx", 4, "grant-copy ops/hypercall, TCP dom0->guest, 4 guests", "ops", "hi", 1),
+        ("ops_per_batch_all", None, "grant-copy ops/hypercall, median of all TCP loads", "ops", "hi", 1),
+        ("ops_per_batch_udp", None, "grant-copy ops/hypercall, UDP 64 B", "ops", "hi", 1),
+        ("threads_1vif", None, "backend threads, 1 vif", "threads", "lo", 1),
+        ("threads_guests", 4, "backend threads, 4 guests of 1 vif", "threads", "lo", 1),
+        ("threads_guests", 2, "backend threads, 2 guests of 1 vif", "threads", "lo", 1),
+        ("threads_16vif", None, "backend threads, 16 vifs", "threads", "lo", 1),
+        ("mem_1vif_kib", None, "dom0 Slab+VmallocUsed growth, 1 vif", "MiB", "lo", 1 / 1024),
+        ("mem_16vif_kib", None, "dom0 Slab+VmallocUsed growth, 16 vifs", "MiB", "lo", 1 / 1024),
+        ("connect16_s", None, "time to hot-attach 15 vifs one by one (16 in all)", "s", "lo", 1),
+        ("boot1_s", None, "guest boot until its vif answers ping", "s", "lo", 1),
+        ("fair_alone_gbps", None, "fairness: g2 TCP dom0->g2 alone", "Gbit/s", "hi", 1),
+        ("fair_flood_gbps", None, "fairness: g2 TCP while g1 is flooded", "Gbit/s", "hi", 1),
+        ("fair_tput_ratio", None, "fairness: g2 throughput flooded/alone", "ratio", "hi", 1),
+        ("fair_ping_alone_ms", None, "fairness: g2 ping RTT alone", "ms", "lo", 1),
+        ("fair_ping_flood_ms", None, "fairness: g2 ping RTT while g1 is flooded", "ms", "lo", 1),
+        ("fair_ping_ratio", None, "fairness: g2 ping RTT flooded/alone", "ratio", "lo", 1),
+        ("veth_gbps", None, "ceiling: TCP over veth between 2 netns in dom0", "Gbit/s", None, 1),
+    )])
+
+# The targets, reported and never asserted.  kind:
+#   "every_row"  the default configuration's ratio is on the good side of 1
+#                on every row that has a better direction;
+#   "ratio"      the default configuration's ours/stock ratio on each of
+#                the cells passes ok(ratio);
+#   "each"       per configuration of ours, each cell's median passes
+#                ok(value, want), want = the backend threads it should run.
+Target = collections.namedtuple("Target", "label kind cells ok")
+TARGETS = (
+    Target("ours >= stock on every row (default config)", "every_row", (), None),
+    Target(">= 1.2x stock TCP throughput with >= 2 guests", "ratio",
+           [(f"tcp_{d}_gbps", n) for d, _ in DIRS for n in (2, 4)], lambda r: r >= 1.2),
+    Target("dom0 CPU/GB <= 0.75x stock", "ratio",
+           [(f"cpu_s_per_gb_{d}", n) for d, _ in DIRS for n in GUESTS], lambda r: r <= 0.75),
+    Target("median grant-copy ops/hypercall >= 32 under load ({cfg})", "each",
+           [("ops_per_batch_all", None)], lambda v, want: v >= 32),
+    Target("threads = groups ({cfg}: want {want} kthreads)", "each",
+           [("threads_1vif", None), ("threads_guests", 2), ("threads_guests", 4),
+            ("threads_16vif", None)], lambda v, want: v == want),
+)
+
+STOCK = ("stock", "stock")
+PLOT_ALT = "throughput and dom0 CPU per GB against guests"
+
+
+# --- configurations -----------------------------------------------------------
+
+def load_configs(ncpu, lib=BENCH_LIB):
+    """[(backend, name)] from bench-lib.sh's BENCH_CONFIGS, in run order."""
+    text = open(lib).read()
+    m = re.search(r"^BENCH_CONFIGS='\n(.*?)^'", text, re.M | re.S)
+    if not m:
+        sys.exit(f"bench: no BENCH_CONFIGS table in {lib}")
+    out = []
+    for line in m.group(1).splitlines():
+        f = line.split()
+        if f and not f[0].startswith("#"):
+            out.append((f[1], f[0].replace("{N}", str(ncpu))))
+    return out
+
+
+def columns(ncpu):
+    """Table columns (ours by group count, then stock) and the default one."""
+    configs = load_configs(ncpu)
+    ours = [c for c in configs if c[0] == "ours"]
+    default = ours[0]
+    ours.sort(key=lambda c: (groups_of(c[1]), c[1]))
+    return ours + [STOCK], default
+
+
+def groups_of(name):
+    m = re.match(r"g(\d+)", name)
+    return int(m.group(1)) if m else 0
+
+
+def want_threads(name):
+    """Backend threads a configuration should run: one kthread per group."""
+    return 0 if name.endswith("tasklet") else groups_of(name)
+
+
+# --- input ----------------------------------------------------------------------
+
+def read_env(path):
+    """KEY=value lines (scripts/bench.sh's info.env) as a dict."""
+    env = {}
+    if path:
+        for line in open(path):
+            k, _, v = line.rstrip("\n").partition("=")
+            if k:
+                env[k] = v
+    return env
 
 
 def fnum(s):
@@ -63,8 +160,18 @@ def fnum(s):
     return None if math.isnan(v) or math.isinf(v) else v
 
 
-def parse(paths):
-    """{(backend, cfg, metric, n): {rep: [values]}}, info dict, errors."""
+def error_text(kv):
+    what = kv.get("what", "?")
+    if what == "cycle":
+        what = "cycle timed out (per-cycle budget)" if kv.get("rc") == "124" else \
+            f"cycle ended early (rc {kv.get('rc', '?')})"
+    else:
+        what += " failed"
+    return f"{kv.get('b')} {kv.get('c')} rep {kv.get('r')}: {what}"
+
+
+def parse_logs(paths):
+    """{(backend, cfg, metric, n): {rep: [values]}}, bench-info dict, errors."""
     data, info, errors = {}, {}, []
     for p in paths:
         try:
@@ -84,22 +191,17 @@ def parse(paths):
                 continue
             kv = dict(x.partition("=")[::2] for x in m.group(1).split() if "=" in x)
             if kv.get("m") == "error":
-                what = kv.get("what", "?")
-                if what == "cycle":
-                    what = "cycle timed out (per-cycle budget)" if kv.get("rc") == "124" else \
-                        f"cycle ended early (rc {kv.get('rc', '?')})"
-                else:
-                    what += " failed"
-                errors.append(f"{kv.get('b')} {kv.get('c')} rep {kv.get('r')}: {what}")
+                errors.append(error_text(kv))
                 continue
             v = fnum(kv.get("v", ""))
             if v is None:
                 continue
             n = int(kv["n"]) if kv.get("n", "").isdigit() else None
-            key = (kv["b"], kv["c"], kv["m"], n)
-            data.setdefault(key, {}).setdefault(kv["r"], []).append(v)
+            data.setdefault((kv["b"], kv["c"], kv["m"], n), {}).setdefault(kv["r"], []).append(v)
     return data, info, errors
 
+
+# --- statistics -------------------------------------------------------------------
 
 def samples(data, b, c, m, n):
     """One value per repetition (the median of that rep's values)."""
@@ -109,9 +211,9 @@ def samples(data, b, c, m, n):
             if kb == b and kc == c and km in ("ops_per_batch_tx", "ops_per_batch_rx"):
                 vals += [x for r in reps.values() for x in r]
         return vals
-    if c == "*":  # per-boot figure (veth): whatever config carried it
+    if m.startswith("veth"):  # per-boot figure: whatever config carried it
         reps = {}
-        for (kb, kc, km, kn), r in data.items():
+        for (kb, _, km, kn), r in data.items():
             if kb == b and km == m and kn == n:
                 for rep, v in r.items():
                     reps.setdefault(rep, []).extend(v)
@@ -121,10 +223,103 @@ def samples(data, b, c, m, n):
 
 
 def stat(vals):
+    """(median, min, max, count), or None without values."""
     if not vals:
         return None
     return statistics.median(vals), min(vals), max(vals), len(vals)
 
+
+def tabulate(data, cols):
+    """[(row, {col: stat})] for every row of ROWS, in the row's unit."""
+    return [(row, {col: stat([v * row.scale for v in samples(data, col[0], col[1], row.metric, row.n)])
+                   for col in cols})
+            for row in ROWS]
+
+
+def add_ratios(table, cols):
+    """[(row, cells, {col: ours/stock of the medians})]."""
+    out = []
+    for row, cells in table:
+        st = cells.get(STOCK)
+        ratios = {col: cells[col][0] / st[0] for col in cols
+                  if col != STOCK and cells.get(col) and st and st[0]}
+        out.append((row, cells, ratios))
+    return out
+
+
+def drop_unmeasured(table, cols, default):
+    """Leave out configurations and rows the run did not measure (QUICK
+    runs two of ours and two guests): they would only add empty cells."""
+    measured = [col for col in cols if col != STOCK
+                and any(cells.get(col) for row, cells, _ in table
+                        if not row.metric.startswith("veth"))]
+    cols = measured + [STOCK]
+    if default not in cols and measured:
+        default = measured[0]
+    table = [t for t in table if any(t[1].get(col) for col in cols)]
+    return table, cols, default
+
+
+def load_csv(path):
+    """An earlier PREFIX.csv as (table without ratios, columns seen)."""
+    by_key = {(r.metric, r.n): r for r in ROWS}
+    cells, cols = {}, []
+    for rec in csv.DictReader(open(path)):
+        key = (rec["metric"], int(rec["guests"]) if rec["guests"] else None)
+        col = (rec["backend"], rec["config"])
+        if key not in by_key:
+            continue
+        if col not in cols:
+            cols.append(col)
+        cells.setdefault(key, {})[col] = (float(rec["median"]), float(rec["min"]),
+                                          float(rec["max"]), int(rec["reps"]))
+    cols = [c for c in cols if c != STOCK] + [STOCK]
+    return [(row, cells.get((row.metric, row.n), {})) for row in ROWS], cols
+
+
+# --- targets ------------------------------------------------------------------------
+
+def yn(ok):
+    return "n/a" if ok is None else ("yes" if ok else "**no**")
+
+
+def find(table, metric, n):
+    for row, cells, ratios in table:
+        if row.metric == metric and row.n == n:
+            return cells, ratios
+    return {}, {}
+
+
+def evaluate_targets(table, cols, default):
+    """[(target text, met, figures)] for every entry of TARGETS."""
+    out = []
+    for t in TARGETS:
+        if t.kind == "every_row":
+            worse = [row.label for row, _, ratios in table
+                     if row.better and default in ratios
+                     and (ratios[default] < 1 if row.better == "hi" else ratios[default] > 1)]
+            have = any(default in ratios for _, _, ratios in table)
+            out.append((t.label, yn(not worse if have else None),
+                        ("worse on: " + "; ".join(worse)) if worse else ""))
+        elif t.kind == "ratio":
+            rs = [find(table, m, n)[1].get(default) for m, n in t.cells]
+            rs = [r for r in rs if r is not None]
+            out.append((t.label, yn(all(t.ok(r) for r in rs) if rs else None),
+                        ", ".join(f"{r:.2f}x" for r in rs)))
+        else:
+            for col in cols:
+                if col == STOCK:
+                    continue
+                want = want_threads(col[1])
+                got = [find(table, m, n)[0].get(col) for m, n in t.cells]
+                got = [s[0] for s in got if s]
+                out.append((t.label.format(cfg=col[1], want=want),
+                            yn(all(t.ok(v, want) for v in got) if got else None),
+                            ", ".join(fmt(v) for v in got)))
+    return out
+
+
+# --- output ---------------------------------------------------------------------------
 
 def fmt(x):
     if x is None:
@@ -141,222 +336,208 @@ def fmt(x):
     return f"{x:.3g}"
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--info", required=True)
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("logs", nargs="+")
-    a = ap.parse_args()
-
-    host = {}
-    for line in open(a.info):
-        k, _, v = line.rstrip("\n").partition("=")
-        if k:
-            host[k] = v
-    data, info, errors = parse(a.logs)
-    if not data:
-        print("bench: no XNB-METRIC bench lines in " + " ".join(a.logs), file=sys.stderr)
-        return 1
-    ncpu = info.get("dom0_vcpus", "2")
-    ours = [f"g1-kthread", f"g1-tasklet", f"g{ncpu}-kthread", f"g{ncpu}-tasklet"]
-    cols = [("ours", c) for c in ours] + [("stock", "stock")]
-    default = ("ours", f"g{ncpu}-kthread")
-    quick = host.get("QUICK", "0") == "1"
-
-    table = []  # (row, {col: stat}, {col: ratio})
-    for m, n, label, unit, better, scale in ROWS:
-        cells, ratios = {}, {}
-        for b, c in cols:
-            cc = "*" if m.startswith("veth") else c
-            s = stat([v * scale for v in samples(data, b, cc, m, n)])
-            cells[(b, c)] = s
-        st = cells[("stock", "stock")]
-        for col in cols[:-1]:
-            s = cells[col]
-            if s and st and st[0]:
-                ratios[col] = s[0] / st[0]
-        table.append(((m, n, label, unit, better), cells, ratios))
-    # Configurations and rows this run did not measure (QUICK runs two of
-    # ours and two guests) would only add empty cells: leave them out.
-    measured = [col for col in cols[:-1]
-                if any(cells[col] for (m, *_), cells, _r in table if not m.startswith("veth"))]
-    cols = measured + cols[-1:]
-    if default not in cols and measured:
-        default = measured[0]
-    table = [t for t in table if any(t[1][col] for col in cols)]
-
-    # --- CSV ---
-    with open(a.out + ".csv", "w") as f:
+def write_csv(path, table, cols):
+    with open(path, "w") as f:
         f.write("metric,guests,label,unit,better,backend,config,reps,median,min,max,ratio_vs_stock\n")
-        for (m, n, label, unit, better), cells, ratios in table:
+        for row, cells, ratios in table:
             for col in cols:
-                s = cells[col]
+                s = cells.get(col)
                 if not s:
                     continue
                 r = ratios.get(col)
-                f.write(f"{m},{n or ''},\"{label}\",{unit},{better or ''},{col[0]},{col[1]},{s[3]},"
-                        f"{s[0]:.6g},{s[1]:.6g},{s[2]:.6g},{'' if r is None else f'{r:.4f}'}\n")
+                f.write(f"{row.metric},{row.n or ''},\"{row.label}\",{row.unit},{row.better or ''},"
+                        f"{col[0]},{col[1]},{s[3]},{s[0]:.6g},{s[1]:.6g},{s[2]:.6g},"
+                        f"{'' if r is None else f'{r:.4f}'}\n")
 
-    # --- targets (reported, never asserted) ---
-    def cell(m, n, col):
-        for (rm, rn, *_), cells, ratios in table:
-            if rm == m and rn == n:
-                return cells[col], ratios.get(col)
-        return None, None
 
-    def yn(ok):
-        return "n/a" if ok is None else ("yes" if ok else "**no**")
+def md_cell(s, ratio, better):
+    """median [min-max] xR"""
+    if not s:
+        return "-"
+    t = fmt(s[0])
+    if s[3] > 1:
+        t += f" [{fmt(s[1])}-{fmt(s[2])}]"
+    if ratio is not None and better:
+        t += f" ×{ratio:.2f}"
+    return t
 
-    targets = []
-    worse = []
-    for (m, n, label, unit, better), cells, ratios in table:
-        r = ratios.get(default)
-        if better and r is not None and (r < 1 if better == "hi" else r > 1):
-            worse.append(label)
-    have_ratio = any(t[2].get(default) is not None for t in table)
-    targets.append(("ours >= stock on every row (default config)",
-                    yn(not worse if have_ratio else None),
-                    ("worse on: " + "; ".join(worse)) if worse else ""))
-    rs = [cell(f"tcp_{d}_gbps", n, default)[1] for d in ("tx", "rx") for n in (2, 4)]
-    rs = [r for r in rs if r is not None]
-    targets.append((">= 1.2x stock TCP throughput with >= 2 guests",
-                    yn(all(r >= 1.2 for r in rs) if rs else None),
-                    ", ".join(f"{r:.2f}x" for r in rs)))
-    rs = [cell(f"cpu_s_per_gb_{d}", n, default)[1] for d in ("tx", "rx") for n in (1, 2, 4)]
-    rs = [r for r in rs if r is not None]
-    targets.append(("dom0 CPU/GB <= 0.75x stock", yn(all(r <= 0.75 for r in rs) if rs else None),
-                    ", ".join(f"{r:.2f}x" for r in rs)))
-    for col in cols[:-1]:
-        s, _ = cell("ops_per_batch_all", None, col)
-        targets.append((f"median grant-copy ops/hypercall >= 32 under load ({col[1]})",
-                        yn(s[0] >= 32 if s else None), fmt(s[0]) if s else ""))
-    for col in cols[:-1]:
-        g = int(re.match(r"g(\d+)", col[1]).group(1))
-        want = 0 if col[1].endswith("tasklet") else g
-        got = [cell(m, n, col)[0] for m, n in (("threads_1vif", None), ("threads_guests", 2),
-                                               ("threads_guests", 4), ("threads_16vif", None))]
-        got = [x[0] for x in got if x]
-        targets.append((f"threads = groups ({col[1]}: want {want} kthreads)",
-                        yn(all(x == want for x in got) if got else None),
-                        ", ".join(fmt(x) for x in got)))
 
-    # --- Markdown ---
-    L = []
-    title = "QUICK smoke run: 1 repetition, short runs, noisy" if quick else "full run"
-    L.append(f"# xen-netback bench, {host.get('DATE', '?')} ({title})")
-    L.append("")
-    L.append(f"Ours (`{host.get('COMMIT', '?')}`) against Debian's stock `xen-netback.ko`, "
-             f"in the QEMU TCG lab (`make bench{' QUICK=1' if quick else ''}`).  "
-             "Cells: median [min-max] over the repetitions; ×R = ours/stock of the medians "
-             "(↑ higher is better, ↓ lower is better).")
-    if quick:
-        L.append("")
-        L.append(f"**QUICK**: one repetition of {info.get('t', '?')} s iperf runs on TCG guests; "
-                 "the figures show the harness works, not how fast anything is.")
-    L.append("")
+def md_table(table, cols):
     hdr = ["", "unit"] + [f"ours {c}" for _, c in cols[:-1]] + ["stock"]
-    L.append("| " + " | ".join(hdr) + " |")
-    L.append("|" + "---|" * len(hdr))
-    for (m, n, label, unit, better), cells, ratios in table:
-        arrow = {"hi": " ↑", "lo": " ↓"}.get(better, "")
-        row = [label + arrow, unit]
-        for col in cols:
-            s = cells[col]
-            if not s:
-                row.append("-")
-                continue
-            t = fmt(s[0])
-            if s[3] > 1:
-                t += f" [{fmt(s[1])}-{fmt(s[2])}]"
-            if col in ratios and better:
-                t += f" ×{ratios[col]:.2f}"
-            row.append(t)
-        L.append("| " + " | ".join(row) + " |")
-    L.append("")
-    L.append(f"Targets (reported, not asserted; default config = ours {default[1]}, "
-             "groups = dom0 vcpus, kthread):")
-    L.append("")
-    L.append("| target | met | figures |")
-    L.append("|---|---|---|")
-    for t, ok, fig in targets:
-        L.append(f"| {t} | {ok} | {fig} |")
-    L.append("")
-    L.append("Machine and lab:")
-    L.append("")
-    L.append(f"- host: {host.get('NPROC', '?')} CPUs, {host.get('CPU', '?')}, Linux {host.get('HOST_KERNEL', '?')}, "
-             f"{host.get('QEMU', '?')} (TCG)")
-    L.append(f"- host load (1-min loadavg) at the start of the ours/stock boots: "
-             f"{host.get('LOAD_ours', '?')} / {host.get('LOAD_stock', '?')}; other QEMU processes running: "
-             f"{host.get('OTHERQEMU_ours', '?')} / {host.get('OTHERQEMU_stock', '?')}")
-    L.append(f"- Xen {info.get('xen', '?')}, dom0 Linux {info.get('dom0_kernel', '?')}, "
-             f"{info.get('dom0_vcpus', '?')} vcpus, {int(info.get('dom0_mem_kib', '0')) // 1024} MiB; "
-             f"guests: 1 vcpu, {info.get('guest_mem', '?')} MiB, 1 queue per vif")
-    L.append(f"- {info.get('reps', '?')} repetition(s), iperf3 {info.get('t', '?')} s per run; "
-             
-             f"1/16-vif phase: {'first configuration of each boot only' if info.get('vifs', 'first' if quick else 'all') == 'first' else 'every cycle'}; "
-             f"lab runs: ours {host.get('RC_ours', '?')}, stock {host.get('RC_stock', '?')} "
-             f"({host.get('SECS_ours', '?')} s + {host.get('SECS_stock', '?')} s)")
-    L.append("- method: scenario `tests/lab/scenarios/bench-full.sh`; TCP with all guests at once, "
-             "dom0 is the iperf3 client (`-R` for guest->dom0); CPU per GB = Domain-0 CPU time "
-             "(`xl list`) over bytes through the vif netdevs; ops/hypercall from the debugfs group "
-             "counters; memory = growth of Slab+VmallocUsed over the backend not loaded; "
-             "fairness pins both guests to group 0 (ours); all guests are up during every TCP run; vifs are plugged by a minimal hotplug "
-             "script (bridge port only), not vif-bridge")
+    lines = ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
+    for row, cells, ratios in table:
+        arrow = {"hi": " ↑", "lo": " ↓"}.get(row.better, "")
+        lines.append("| " + " | ".join([row.label + arrow, row.unit] + [
+            md_cell(cells.get(col), ratios.get(col), row.better) for col in cols]) + " |")
+    return lines
+
+
+def md_machine(host, info, quick):
+    vifs = info.get("vifs", "first" if quick else "all")
+    return [
+        f"- host: {host.get('NPROC', '?')} CPUs, {host.get('CPU', '?')}, Linux {host.get('HOST_KERNEL', '?')}, "
+        f"{host.get('QEMU', '?')} (TCG)",
+        f"- host load (1-min loadavg) at the start of the ours/stock boots: "
+        f"{host.get('LOAD_ours', '?')} / {host.get('LOAD_stock', '?')}; other QEMU processes running: "
+        f"{host.get('OTHERQEMU_ours', '?')} / {host.get('OTHERQEMU_stock', '?')}",
+        f"- Xen {info.get('xen', '?')}, dom0 Linux {info.get('dom0_kernel', '?')}, "
+        f"{info.get('dom0_vcpus', '?')} vcpus, {int(info.get('dom0_mem_kib', '0')) // 1024} MiB; "
+        f"guests: 1 vcpu, {info.get('guest_mem', '?')} MiB, 1 queue per vif",
+        f"- {info.get('reps', '?')} repetition(s), iperf3 {info.get('t', '?')} s per run; "
+        f"1/16-vif phase: {'first configuration of each boot only' if vifs == 'first' else 'every cycle'}; "
+        f"lab runs: ours {host.get('RC_ours', '?')}, stock {host.get('RC_stock', '?')} "
+        f"({host.get('SECS_ours', '?')} s + {host.get('SECS_stock', '?')} s)",
+        "- method: `tests/lab/bench-lib.sh`; TCP with all guests at once, "
+        "dom0 is the iperf3 client (`-R` for guest->dom0); CPU per GB = Domain-0 CPU time "
+        "(`xl list`) over bytes through the vif netdevs; ops/hypercall from the debugfs group "
+        "counters; memory = growth of Slab+VmallocUsed over the backend not loaded; "
+        "fairness pins both guests to group 0 (ours); all guests are up during every TCP run; "
+        "vifs are plugged by a minimal hotplug script (bridge port only), not vif-bridge",
+    ]
+
+
+def render_md(table, cols, default, targets, host, info, errors, quick, plot):
+    """The results page; plot is the PNG's file name, or None."""
+    title = "QUICK smoke run: 1 repetition, short runs, noisy" if quick else "full run"
+    L = [f"# xen-netback bench, {host.get('DATE', '?')} ({title})", "",
+         f"Ours (`{host.get('COMMIT', '?')}`) against Debian's stock `xen-netback.ko`, "
+         f"in the QEMU TCG lab (`make bench{' QUICK=1' if quick else ''}`).  "
+         "Cells: median [min-max] over the repetitions; ×R = ours/stock of the medians "
+         "(↑ higher is better, ↓ lower is better)."]
+    if quick:
+        L += ["", f"**QUICK**: one repetition of {info.get('t', '?')} s iperf runs on TCG guests; "
+              "the figures show the harness works, not how fast anything is."]
+    L += [""] + md_table(table, cols) + [""]
+    L += [f"Targets (reported, not asserted; default config = ours {default[1]}, "
+          "groups = dom0 vcpus, kthread):", "",
+          "| target | met | figures |", "|---|---|---|"]
+    L += [f"| {t} | {ok} | {fig} |" for t, ok, fig in targets]
+    L += ["", "Machine and lab:", ""] + md_machine(host, info, quick)
     if errors:
-        L.append("")
-        L.append("Steps that failed (their figures are missing):")
-        L.append("")
-        for e in sorted(set(errors)):
-            L.append(f"- {e}")
-    png = os.path.basename(a.out) + ".png"
-    L.append("")
-    L.append(f"![throughput and dom0 CPU per GB against guests]({png})")
-    md = "\n".join(L) + "\n"
+        L += ["", "Steps that failed (their figures are missing):", ""]
+        L += [f"- {e}" for e in sorted(set(errors))]
+    L += ["", f"![{PLOT_ALT}]({plot})" if plot else "(no plot: gnuplot missing or failed)"]
+    return "\n".join(L) + "\n"
 
-    # --- plot ---
-    os.makedirs(a.workdir, exist_ok=True)
-    plotted = False
-    if shutil.which("gnuplot"):
-        series = []
-        for col in cols:
-            fn = os.path.join(a.workdir, f"plot-{col[1]}.dat")
-            with open(fn, "w") as f:
-                f.write("# guests tx txmin txmax rx rxmin rxmax cputx min max cpurx min max\n")
-                for n in (1, 2, 4):
-                    vals = []
-                    for m in ("tcp_tx_gbps", "tcp_rx_gbps", "cpu_s_per_gb_tx", "cpu_s_per_gb_rx"):
-                        s = stat(samples(data, col[0], col[1], m, n))
-                        vals += list(s[:3]) if s else ["NaN"] * 3
-                    f.write(f"{n} " + " ".join(str(v) for v in vals) + "\n")
-            style = "lw 3 lc rgb 'black' dt 2" if col[0] == "stock" else "lw 2"
-            series.append((fn, ("ours " if col[0] == "ours" else "") + col[1], style))
 
-        def plot(colno, title, ylabel):
-            return (f"set title '{title}'; set ylabel '{ylabel}'; plot " + ", ".join(
-                f"'{fn}' using 1:{colno}:{colno + 1}:{colno + 2} with yerrorlines {st} title '{t}'"
-                for fn, t, st in series) + "\n")
-        gp = (f"set terminal pngcairo size 1200,900 font ',10'\nset output '{a.out}.png'\n"
-              f"set multiplot layout 2,2 title 'xen-netback bench {host.get('DATE', '')}"
-              f"{' (QUICK, noisy)' if quick else ''}'\n"
-              "set xlabel 'guests'; set xtics (1,2,4); set xrange [0.5:4.5]; set yrange [0:*]; "
-              "set key top left opaque; set grid\n"
-              + plot(2, "TCP guest->dom0, aggregate", "Gbit/s")
-              + plot(5, "TCP dom0->guest, aggregate", "Gbit/s")
-              + plot(8, "dom0 CPU per GB, guest->dom0", "CPU-s/GB")
-              + plot(11, "dom0 CPU per GB, dom0->guest", "CPU-s/GB")
-              + "unset multiplot\n")
-        gpf = os.path.join(a.workdir, "plot.gp")
-        open(gpf, "w").write(gp)
-        r = subprocess.run(["gnuplot", gpf], capture_output=True, text=True)
-        plotted = r.returncode == 0 and os.path.exists(a.out + ".png")
-        if not plotted:
-            print("bench: gnuplot failed: " + r.stderr[-500:], file=sys.stderr)
-    if not plotted:
-        md = md.replace(f"![throughput and dom0 CPU per GB against guests]({png})",
-                        "(no plot: gnuplot missing or failed)")
+def write_plot(out, workdir, table, cols, title):
+    """PREFIX.png: TCP throughput and dom0 CPU per GB against guests,
+    one line per configuration.  False when gnuplot is missing or failed."""
+    if not shutil.which("gnuplot"):
+        return False
+    os.makedirs(workdir, exist_ok=True)
+    series = []
+    for col in cols:
+        fn = os.path.join(workdir, f"plot-{col[1]}.dat")
+        with open(fn, "w") as f:
+            f.write("# guests tx txmin txmax rx rxmin rxmax cputx min max cpurx min max\n")
+            for n in GUESTS:
+                vals = []
+                for m in ("tcp_tx_gbps", "tcp_rx_gbps", "cpu_s_per_gb_tx", "cpu_s_per_gb_rx"):
+                    s = find(table, m, n)[0].get(col)
+                    vals += list(s[:3]) if s else ["NaN"] * 3
+                f.write(f"{n} " + " ".join(str(v) for v in vals) + "\n")
+        style = "lw 3 lc rgb 'black' dt 2" if col == STOCK else "lw 2"
+        series.append((fn, ("ours " if col[0] == "ours" else "") + col[1], style))
+
+    def plot(colno, what, ylabel):
+        return (f"set title '{what}'; set ylabel '{ylabel}'; plot " + ", ".join(
+            f"'{fn}' using 1:{colno}:{colno + 1}:{colno + 2} with yerrorlines {st} title '{t}'"
+            for fn, t, st in series) + "\n")
+    gp = (f"set terminal pngcairo size 1200,900 font ',10'\nset output '{out}.png'\n"
+          f"set multiplot layout 2,2 title '{title}'\n"
+          "set xlabel 'guests'; set xtics (1,2,4); set xrange [0.5:4.5]; set yrange [0:*]; "
+          "set key top left opaque; set grid\n"
+          + plot(2, "TCP guest->dom0, aggregate", "Gbit/s")
+          + plot(5, "TCP dom0->guest, aggregate", "Gbit/s")
+          + plot(8, "dom0 CPU per GB, guest->dom0", "CPU-s/GB")
+          + plot(11, "dom0 CPU per GB, dom0->guest", "CPU-s/GB")
+          + "unset multiplot\n")
+    gpf = os.path.join(workdir, "plot.gp")
+    open(gpf, "w").write(gp)
+    r = subprocess.run(["gnuplot", gpf], capture_output=True, text=True)
+    if r.returncode == 0 and os.path.exists(out + ".png"):
+        return True
+    print("bench: gnuplot failed: " + r.stderr[-500:], file=sys.stderr)
+    return False
+
+
+def readme_summary(readme, out, host, info, quick, cols, targets):
+    """A few lines for the README: where the latest results are, how they
+    were run, which targets were (not) met.  Never the table itself."""
+    link = os.path.relpath(out + ".md", os.path.dirname(os.path.abspath(readme)))
+    ours = ", ".join(c for b, c in cols if b == "ours")
+    met = [t for t, ok, _ in targets if ok == "yes"]
+    missed = [t for t, ok, _ in targets if ok == "**no**"]
+    return [
+        f"Latest run: [`{link}`]({link}) (CSV and plot beside it), {host.get('DATE', '?')}, "
+        f"commit `{host.get('COMMIT', '?')}`{', QUICK' if quick else ''}:",
+        f"{info.get('reps', '?')} repetition(s) of {info.get('t', '?')} s iperf3 runs, "
+        f"ours ({ours}) against Debian's stock module in the QEMU TCG lab.",
+        f"Targets (reported, not asserted): {len(met)} of {len(targets)} met"
+        + (f"; not met: {'; '.join(missed)}." if missed else "."),
+    ]
+
+
+def update_readme(readme, lines):
+    """Replace what is between the bench markers; False if there are none."""
+    text = open(readme).read()
+    m = re.search(r"(<!-- bench:start -->\n).*?(<!-- bench:end -->)", text, re.S)
+    if not m:
+        return False
+    new = text[:m.end(1)] + "\n".join(lines) + "\n" + text[m.start(2):]
+    with open(readme, "w") as f:
+        f.write(new)
+    return True
+
+
+# --- main -------------------------------------------------------------------------------
+
+def load(a):
+    """(table of stats without ratios, columns, default column, bench-info,
+    errors) from the logs or, with --csv, from an earlier CSV."""
+    if a.csv:
+        table, cols = load_csv(a.csv)
+        ncpu = max([groups_of(c) for _, c in cols] + [1])
+        _, default = columns(ncpu)
+        return table, cols, default, {}, []
+    data, info, errors = parse_logs(a.logs)
+    if not data:
+        sys.exit("bench: no XNB-METRIC bench lines in " + " ".join(a.logs))
+    cols, default = columns(info.get("dom0_vcpus", "2"))
+    return tabulate(data, cols), cols, default, info, errors
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--info", help="info.env written by scripts/bench.sh")
+    ap.add_argument("--out", required=True, help="output prefix")
+    ap.add_argument("--workdir", help="scratch files (plot data); default: a temporary one")
+    ap.add_argument("--readme", help="README.md whose bench section gets the summary")
+    ap.add_argument("--csv", help="re-render from this CSV instead of logs")
+    ap.add_argument("logs", nargs="*")
+    a = ap.parse_args()
+    if not a.csv and not (a.logs and a.info):
+        ap.error("give --info and serial logs, or --csv")
+
+    host = read_env(a.info)
+    quick = host.get("QUICK", "0") == "1"
+    table, cols, default, info, errors = load(a)
+    table = add_ratios(table, cols)
+    table, cols, default = drop_unmeasured(table, cols, default)
+    targets = evaluate_targets(table, cols, default)
+
+    write_csv(a.out + ".csv", table, cols)
+    with tempfile.TemporaryDirectory() as tmp:
+        plotted = write_plot(a.out, a.workdir or tmp, table, cols,
+                             f"xen-netback bench {host.get('DATE', '')}{' (QUICK, noisy)' if quick else ''}")
+    md = render_md(table, cols, default, targets, host, info, errors, quick,
+                   os.path.basename(a.out) + ".png" if plotted else None)
     open(a.out + ".md", "w").write(md)
     sys.stdout.write(md)
+    if a.readme and not update_readme(a.readme, readme_summary(a.readme, a.out, host, info, quick,
+                                                                 cols, targets)):
+        print(f"bench: no bench markers in {a.readme}; left alone", file=sys.stderr)
     return 0
 
 

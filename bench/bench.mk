@@ -3,15 +3,20 @@
 # Benchmarks, -included by the top-level Makefile (which provides
 # lab-images and lab-module):
 #   make bench            3 repetitions, 10 s runs (about an hour and a half)
-#   make bench QUICK=1    1 repetition, 3 s runs: a smoke test of the harness
+#   make bench QUICK=1    1 repetition, 2 s runs: a smoke test of the harness
 # Results: bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png}; see scripts/bench.sh.
 # Targets are reported, never asserted.
 
 QUICK ?= 0
 
-.PHONY: bench
+.PHONY: bench bench-deps
+
+# python3 aggregates, gnuplot draws (the lab's own packages come with
+# lab-fetch).
+bench-deps:
+	@$(CURDIR)/scripts/need.sh python3 gnuplot-nox
 
 # Our module is always built (the bench compares it with stock).
 bench: NETBACK = ours
-bench: lab-images lab-module
+bench: bench-deps lab-images lab-module
 	QUICK=$(QUICK) LAB_CACHE=$(LAB_CACHE) scripts/bench.sh

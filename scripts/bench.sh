@@ -10,10 +10,11 @@
 #                               2 of our configurations (make check)
 #
 # Writes bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png} (BENCH_RESULTS=dir to
-# put them elsewhere); the lab runs (serial logs) stay in
-# build/bench/<stamp>/.  Reports targets, asserts none: exits non-zero only
-# when the harness broke (a boot yielded no figure at all, or the results
-# could not be written).  BENCH_BACKENDS="ours stock" picks the boots.
+# put them elsewhere) and, for a full run into bench/results, a short
+# summary of it between README.md's bench markers; the lab runs (serial
+# logs) stay in build/bench/<stamp>/.  Reports targets, asserts none:
+# exits non-zero only when the harness broke (a boot yielded no figure at
+# all, or the results could not be written).  BENCH_BACKENDS="ours stock" picks the boots.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,15 +26,14 @@ results=${BENCH_RESULTS:-$top/bench/results}
 work=$top/build/bench/$stamp
 mkdir -p "$results" "$work"
 
-if [ "$QUICK" = 1 ]; then
-	scenario=bench-quick
-	cycle=600	# per configuration: bench-quick.sh's BENCH_CYCLE_TIMEOUT
-	reps=1
-else
-	scenario=bench-full
-	cycle=1200	# bench-full.sh's BENCH_CYCLE_TIMEOUT
-	reps=3
-fi
+# The configurations and the knobs come from the library the scenarios
+# use (in a subshell: the knobs are not exported to the lab from here).
+# shellcheck source=tests/lab/bench-lib.sh
+. "$top/tests/lab/bench-lib.sh"
+set=full
+[ "$QUICK" = 1 ] && set=quick
+scenario=bench-$set
+read -r reps cycle <<< "$(bench_knobs $set; echo "$BENCH_REPS $BENCH_CYCLE_TIMEOUT")"
 
 info=$work/info.env
 {
@@ -49,15 +49,12 @@ info=$work/info.env
 status=0
 logs=()
 for b in ${BENCH_BACKENDS:-ours stock}; do
-	case $b/$QUICK in
-	ours/0) ncfg=4 ;;
-	ours/1) ncfg=2 ;;
-	*) ncfg=1 ;;
-	esac
+	ncfg=$(bench_selected $set "$b" 2 | wc -l)
 	# Every cycle is bounded inside dom0; these only catch a wedged dom0.
 	sto=$((reps * (ncfg * (cycle + 30) + 120)))
 	echo "LOAD_$b=$(cut -d' ' -f1 /proc/loadavg)" >> "$info"
-	echo "OTHERQEMU_$b=$(pgrep -c -x qemu-system-x86 2>/dev/null || pgrep -c qemu-system || true)" >> "$info"
+	# pgrep -c prints 0 and fails when there is none.
+	echo "OTHERQEMU_$b=$(pgrep -c qemu-system || true)" >> "$info"
 	echo "bench: $b boot, scenario $scenario (budget $((sto + 300)) s), log $work/$b.out"
 	t0=$(date +%s)
 	NETBACK=$b SCENARIOS=$scenario LAB_SCENARIO_TIMEOUT=$sto LAB_TIMEOUT=$((sto + 300)) \
@@ -78,7 +75,12 @@ done
 sed -i 's/="\(.*\)"$/=\1/' "$info"
 
 out=$results/$stamp
-if ! python3 "$top/bench/aggregate.py" --info "$info" --workdir "$work" --out "$out" "${logs[@]}"; then
+# A full run into bench/results is the latest: the README's bench section
+# (between its markers) becomes a short summary pointing at it.
+readme=()
+[ "$QUICK" = 0 ] && [ -z "${BENCH_RESULTS:-}" ] && readme=(--readme "$top/README.md")
+if ! python3 "$top/bench/aggregate.py" --info "$info" --workdir "$work" --out "$out" \
+		"${readme[@]}" "${logs[@]}"; then
 	echo "bench: aggregation failed" >&2
 	exit 1
 fi

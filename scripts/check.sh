@@ -43,6 +43,8 @@ ours|stock) ;;
 esac
 unset NETBACK
 
+# Fast and first: every shell file passes shellcheck.
+stage shellcheck make shellcheck
 stage unit make unit
 stage fuzz-smoke make fuzz-smoke
 # The lab must fail a run in which a module WARNs (one short boot).

@@ -118,7 +118,7 @@ copy_modules() { # copy_modules ROOT NAMES...
 log "dom0 rootfs"
 cp -a "$base" "$stage"
 rm -f "$stage/.done"
-rm -rf "$stage/lib/modules" "$stage/boot"
+rm -rf "${stage:?}/lib/modules" "${stage:?}/boot"
 copy_modules "$stage" $DOM0_MODS
 # Nothing may load a backend behind the runner's back: we never start udev,
 # and the stock module is blacklisted for alias-driven loads anyway

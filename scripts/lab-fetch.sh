@@ -24,18 +24,9 @@ exec 9>"$LAB_CACHE/.fetch.lock"
 flock 9
 
 # --- host packages ---------------------------------------------------------
-mapfile -t deps < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$here/lab-deps.txt")
-missing=()
-for p in "${deps[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
+"$here/need.sh" -f "$here/lab-deps.txt"
 updated=0
 apt_update() { [ $updated = 1 ] || { apt-get update -qq; updated=1; }; }
-if [ ${#missing[@]} -gt 0 ]; then
-	log "installing host packages: ${missing[*]}"
-	apt_update
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-fi
 
 # --- which kernel ------------------------------------------------------------
 # apt-cache knows nothing before the first `apt-get update`.

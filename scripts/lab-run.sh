@@ -103,6 +103,7 @@ cat "$LAB_DOM0_INITRD" "$work/run.cpio.gz" > "$work/initrd"
 # Big log buffers: the splat check reads whole scenarios back from them.
 xen_args="dom0_mem=2048M,max:2048M dom0_max_vcpus=2 console=com1 com1=115200,8n1 loglvl=all guest_loglvl=all conring_size=1M"
 dom0_args="console=hvc0 earlyprintk=xen log_buf_len=8M"
+# shellcheck disable=SC2054 # commas inside QEMU's option values
 qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu qemu64,+svm -m 4096 -smp 2
 	-nic none -display none -no-reboot
 	-kernel "$LAB_XEN" -append "$xen_args"
@@ -130,7 +131,7 @@ while :; do
 			printf '[%4ds] %s\n' "$el" "${lines[i]}"
 		done
 		shown=${#lines[@]}
-		if grep -aq 'XNB-DONE' "$serial"; then state=done; break; fi
+		if grep -aq 'XNB-DONE' "$serial"; then state="done"; break; fi
 	fi
 	kill -0 "$qpid" 2>/dev/null || { state=died; break; }
 	[ "$el" -ge "$LAB_TIMEOUT" ] && break
@@ -157,7 +158,7 @@ for s in $SCENARIOS; do
 	esac
 done
 tr -d '\r' < "$serial" | grep -ao 'XNB-METRIC .*' >> "$results/summary.txt" || true
-if [ $state != done ]; then
+if [ $state != "done" ]; then
 	fail=$((fail + 1))
 	say "FAIL run: dom0 $([ $state = died ] && echo 'died (QEMU exited early)' || echo "timed out after ${LAB_TIMEOUT}s")"
 	tail -n 40 "$serial" | sed 's/^/  serial: /'

@@ -10,8 +10,12 @@
 #                              tests/fuzz/corpus (keep it small)
 #   make fuzz-smoke            corpus replay plus a short run (< 60 s)
 #   make fuzz-corpus           regenerate the hand-built seeds
+#   make shellcheck            every shell file: SPDX line, shell directive,
+#                              no shellcheck warning
 #
-# Every target fails on a test failure, crash or sanitizer report.
+# Every target fails on a test failure, crash or sanitizer report.  The
+# packages a target needs are installed first (scripts/need.sh: apt-get as
+# root, else it prints the command).
 
 XNB_TOP := $(CURDIR)
 XNB_PROTO_C := $(XNB_TOP)/drivers/net/xen-netback/proto.c
@@ -38,13 +42,20 @@ FUZZ_MERGE ?= 0
 FUZZ_OPTS := -max_len=4096 -timeout=10 -print_final_stats=1 \
 	     -artifact_prefix=$(FUZZ_OUT)/artifacts/
 
-.PHONY: unit unit-build fuzz fuzz-build fuzz-smoke fuzz-corpus tests-clean
+.PHONY: unit unit-build fuzz fuzz-build fuzz-smoke fuzz-corpus tests-clean \
+	unit-deps fuzz-deps shellcheck
+
+XNB_NEED := $(XNB_TOP)/scripts/need.sh
+unit-deps:
+	@$(XNB_NEED) gcc clang libcmocka-dev
+fuzz-deps:
+	@$(XNB_NEED) clang libclang-rt-14-dev
 
 # The unit binary: proto.c with the read hook forced in (so the tests can
 # count reads and play a rewriting guest), plus plain builds of proto.c
 # by gcc and clang as a warning check of the default userspace path.
 $(UNIT_BIN): $(XNB_TOP)/tests/unit/test_proto.c $(XNB_PROTO_C) \
-	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H)
+	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H) | unit-deps
 	@mkdir -p $(UNIT_OUT)
 	gcc -std=gnu11 -O2 $(XNB_WARN) -I$(XNB_TOP)/include \
 		-c $(XNB_PROTO_C) -o $(UNIT_OUT)/proto-plain-gcc.o
@@ -66,7 +77,7 @@ unit: $(UNIT_BIN)
 		$(UNIT_BIN)
 
 $(FUZZ_BIN): $(XNB_TOP)/tests/fuzz/fuzz_proto.c $(XNB_PROTO_C) \
-	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H)
+	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H) | fuzz-deps
 	@mkdir -p $(FUZZ_OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -include $(XNB_HOOK_H) \
 		-c $(XNB_PROTO_C) -o $(FUZZ_OUT)/proto.o
@@ -106,3 +117,19 @@ fuzz-corpus:
 
 tests-clean:
 	rm -rf $(UNIT_OUT) $(FUZZ_OUT)
+
+# Shell: every script and sourced lab file.  Fails on shellcheck's errors
+# and warnings; its info and style notes (mostly unquoted integers, and
+# /lab/... sources that exist only inside dom0) are advice, not failures.
+XNB_SHELL := $(wildcard $(XNB_TOP)/scripts/*.sh $(XNB_TOP)/tests/lab/*.sh \
+	       $(XNB_TOP)/tests/lab/scenarios/*.sh) $(XNB_TOP)/.ci/run
+shellcheck:
+	@$(XNB_NEED) shellcheck
+	@bad=; for f in $(XNB_SHELL); do \
+		h=$$(head -n 3 $$f); \
+		echo "$$h" | grep -q 'SPDX-License-Identifier: ' && \
+		echo "$$h" | grep -qE '^#!/bin/(ba)?sh|^# shellcheck shell=' || \
+			bad="$$bad $${f#$(XNB_TOP)/}"; \
+	done; \
+	[ -z "$$bad" ] || { echo "shellcheck: no SPDX line or shell directive in the first 3 lines of:$$bad"; exit 1; }
+	cd $(XNB_TOP) && shellcheck -x -S warning $(patsubst $(XNB_TOP)/%,%,$(XNB_SHELL))

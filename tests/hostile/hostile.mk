@@ -23,11 +23,15 @@ HOSTILE_LIBS := -lxenstore -lxengnttab -lxenevtchn -lxentoolcore \
 		-lxentoollog -lpthread
 LAB_CACHE ?= /var/cache/xnb-lab
 
-.PHONY: hostile hostile-bin hostile-guest
+.PHONY: hostile hostile-bin hostile-guest hostile-deps
+
+# libxen-dev: the headers and static libraries; gcc to build.
+hostile-deps:
+	@$(CURDIR)/scripts/need.sh gcc libxen-dev
 
 hostile-bin: $(HOSTILE_BIN)
 
-$(HOSTILE_BIN): $(CURDIR)/tests/hostile/hostile.c
+$(HOSTILE_BIN): $(CURDIR)/tests/hostile/hostile.c | hostile-deps
 	@mkdir -p $(HOSTILE_OUT)
 	$(HOSTILE_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< \
 		$(HOSTILE_LIBS)

@@ -154,8 +154,12 @@ lab_destroy_all() {
 	for d in $(xl list | awk 'NR > 2 {print $1}'); do xl destroy "$d" || true; done
 	lab_wait 60 lab_no_vifs
 }
-lab_no_vifs() { ! ls /sys/class/net | grep -q '^vif'; }
-lab_vifs() { ls /sys/class/net | grep '^vif' || true; }
+lab_vifs() {
+	local f
+	for f in /sys/class/net/vif*; do [ -e "$f" ] && echo "${f##*/}"; done
+	return 0
+}
+lab_no_vifs() { [ -z "$(lab_vifs)" ]; }
 
 # --- traffic -------------------------------------------------------------------------
 # lab_iperf IP [-R] [SECONDS]: TCP between dom0 (client) and the guest's
@@ -169,9 +173,21 @@ lab_iperf() {
 	# Mbit/s from iperf3 (Gbit/s rounds a starved TCG run to 0.00).
 	out=$(timeout $((t + 30)) iperf3 -c "$ip" $rev -t "$t" -f m 2>&1) ||
 		{ echo "$out" >&2; lab_diag "$ip" >&2; lab_fail "iperf3 -c $ip $rev failed"; }
-	echo "$out" | awk '/receiver/ { for (i = 1; i < NF; i++) if ($(i + 1) == "Mbits/sec") r = $i }
-		END { if (r == "") exit 1; printf "%.4f\n", r / 1000 }' ||
-		lab_fail "no iperf3 result for $ip"
+	out=$(echo "$out" | lab_iperf_result tcp) || lab_fail "no iperf3 result for $ip"
+	awk -v r="$out" 'BEGIN { printf "%.4f\n", r / 1000 }'
+}
+# lab_iperf_result tcp|udp: the receiver's summary in iperf3 -f m output
+# on stdin (the last "receiver" line: the [SUM] one with -P): tcp Mbit/s,
+# udp the datagrams received (total - lost).  Fails if there is none.
+# The one iperf3 parser of the lab (text, not --json: dom0 and the guests
+# have no JSON tool, and guest command output is cut to 3000 bytes).
+lab_iperf_result() {
+	awk -v udp="$([ "$1" = udp ] && echo 1)" '/receiver/ {
+		for (i = 2; i <= NF; i++) {
+			if ($i == "Mbits/sec") r = $(i - 1)
+			if (udp != "" && $i ~ /^[0-9]+\/[0-9]+$/) { split($i, a, "/"); r = a[2] - a[1] }
+		} }
+		END { if (r == "") exit 1; print r }'
 }
 # lab_diag IP: what dom0 and the guest at IP see, for a stalled transfer.
 lab_diag() {

@@ -17,8 +17,8 @@ lab_guest_create 2
 lab_guest_wait 1
 lab_guest_wait 2
 for n in 1 2; do
-	set -- $(xnb_traffic $n)
-	echo "XNB-METRIC matrix groups=$g worker=$w g$n guest_to_dom0_gbps=$1 dom0_to_guest_gbps=$2"
+	read -r tx rx <<< "$(xnb_traffic $n)"
+	echo "XNB-METRIC matrix groups=$g worker=$w g$n guest_to_dom0_gbps=$tx dom0_to_guest_gbps=$rx"
 done
 out=$(lab_guest_exec 1 "ping -c 2 -W 2 $(lab_guest_ip 2)") ||
 	{ echo "$out"; lab_fail "g1 cannot ping g2"; }

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # attach3: three vifs hot-attached to a running guest each carry traffic
 # (their own dom0 counters move), then detach and are gone.
 . /lab/xnb.sh

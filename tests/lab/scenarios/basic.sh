@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # basic: two guests boot, answer ping, and pass TCP both ways.
 lab_guest_create 1
 lab_guest_create 2

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # demo: what `make demo` shows: two worker groups serving three guests
 # (one with two queues), traffic both ways, then what the driver did.
 . /lab/xnb.sh
@@ -8,8 +10,8 @@ lab_guest_start 1
 LAB_GUEST_VCPUS=2 lab_guest_start 2
 lab_guest_start 3
 for n in 1 2 3; do
-	set -- $(xnb_traffic $n)
-	echo "g$n: guest->dom0 $1 Gbit/s, dom0->guest $2 Gbit/s" | show
+	read -r tx rx <<< "$(xnb_traffic $n)"
+	echo "g$n: guest->dom0 $tx Gbit/s, dom0->guest $rx Gbit/s" | show
 done
 echo "all three guests sending to dom0 at once:" | show
 for n in 1 2 3; do

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # destroy-busy: a guest destroyed in the middle of traffic both ways
 # leaves no netdev, backend node or extra thread; the other guest carries
 # on and the module unloads.

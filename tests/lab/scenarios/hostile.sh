@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # hostile: the hostile-frontend campaign (docs/hostile-catalogue.md).
 # Guest g1 is an honest netfront; guest g20 has no netfront and runs
 # /bin/hostile (tests/hostile/hostile.c) as the frontend of a hot-attached
@@ -60,6 +62,7 @@ snapshot() {
 	lab_vifs | wc -l
 }
 # (no /dev/fd in dom0: no process substitution)
+# shellcheck disable=SC2046 # snapshot prints the fields to split
 set -- $(snapshot)
 B_SLAB=$1 B_VMALLOC=$2 B_THREADS=$3 B_VIFS=$4
 lab_log "baseline: Slab ${B_SLAB} kB, VmallocUsed ${B_VMALLOC} kB, threads $B_THREADS, vif netdevs $B_VIFS"
@@ -230,7 +233,7 @@ run_group() {
 		if [ -z "$line" ]; then
 			cwhy="no verdict from the program (rc $rc)"
 		elif [ "$res" != PASS ]; then
-			cwhy="program: $(echo "$out" | grep -E "^HOSTILE case=$cs[a-z]* .* FAIL" | head -n2 | sed 's/^HOSTILE case=//' | tr '\n' ';')"
+			cwhy="program: $(echo "$out" | grep -E "^HOSTILE case=${cs}[a-z]* .* FAIL" | head -n2 | sed 's/^HOSTILE case=//' | tr '\n' ';')"
 		fi
 		if [ -n "$line" ] && [ "$id" != random ]; then
 			if fatal_case "$cs"; then
@@ -298,6 +301,7 @@ lab_log "vif attaches: $nattach"
 # Leaks: the hostile guest goes, memory and threads return to the baseline.
 lab_guest_destroy $H
 lab_wait 60 sh -c "! ls /sys/class/net | grep -q '^vif$HD\\.'"
+# shellcheck disable=SC2046 # snapshot prints the fields to split
 set -- $(snapshot)
 A_SLAB=$1 A_VMALLOC=$2 A_THREADS=$3 A_VIFS=$4
 echo "XNB-METRIC hostile after slab_kb=$A_SLAB vmalloc_kb=$A_VMALLOC threads=$A_THREADS vifs=$A_VIFS"

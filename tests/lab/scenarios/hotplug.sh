@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # hotplug: hot-attach a second vif to a running guest, pass traffic through
 # it, hot-detach it, and check its netdev is gone.
 lab_guest_start 1

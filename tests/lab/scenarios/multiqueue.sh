@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # multiqueue: a guest with 2 vcpus gets 2 queues; with 2 groups they are
 # served by different groups, and traffic on several flows passes.
 . /lab/xnb.sh

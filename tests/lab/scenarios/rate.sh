@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # rate: the "rate" key on the backend node caps guest TX (guest->dom0)
 # within 10 %, live; the xl vif option rate= (same key) works at attach.
 . /lab/xnb.sh

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # reload: rmmod is refused while a vif exists (xenbus holds a module
 # reference per bound device) and the vif keeps working; once the guest is
 # gone the module unloads, and insmod brings the backend back for new

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # saverestore: a guest saved and restored comes back with a connected vif
 # that passes traffic.
 . /lab/xnb.sh

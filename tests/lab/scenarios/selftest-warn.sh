@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # selftest-warn: the lab must FAIL this scenario.  It loads a module whose
 # init does WARN(), so the runner's kernel-log check has to catch it.  Not in
 # default.list; run with SCENARIOS=selftest-warn.

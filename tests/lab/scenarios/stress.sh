@@ -1,10 +1,12 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # stress: back-to-back TCP runs through one vif, short and long, each way.
 # The end of a bulk transfer (the guest goes quiet while a few control
 # segments still cross) is where a lost wakeup shows; repeat it.
 . /lab/xnb.sh
 lab_guest_start 1
 ip=$(lab_guest_ip 1)
-for i in 1 2 3 4 5 6; do
+for _ in 1 2 3 4 5 6; do
 	xnb_traffic 1 >/dev/null
 done
 for dir in -R ""; do

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # teardown: destroying guests removes every vif netdev and backend node, and
 # the backend module can then be unloaded.
 lab_guest_create 1 2

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # worker-group: writing the key on the vif's backend node moves its queues
 # to that group live (traffic keeps flowing); an invalid value is ignored
 # with a log line.

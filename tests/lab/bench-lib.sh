@@ -1,0 +1,407 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The bench library: what the bench-* scenarios measure and how
+# (bench/README.md describes the figures).  Sourced in dom0 after lib.sh
+# and xnb.sh; scripts/bench.sh also sources it on the host, for the
+# configuration table and the knobs only (nothing here runs at source
+# time except definitions).
+#
+# Every figure is one line on the console, never an assertion:
+#
+#   XNB-METRIC bench b=<ours|stock> c=<config> r=<rep> m=<metric> [n=<guests>] v=<value>
+#
+# A failing step only loses its own figures (logged as m=error).
+
+# The configurations, in the order a boot runs them; the first one of a
+# backend is its default (for ours, the one compared with stock on every
+# row, and the one that gets the 1/16-vif phase with BENCH_VIFS=first).
+# {N} is the number of dom0 vcpus.  "sets" names the runs that include
+# the line: full (make bench), quick (make bench QUICK=1), profile
+# (bench-profile).  Read by bench_configs below and by bench/aggregate.py.
+BENCH_CONFIGS='
+# name        backend  sets                module parameters
+g{N}-kthread  ours     full,quick,profile  groups={N} worker=kthread
+g{N}-tasklet  ours     full                groups={N} worker=tasklet
+g1-kthread    ours     full                groups=1 worker=kthread
+g1-tasklet    ours     full,quick,profile  groups=1 worker=tasklet
+stock         stock    full,quick,profile
+'
+
+# bench_configs SET BACKEND [N]: "name|parameters" lines of BACKEND's
+# configurations in SET (or "all"), with {N} = N (default: nproc).
+bench_configs() {
+	echo "$BENCH_CONFIGS" | awk -v set="$1" -v b="$2" -v n="${3:-$(nproc)}" '
+		/^[ \t]*(#|$)/ { next }
+		$2 == b && (set == "all" || index("," $3 ",", "," set ",")) {
+			p = ""
+			for (i = 4; i <= NF; i++) p = p (p == "" ? "" : " ") $i
+			line = $1 "|" p
+			gsub(/[{]N[}]/, n, line)
+			print line
+		}'
+}
+
+# bench_selected SET BACKEND [N]: the configurations a run of SET does:
+# SET's, or with BENCH_ONLY="name ..." those of all BACKEND's it names.
+bench_selected() {
+	local c
+	[ -n "${BENCH_ONLY:-}" ] || { bench_configs "$@"; return; }
+	bench_configs all "$2" "${3:-}" | while IFS= read -r c; do
+		case " $BENCH_ONLY " in *" ${c%%|*} "*) echo "$c" ;; esac
+	done
+}
+
+# bench_knobs SET: the knobs (bench/README.md) for a full or quick run,
+# keeping what the environment already set.  QUICK is one repetition with
+# the 1/16-vif phase in the first configuration only, whatever is set.
+bench_knobs() {
+	if [ "$1" = quick ]; then
+		BENCH_REPS=1 BENCH_VIFS=first
+		BENCH_T=${BENCH_T:-2} BENCH_GUESTS=${BENCH_GUESTS:-2}
+		BENCH_CYCLE_TIMEOUT=${BENCH_CYCLE_TIMEOUT:-600}
+	fi
+	export BENCH_REPS=${BENCH_REPS:-3} BENCH_T=${BENCH_T:-10}
+	export BENCH_VIFS=${BENCH_VIFS:-all} BENCH_GUESTS=${BENCH_GUESTS:-4}
+	export BENCH_CYCLE_TIMEOUT=${BENCH_CYCLE_TIMEOUT:-1200}
+}
+
+BENCH_CFG=${BENCH_CFG:--} BENCH_REP=${BENCH_REP:-0}
+
+# Every bench vif uses a minimal hotplug script (bridge port + hotplug-status)
+# instead of vif-bridge: the latter serialises on a lock and takes seconds
+# per vif under TCG.  Same for both backends; lab_guest_create picks this
+# spec up.  bench_vif_script writes the script.
+BENCH_VIF_SCRIPT=/run/xnb-bench-vif
+lab_vif_spec() { echo "mac=$(lab_guest_mac "$1" "$2"),bridge=xenbr0,script=$BENCH_VIF_SCRIPT"; }
+
+bench_vif_script() {
+	cat > $BENCH_VIF_SCRIPT <<'SCRIPT'
+#!/bin/sh
+# libxl vif hotplug: $1 online|offline, env vif=<netdev>, XENBUS_PATH.
+case $1 in
+online|add)
+	ip link set dev "$vif" master xenbr0 && ip link set dev "$vif" up &&
+		exec xenstore-write "$XENBUS_PATH/hotplug-status" connected
+	exit 1 ;;
+esac
+exit 0
+SCRIPT
+	chmod +x $BENCH_VIF_SCRIPT
+}
+
+# --- output ----------------------------------------------------------------------
+bm() {	# bm METRIC VALUE [k=v ...]
+	local m=$1 v=$2; shift 2
+	[ -n "$v" ] || v=nan
+	echo "XNB-METRIC bench b=$NETBACK c=$BENCH_CFG r=$BENCH_REP m=$m${*:+ $*} v=$v"
+}
+bench_err() { echo "XNB-METRIC bench b=$NETBACK c=$BENCH_CFG r=$BENCH_REP m=error what=$1 v=1"; }
+bench_progress() { echo "XNB-LOG bench $NETBACK $BENCH_CFG rep $BENCH_REP: $* (dom0 uptime $(cut -d' ' -f1 /proc/uptime))"; }
+now() { date +%s.%N; }
+fsub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a - b }'; }
+# fgbps MBPS: Mbit/s as Gbit/s, the unit of every *_gbps figure.
+fgbps() { awk -v r="$1" 'BEGIN { printf "%.4f\n", r / 1000 }'; }
+
+# --- probes ----------------------------------------------------------------------
+# dom0 Slab + VmallocUsed, KiB.
+bench_mem() { awk '$1 == "Slab:" || $1 == "VmallocUsed:" { s += $2 } END { print s }' /proc/meminfo; }
+# Backend threads: ours xnb-group/N, stock per-queue vifD.K-qN-* kthreads.
+bench_threads() { ps -e -o comm= | grep -cE '^(xnb-group|vif[0-9])' || true; }
+# Domain-0 CPU seconds so far (all vcpus).
+bench_dom0_cpu() { xl list Domain-0 | awk 'NR == 2 { print $6 }'; }
+# Bytes through every vif netdev, both directions.
+bench_vif_bytes() {
+	local f s=0
+	for f in /sys/class/net/vif*/statistics/rx_bytes /sys/class/net/vif*/statistics/tx_bytes; do
+		[ -r "$f" ] && s=$((s + $(cat "$f")))
+	done
+	echo $s
+}
+# Sum of the debugfs group counters: "passes packets batches ops full_flushes busy_ms".
+bench_groups() {
+	[ "$NETBACK" = ours ] || { echo "0 0 0 0 0 0"; return; }
+	xnb_groups_file 2>/dev/null | awk '/^group / {
+		for (i = 1; i < NF; i++) {
+			if ($i == "passes") p += $(i + 1); if ($i == "packets") k += $(i + 1)
+			if ($i == "batches") b += $(i + 1); if ($i == "ops") o += $(i + 1)
+			if ($i == "full_flushes") f += $(i + 1); if ($i == "busy_ms") ms += $(i + 1)
+		} } END { printf "%d %d %d %d %d %d\n", p, k, b, o, f, ms }'
+}
+# bench_mbps FILE: receiver-side Mbit/s of one iperf3 client output (0 if none).
+bench_mbps() { lab_iperf_result tcp < "$1" || echo 0; }
+# ping_avg IP: average RTT in ms of 10 pings (nan if none came back).
+ping_avg() {
+	ping -c 10 -i 0.2 -W 2 "$1" 2>/dev/null |
+		awk -F/ '/^(rtt|round-trip)/ { print $5; f = 1 } END { if (!f) print "nan" }'
+}
+
+# Snapshot before/after a load phase and emit CPU per GB and group stats.
+load_begin() { L_CPU=$(bench_dom0_cpu); L_BYTES=$(bench_vif_bytes); L_GRP=$(bench_groups); }
+load_end() {	# load_end TAG [k=v]
+	local tag=$1 cpu bytes grp; shift
+	cpu=$(bench_dom0_cpu); bytes=$(bench_vif_bytes); grp=$(bench_groups)
+	bm "cpu_s_per_gb_$tag" "$(awk -v c0="$L_CPU" -v c1="$cpu" -v b0="$L_BYTES" -v b1="$bytes" \
+		'BEGIN { if (b1 > b0) printf "%.3f", (c1 - c0) / ((b1 - b0) / 1e9) }')" "$@"
+	bm "gbytes_$tag" "$(awk -v b0="$L_BYTES" -v b1="$bytes" 'BEGIN { printf "%.4f", (b1 - b0) / 1e9 }')" "$@"
+	[ "$NETBACK" = ours ] || return 0
+	local p0 k0 b0 o0 f0 ms0 p1 k1 b1 o1 f1 ms1
+	read -r p0 k0 b0 o0 f0 ms0 <<< "$L_GRP"
+	read -r p1 k1 b1 o1 f1 ms1 <<< "$grp"
+	bm "ops_per_batch_$tag" "$(awk -v o=$((o1 - o0)) -v b=$((b1 - b0)) 'BEGIN { if (b > 0) printf "%.1f", o / b }')" "$@"
+	bm "pkts_per_pass_$tag" "$(awk -v k=$((k1 - k0)) -v p=$((p1 - p0)) 'BEGIN { if (p > 0) printf "%.1f", k / p }')" "$@"
+	bm "full_flushes_$tag" $((f1 - f0)) "$@"
+	bm "busy_ms_$tag" $((ms1 - ms0)) "$@"
+}
+
+# --- measurements ------------------------------------------------------------------
+# tcp_clients DIR N SECONDS LOG: iperf3 from dom0 to g1..gN in the
+# background, output in LOG-<i>.log; DIR tx = guest->dom0 (-R), rx =
+# dom0->guest.  The caller waits.
+tcp_clients() {
+	local rev="" i
+	[ "$1" = tx ] && rev=-R
+	for ((i = 1; i <= $2; i++)); do
+		timeout -k 5 $(($3 + 30)) iperf3 -c "$(lab_guest_ip $i)" $rev -t "$3" -f m \
+			> "$4-$i.log" 2>&1 &
+	done
+}
+
+# TCP DIR N: dom0 <-> g1..gN at once.
+bench_tcp() {
+	local dir=$1 n=$2 i sum=0 log
+	load_begin
+	tcp_clients "$dir" "$n" "$BENCH_T" /run/bench-tcp
+	wait
+	load_end "$dir" n="$n"
+	for ((i = 1; i <= n; i++)); do
+		log=/run/bench-tcp-$i.log
+		sum=$(awk -v s="$sum" -v r="$(bench_mbps $log)" 'BEGIN { print s + r }')
+		grep -q receiver $log || { tail -n 3 $log; bench_err "tcp_${dir}_g$i"; }
+		echo "bench: tcp $dir $n g$i: $(grep -m1 receiver $log)"
+	done
+	bm "tcp_${dir}_gbps" "$(fgbps "$sum")" n="$n"
+}
+
+# UDP 64-byte datagrams g1 -> dom0, sent by iperf3 in the guest: the
+# datagrams dom0's server received, per second.
+bench_udp() {
+	local out got
+	local port=$((5300 + RANDOM % 90))
+	iperf3 -s -1 -p $port -D || return 1
+	sleep 1
+	load_begin
+	out=$(lab_guest_exec 1 "iperf3 -c 192.0.2.1 -p $port -u -l 64 -b 1G -t $BENCH_T -f m" $((BENCH_T + 60)))
+	load_end udp
+	got=$(echo "$out" | lab_iperf_result udp) || { echo "$out" | tail -n 4; return 1; }
+	bm udp64_tx_pps "$(awk -v r="$got" -v t="$BENCH_T" 'BEGIN { printf "%.0f", r / t }')"
+}
+
+# Fairness: g2 alone, then g2 while g1 is flooded both ways.
+bench_fair() {
+	local ip1 ip2 a_t a_p f_t f_p g port
+	ip1=$(lab_guest_ip 1); ip2=$(lab_guest_ip 2)
+	if [ "$NETBACK" = ours ]; then
+		xenstore-write "$(lab_backend_path 1)/worker-group" 0
+		xenstore-write "$(lab_backend_path 2)/worker-group" 0
+		sleep 1
+		for g in 1 2; do
+			echo "bench: $(lab_vif_name $g)-q0 in group $(xnb_group_of "$(lab_vif_name $g)-q0")"
+		done
+	fi
+	a_p=$(ping_avg "$ip2")
+	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > /run/bench-fair.log 2>&1
+	a_t=$(fgbps "$(bench_mbps /run/bench-fair.log)")
+	port=$((5400 + RANDOM % 90))
+	lab_guest_exec 1 "iperf3 -s -1 -p $port -D" >/dev/null || return 1
+	timeout -k 5 $((BENCH_T + 40)) iperf3 -c "$ip1" -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
+	timeout -k 5 $((BENCH_T + 40)) iperf3 -c "$ip1" -p $port -R -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
+	sleep 2
+	f_p=$(ping_avg "$ip2")
+	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > /run/bench-fair.log 2>&1
+	f_t=$(fgbps "$(bench_mbps /run/bench-fair.log)")
+	wait
+	bm fair_alone_gbps "$a_t"
+	bm fair_flood_gbps "$f_t"
+	bm fair_tput_ratio "$(awk -v a="$a_t" -v f="$f_t" 'BEGIN { if (a > 0) printf "%.3f", f / a }')"
+	bm fair_ping_alone_ms "$a_p"
+	bm fair_ping_flood_ms "$f_p"
+	bm fair_ping_ratio "$(awk -v a="$a_p" -v f="$f_p" 'BEGIN { if (a > 0 && f != "nan") printf "%.3f", f / a }')"
+}
+
+# The ceiling: TCP over veth between two namespaces (no Xen in the path).
+bench_veth() {
+	modprobe veth 2>/dev/null
+	ip netns add xnbA && ip netns add xnbB || return 1
+	ip link add xnbva netns xnbA type veth peer name xnbvb netns xnbB || return 1
+	ip -n xnbA addr add 10.99.0.1/24 dev xnbva && ip -n xnbB addr add 10.99.0.2/24 dev xnbvb
+	ip -n xnbA link set xnbva up; ip -n xnbB link set xnbvb up
+	ip -n xnbA link set lo up; ip -n xnbB link set lo up
+	ip netns exec xnbB iperf3 -s -1 -p 5401 -D
+	sleep 1
+	load_begin
+	ip netns exec xnbA timeout -k 5 $((BENCH_T + 30)) iperf3 -c 10.99.0.2 -p 5401 -t "$BENCH_T" -f m \
+		> /run/bench-veth.log 2>&1
+	bm veth_cpu_s "$(fsub "$(bench_dom0_cpu)" "$L_CPU")"
+	ip netns del xnbA; ip netns del xnbB
+	grep -q receiver /run/bench-veth.log || { tail -n 3 /run/bench-veth.log; return 1; }
+	bm veth_gbps "$(fgbps "$(bench_mbps /run/bench-veth.log)")"
+}
+
+# Profile (LAB_PERF=1 puts perf in /lab/perf): TCP DIR with g1..gN, like
+# bench_tcp, while perf samples every dom0 vcpu; prints the hottest
+# symbols as bench-prof lines (not metrics).
+# A sample in the hypercall stub is named by its caller, so that a vcpu
+# idling in Xen (xen_safe_halt) is told apart from grant copies.
+bench_profile() {	# DIR N
+	local dir=$1 n=$2 i tag
+	local perf="env LD_LIBRARY_PATH=/lab/perf/lib /lab/perf/perf"
+	tag="bench-prof $NETBACK $BENCH_CFG $dir n=$n:"
+	echo 0 > /proc/sys/kernel/kptr_restrict
+	echo -1 > /proc/sys/kernel/perf_event_paranoid
+	# 10 s of load: 2 s to ramp up, 6 s recorded, slack.
+	tcp_clients "$dir" "$n" 10 /run/bench-prof
+	sleep 2
+	# Xen's view too: perf in a PV dom0 sees little of the time its vcpus
+	# spend inside hypercalls (grant copies), and nothing of the guests.
+	xentop -b -d 3 -i 2 2>/dev/null | awk '$1 == "NAME" { n++; next } n == 2 { printf "%s %s%% ", $1, $4 }
+		END { print "" }' | sed "s/^/$tag xentop cpu: /" &
+	$perf record -q -a -g -e cpu-clock -F 499 -o /run/perf.data -- sleep 6 2>&1 | tail -n 2
+	wait
+	for ((i = 1; i <= n; i++)); do
+		grep -q receiver /run/bench-prof-$i.log || tail -n 2 /run/bench-prof-$i.log
+		echo "$tag load g$i $(awk -v r="$(bench_mbps /run/bench-prof-$i.log)" 'BEGIN { printf "%.3f", r }') Mbit/s"
+	done
+	$perf script -i /run/perf.data -F ip,sym 2>/dev/null | awk -v RS= -F '\n' '
+		function name(l) { sub(/^[ \t]*[0-9a-f]+ /, "", l); return l }
+		{
+			leaf = name($1)
+			if (leaf ~ /^xen_hypercall/ && NF > 1) leaf = "hypercall<-" name($2)
+			n[leaf]++; all++
+		}
+		END { for (k in n) printf "%6.2f%% %s\n", 100 * n[k] / all, k }' |
+		sort -rn | head -n 25 | sed "s/^ */$tag /"
+	rm -f /run/perf.data
+}
+
+# --- one cycle ---------------------------------------------------------------------
+# 1/16-vif phase: g1 with 1 vif, then 15 more hot-attached one by one (xl
+# plugging many at once runs into libxl's 10 s InitWait timeout under
+# TCG): boot and connect times, memory growth over MEM0, threads.
+bench_vifs() {	# MEM0
+	local m0=$1 t0 k
+	t0=$(now)
+	lab_guest_start 1
+	bm boot1_s "$(fsub "$(now)" "$t0")"
+	sleep 2
+	bm mem_1vif_kib $(($(bench_mem) - m0))
+	bm threads_1vif "$(bench_threads)"
+	t0=$(now)
+	for ((k = 1; k < 16; k++)); do
+		# shellcheck disable=SC2046
+		xl network-attach g1 $(lab_vif_spec 1 $k | tr , ' ') >/dev/null ||
+			lab_fail "network-attach g1 $k"
+	done
+	for ((k = 1; k < 16; k++)); do lab_wait_vif 1 $k 120; done
+	bm connect16_s "$(fsub "$(now)" "$t0")"
+	sleep 2
+	bm mem_16vif_kib $(($(bench_mem) - m0))
+	bm threads_16vif "$(bench_threads)"
+	bench_progress "16 vifs connected"
+	lab_destroy_all > /dev/null 2>&1
+}
+
+# bench_guests N: g1..gN up (1 vif each).
+bench_guests() {
+	local i
+	for ((i = 1; i <= $1; i++)); do lab_guest_create $i; done
+	for ((i = 1; i <= $1; i++)); do lab_guest_wait $i; done
+}
+
+# One configuration, one repetition (run under `timeout` by bench_run):
+# the backend reloaded with PARAMS, the 1/16-vif phase if VIFS is 1, then
+# BENCH_GUESTS guests: TCP both ways with 1, 2, 4 of them, UDP, fairness;
+# with LAB_PERF=1, repetition 1 ends with a profile (after the figures).
+bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
+	local params=$2 vifs=$4 m0 n dir
+	BENCH_CFG=$1 BENCH_REP=$3
+	bench_progress "start (params '$params')"
+	lab_destroy_all >/dev/null 2>&1
+	lab_unload_backend
+	sync; echo 3 > /proc/sys/vm/drop_caches
+	m0=$(bench_mem)
+	lab_load_backend "$params"
+	bm threads_0vif "$(bench_threads)"
+	[ "$vifs" = 1 ] && bench_vifs "$m0"
+	bench_guests "$BENCH_GUESTS"
+	bm threads_guests "$(bench_threads)" n="$BENCH_GUESTS"
+	bench_progress "$BENCH_GUESTS guests up"
+	for n in 1 2 4; do
+		[ "$n" -le "$BENCH_GUESTS" ] || continue
+		for dir in tx rx; do
+			( bench_tcp $dir $n ) || bench_err "tcp_${dir}_$n"
+		done
+	done
+	( bench_udp ) || bench_err udp
+	( bench_fair ) || bench_err fair
+	if [ "$BENCH_REP" = 1 ] && [ -x /lab/perf/perf ]; then
+		( bench_profile rx "$BENCH_GUESTS" ) || bench_err profile
+		( bench_profile tx "$BENCH_GUESTS" ) || bench_err profile
+	fi
+	bench_progress "done"
+	lab_destroy_all > /dev/null 2>&1
+}
+
+# --- whole runs (the scenarios) ------------------------------------------------------
+# bench_run SET: BENCH_REPS repetitions of the veth ceiling and every
+# configuration bench_selected picks for SET (full or quick), each cycle
+# in its own bounded process.
+bench_run() {
+	local set=$1 rep c name v vifs_done="" cfgs
+	bench_knobs "$set"
+	bench_vif_script
+	echo "XNB-METRIC bench-info dom0_kernel=$(uname -r) dom0_vcpus=$(nproc)" \
+		"dom0_mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" \
+		"xen=$(xl info | awk '$1 == "xen_version" { print $3 }')" \
+		"reps=$BENCH_REPS t=$BENCH_T vifs=$BENCH_VIFS guest_mem=$LAB_GUEST_MEM"
+	cfgs=$(bench_selected "$set" "$NETBACK")
+	for ((rep = 1; rep <= BENCH_REPS; rep++)); do
+		BENCH_REP=$rep BENCH_CFG=veth
+		( bench_veth ) || bench_err veth
+		while IFS= read -r c; do
+			name=${c%%|*}
+			v=1
+			[ "$BENCH_VIFS" = first ] && [ -n "$vifs_done" ] && v=0
+			vifs_done=1
+			BENCH_CFG=$name
+			timeout -k 10 "$BENCH_CYCLE_TIMEOUT" bash -c \
+				". /lab/lib.sh; . /lab/xnb.sh; . /lab/bench-lib.sh; bench_cycle '$name' '${c#*|}' $rep $v" ||
+				bench_err "cycle rc=$?"
+		done <<< "$cfgs"
+	done
+	lab_destroy_all > /dev/null 2>&1
+	lab_load_backend
+}
+
+# bench_profile_run: for each profile configuration, BENCH_GUESTS guests
+# and a profile of TCP both ways with 1 guest and with all of them.
+bench_profile_run() {
+	local c guests dir
+	export BENCH_T=${BENCH_T:-10}
+	guests=${BENCH_GUESTS:-4}
+	bench_vif_script
+	while IFS= read -r c; do
+		BENCH_CFG=${c%%|*}
+		lab_destroy_all > /dev/null 2>&1
+		lab_unload_backend
+		lab_load_backend "${c#*|}"
+		bench_guests "$guests"
+		for dir in rx tx; do
+			bench_profile $dir 1
+			bench_profile $dir "$guests"
+		done
+	done <<< "$(bench_configs profile "$NETBACK")"
+	lab_destroy_all > /dev/null 2>&1
+	lab_unload_backend
+	lab_load_backend
+}
