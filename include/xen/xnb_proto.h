@@ -129,6 +129,36 @@ struct xnb_tx_pkt {
 int xnb_ring_unconsumed(u32 prod, u32 cons, u32 ring_size);
 
 /*
+ * What an event-channel interrupt asks of the backend.  A spurious event
+ * is EOI'd at once with XEN_EOI_FLAG_SPURIOUS, so Xen backs off a guest
+ * that only raises events; for the others the EOI is owed until the
+ * group has served the queue.
+ */
+enum xnb_event {
+	XNB_EV_SPURIOUS,	/* nothing for us */
+	XNB_EV_KICK,		/* work: owe the EOI and kick the group */
+};
+
+/*
+ * Guest TX event.  Work is requests produced since our last EOI
+ * (@prod_eoi: the group may have consumed them already, polling while
+ * busy) or requests not consumed yet.  A disabled vif has no work.
+ */
+enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
+				  bool held, bool disabled);
+
+/*
+ * Guest RX event.  Buffers matter only to a queue blocked waiting for
+ * them, once there are @want of them; a producer index beyond the ring
+ * is work too (the group disables the vif).
+ */
+enum xnb_event xnb_rx_event_judge(u32 req_prod, u32 req_cons, u32 ring_size,
+				  bool blocked, u32 want, bool disabled);
+
+/* One event channel for both rings: the stronger of the two verdicts. */
+enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx);
+
+/*
  * At (re)connect the frontend's indices must describe a ring that could
  * exist: requests outstanding past the responses fit in the ring.
  */

@@ -900,6 +900,79 @@ static void test_driver_loop_wrap(void **state)
 	assert_true(R.cons < 0xfffffff0u);		/* it wrapped */
 }
 
+/* ---- event judgement (lateeoi: spurious or work) ---- */
+
+static void test_tx_event_judge(void **state)
+{
+	static const struct {
+		u32 prod, prod_eoi, cons;
+		bool held, disabled;
+		enum xnb_event want;
+	} c[] = {
+		{ 5, 5, 5, false, false, XNB_EV_SPURIOUS },	/* nothing new */
+		{ 6, 5, 5, false, false, XNB_EV_KICK },	/* new request */
+		{ 6, 5, 6, false, false, XNB_EV_KICK },	/* polled already */
+		{ 6, 6, 5, false, false, XNB_EV_KICK },	/* unconsumed */
+		{ 6, 5, 5, true, false, XNB_EV_SPURIOUS },	/* credit timer's */
+		{ 6, 5, 5, false, true, XNB_EV_SPURIOUS },	/* disabled */
+		{ 900, 5, 5, false, true, XNB_EV_SPURIOUS },	/* storm after fatal */
+		{ 900, 5, 5, false, false, XNB_EV_KICK },	/* overflow: fatal */
+		{ 0, 0xffffffffu, 0xffffffffu, false, false, XNB_EV_KICK },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		assert_int_equal(xnb_tx_event_judge(c[i].prod, c[i].prod_eoi,
+						    c[i].cons, c[i].held,
+						    c[i].disabled), c[i].want);
+}
+
+static void test_rx_event_judge(void **state)
+{
+	static const struct {
+		u32 prod, cons;
+		bool blocked;
+		u32 want;
+		bool disabled;
+		enum xnb_event ev;
+	} c[] = {
+		{ 10, 0, false, 1, false, XNB_EV_SPURIOUS },	/* not waiting */
+		{ 0, 0, true, 1, false, XNB_EV_SPURIOUS },	/* no buffer */
+		{ 1, 0, true, 1, false, XNB_EV_KICK },
+		{ 2, 0, true, 3, false, XNB_EV_SPURIOUS },	/* too few */
+		{ 3, 0, true, 3, false, XNB_EV_KICK },
+		{ 256, 0, true, 19, false, XNB_EV_KICK },	/* full ring */
+		/* more than a ring ahead: work, the group disables the vif */
+		{ 257, 0, true, 1, false, XNB_EV_KICK },
+		{ 0x80000000u, 0, true, 1, false, XNB_EV_KICK },
+		/* ... and then every later event is spurious */
+		{ 257, 0, true, 1, true, XNB_EV_SPURIOUS },
+		{ 5, 0, true, 1, true, XNB_EV_SPURIOUS },
+		{ 2, 0xffffffffu, true, 3, false, XNB_EV_KICK },	/* wrap */
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		assert_int_equal(xnb_rx_event_judge(c[i].prod, c[i].cons, 256,
+						    c[i].blocked, c[i].want,
+						    c[i].disabled), c[i].ev);
+}
+
+static void test_event_merge(void **state)
+{
+	(void)state;
+	assert_int_equal(xnb_event_merge(XNB_EV_SPURIOUS, XNB_EV_SPURIOUS),
+			 XNB_EV_SPURIOUS);
+	assert_int_equal(xnb_event_merge(XNB_EV_KICK, XNB_EV_SPURIOUS),
+			 XNB_EV_KICK);
+	assert_int_equal(xnb_event_merge(XNB_EV_SPURIOUS, XNB_EV_KICK),
+			 XNB_EV_KICK);
+	assert_int_equal(xnb_event_merge(XNB_EV_KICK, XNB_EV_KICK),
+			 XNB_EV_KICK);
+}
+
 /* ---- RX slots and groups ---- */
 
 static void test_rx_slots_needed(void **state)
@@ -1166,6 +1239,9 @@ int main(void)
 		T(test_ids_echoed),
 		T(test_chain_across_index_wrap),
 		T(test_driver_loop_wrap),
+		T(test_tx_event_judge),
+		T(test_rx_event_judge),
+		T(test_event_merge),
 		T(test_rx_slots_needed),
 		T(test_pick_group),
 		T(test_credit_parse),

@@ -13,9 +13,10 @@
  *
  *   event channel hard irq (lateeoi)
  *     interface.c  xnb_tx_interrupt, xnb_rx_interrupt, xnb_interrupt:
- *                mark work and kick the group when the guest produced
- *                anything since our last EOI (else a spurious EOI);
- *                xnb_vif_eoi is sent by the group once the ring drained
+ *                mark work and kick the group when tx.c/rx.c judge the
+ *                event genuine (xnb_tx_event, xnb_rx_event), else a
+ *                spurious EOI; xnb_vif_eoi is sent by the group once
+ *                the ring drained, spurious when it found no work
  *
  *   netdev transmit path (softirq or process, BH off)
  *     rx.c       xnb_start_xmit: queues an skb for the guest, kicks
@@ -134,6 +135,10 @@ struct xnb_queue {
 
 	atomic_long_t xmit_dropped;	/* dropped by xnb_start_xmit */
 	unsigned long eoi;		/* XNB_EOI_* */
+	/* BIT(XNB_EOI_*): the group did work that way since the last EOI
+	 * (worker only); an owed EOI without it is sent as spurious.
+	 */
+	unsigned long worked;
 	/* TX producer index when we last sent an EOI: an event that finds
 	 * it unchanged, with nothing unconsumed, is spurious.
 	 */
@@ -256,6 +261,7 @@ void xnb_tx_complete(struct xnb_group *group, struct xnb_inflight *f,
 void xnb_tx_push(struct xnb_queue *queue);
 void xnb_tx_deliver(struct xnb_group *group);
 bool xnb_tx_pending(struct xnb_queue *queue);
+enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
 
 /* rx.c */
@@ -266,6 +272,7 @@ void xnb_rx_complete(struct xnb_group *group, struct xnb_inflight *f,
 		     bool ok);
 void xnb_rx_push(struct xnb_queue *queue);
 bool xnb_rx_pending(struct xnb_queue *queue);
+enum xnb_event xnb_rx_event(struct xnb_queue *queue);
 void xnb_rx_purge(struct xnb_queue *queue);
 void xnb_stall_timer_fn(struct timer_list *t);
 

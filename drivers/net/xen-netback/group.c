@@ -76,18 +76,23 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g)
 /* Serve one queue for one budget; true when it still has work. */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q)
 {
-	int done;
+	int rx, tx;
 
 	if (READ_ONCE(q->vif->disabled))
-		return false;
+		goto eoi;	/* owed EOIs still go, as spurious */
 
-	done = xnb_rx_gather(g, q, xnb_budget);
-	done += xnb_tx_gather(g, q, xnb_budget);
-	g->stats.packets += done;
+	rx = xnb_rx_gather(g, q, xnb_budget);
+	tx = xnb_tx_gather(g, q, xnb_budget);
+	g->stats.packets += rx + tx;
+	if (rx)
+		q->worked |= BIT(XNB_EOI_RX);
+	if (tx)
+		q->worked |= BIT(XNB_EOI_TX);
 
 	if (xnb_tx_pending(q) || xnb_rx_pending(q))
 		return true;
 
+eoi:
 	/* Rings drained: let the event channels fire again. */
 	xnb_vif_eoi(q, XNB_EOI_TX);
 	xnb_vif_eoi(q, XNB_EOI_RX);

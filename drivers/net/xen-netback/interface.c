@@ -50,63 +50,40 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 	xnb_vif_carrier(vif);
 }
 
-/* Called by the group once the ring is drained. */
+/* Called by the group once the ring is drained (or the vif disabled).
+ * An owed EOI for which the group found no work since the last one is
+ * flagged spurious: a guest raising events that lead nowhere is then
+ * delayed by Xen's lateeoi back-off, not served at dom0's cost.
+ */
 void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 {
 	bool single = q->tx_irq == q->rx_irq;
+	unsigned long mask = single ? ~0UL : BIT(which);
+	unsigned int flags = 0;
 
 	if (!test_and_clear_bit(which, &q->eoi))
 		return;
+	/* Work polled before the event was handled still counts for it. */
+	if (!(q->worked & mask) || READ_ONCE(q->vif->disabled))
+		flags = XEN_EOI_FLAG_SPURIOUS;
+	q->worked &= ~mask;
 	/* Snapshot before the EOI: whatever the guest produces after it
 	 * raises an event that will not look spurious.
 	 */
 	if (which == XNB_EOI_TX || single)
 		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
-	xen_irq_lateeoi(which == XNB_EOI_TX ? q->tx_irq : q->rx_irq, 0);
-}
-
-/* Work for us: requests the guest produced since our last EOI (the group
- * may have consumed them already, polling while busy), or requests not
- * consumed yet (produced after our last look but before the snapshot).
- * A queue held for credit waits for its timer, not for the guest.
- */
-static bool xnb_tx_event(struct xnb_queue *q)
-{
-	RING_IDX prod = READ_ONCE(q->tx.sring->req_prod);
-
-	if (READ_ONCE(q->tx_held))
-		return false;
-	return prod != READ_ONCE(q->tx_prod_eoi) ||
-	       prod != READ_ONCE(q->tx.req_cons);
-}
-
-/* Buffers matter only to a queue blocked waiting for them, and only once
- * there are as many as it waits for (rx.c sets both before it rechecks
- * the ring, so a guest that posts right after that recheck is heard).
- * An impossible producer index is work too: the group disables the vif.
- */
-static bool xnb_rx_event(struct xnb_queue *q)
-{
-	int avail;
-
-	if (!READ_ONCE(q->rx_blocked_since))
-		return false;
-	avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
-				    READ_ONCE(q->rx.req_cons),
-				    XNB_RX_RING_SIZE);
-	return avail < 0 || avail >= READ_ONCE(q->rx_want);
+	xen_irq_lateeoi(which == XNB_EOI_TX ? q->tx_irq : q->rx_irq, flags);
 }
 
 /* Interrupts only mark work and kick the group; the EOI waits until the
- * group has drained the ring, so an event storm costs the guest, not dom0.
- * Requests the group already consumed still make an event genuine: it
- * polls while busy, and marking such events spurious would make Xen's
- * event code delay the next ones.
+ * group has served the queue, so an event storm costs the guest, not dom0.
+ * Events that bring no work are EOI'd as spurious at once (tx.c and rx.c
+ * judge them), and so are owed EOIs the group's pass found nothing for.
  */
-static irqreturn_t xnb_event(int irq, struct xnb_queue *q, bool genuine,
+static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 			     unsigned int which)
 {
-	if (genuine) {
+	if (ev == XNB_EV_KICK) {
 		set_bit(which, &q->eoi);
 		xnb_group_kick(q);
 	} else {
@@ -134,7 +111,8 @@ static irqreturn_t xnb_interrupt(int irq, void *dev_id)
 {
 	struct xnb_queue *q = dev_id;
 
-	return xnb_event(irq, q, xnb_tx_event(q) || xnb_rx_event(q),
+	return xnb_event(irq, q, xnb_event_merge(xnb_tx_event(q),
+						 xnb_rx_event(q)),
 			 XNB_EOI_TX);
 }
 

@@ -31,6 +31,34 @@ bool xnb_ring_sane(u32 req_prod, u32 rsp_prod, u32 ring_size)
 	return req_prod - rsp_prod <= ring_size;
 }
 
+enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
+				  bool held, bool disabled)
+{
+	if (disabled || held)
+		return XNB_EV_SPURIOUS;
+	if (req_prod != prod_eoi || req_prod != req_cons)
+		return XNB_EV_KICK;
+	return XNB_EV_SPURIOUS;
+}
+
+enum xnb_event xnb_rx_event_judge(u32 req_prod, u32 req_cons, u32 ring_size,
+				  bool blocked, u32 want, bool disabled)
+{
+	int avail;
+
+	if (disabled || !blocked)
+		return XNB_EV_SPURIOUS;
+	avail = xnb_ring_unconsumed(req_prod, req_cons, ring_size);
+	if (avail < 0 || (u32)avail >= want)
+		return XNB_EV_KICK;
+	return XNB_EV_SPURIOUS;
+}
+
+enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx)
+{
+	return tx > rx ? tx : rx;
+}
+
 /* Copy a slot field by field: the guest may rewrite it as we read. */
 static void xnb_read_slot(const union xen_netif_tx_sring_entry *ring,
 			  u32 ring_size, u32 idx,

@@ -102,6 +102,19 @@ void xnb_rx_purge(struct xnb_queue *q)
 		xnb_stat_add(q, &q->stats.rx_dropped, n);
 }
 
+/* The RX half of an event: see xnb_rx_event_judge (proto.c).  rx.c sets
+ * rx_blocked_since and rx_want before it rechecks the ring, so a guest
+ * that posts right after that recheck is heard.
+ */
+enum xnb_event xnb_rx_event(struct xnb_queue *q)
+{
+	return xnb_rx_event_judge(READ_ONCE(q->rx.sring->req_prod),
+				  READ_ONCE(q->rx.req_cons), XNB_RX_RING_SIZE,
+				  READ_ONCE(q->rx_blocked_since) != 0,
+				  READ_ONCE(q->rx_want),
+				  READ_ONCE(q->vif->disabled));
+}
+
 void xnb_stall_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = from_timer(q, t, stall_timer);
@@ -112,6 +125,8 @@ void xnb_stall_timer_fn(struct timer_list *t)
 static void xnb_rx_unblocked(struct xnb_queue *q)
 {
 	WRITE_ONCE(q->rx_blocked_since, 0);
+	/* The event that told us of the buffers was real work. */
+	q->worked |= BIT(XNB_EOI_RX);
 	if (q->stalled) {
 		q->stalled = false;
 		atomic_dec(&q->vif->stalled_queues);
@@ -121,14 +136,22 @@ static void xnb_rx_unblocked(struct xnb_queue *q)
 	}
 }
 
-/* A stall with nothing queued (drained) ends with any posted buffer. */
+/* A stall with nothing queued (drained) ends with any posted buffer.
+ * A producer index beyond the ring is fatal here too: else every event
+ * of such a guest would look genuine and kick the group for nothing.
+ */
 static void xnb_rx_check_unstall(struct xnb_queue *q)
 {
+	int avail;
+
 	WRITE_ONCE(q->rx_want, 1);
 	q->rx.sring->req_event = q->rx.req_cons + 1;
 	virt_mb(); /* req_event write before req_prod read */
-	if (xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
-				q->rx.req_cons, XNB_RX_RING_SIZE) > 0)
+	avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
+				    q->rx.req_cons, XNB_RX_RING_SIZE);
+	if (avail < 0)
+		xnb_vif_fatal(q->vif, "RX producer index beyond ring size");
+	else if (avail > 0)
 		xnb_rx_unblocked(q);
 }
 

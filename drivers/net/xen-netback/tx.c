@@ -24,6 +24,16 @@ bool xnb_tx_pending(struct xnb_queue *q)
 	return RING_HAS_UNCONSUMED_REQUESTS(&q->tx);
 }
 
+/* The TX half of an event: see xnb_tx_event_judge (proto.c). */
+enum xnb_event xnb_tx_event(struct xnb_queue *q)
+{
+	return xnb_tx_event_judge(READ_ONCE(q->tx.sring->req_prod),
+				  READ_ONCE(q->tx_prod_eoi),
+				  READ_ONCE(q->tx.req_cons),
+				  READ_ONCE(q->tx_held),
+				  READ_ONCE(q->vif->disabled));
+}
+
 void xnb_credit_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = from_timer(q, t, credit_timer);
