@@ -88,7 +88,8 @@ struct xnb_queue_stats {
 	u64 rx_dropped;
 	u64 rx_errors;
 	u64 copy_ops;
-	u64 copy_batches;	/* hypercalls that carried this queue's ops */
+	u64 copy_batches;	/* flushes that carried this queue's ops */
+	u64 copy_eagain_failed;	/* packets failed: GNTST_eagain twice */
 	struct u64_stats_sync sync;
 };
 
@@ -203,8 +204,9 @@ enum {
 struct xnb_group_stats {
 	u64 passes;
 	u64 packets;
-	u64 batches;		/* gnttab_batch_copy calls */
+	u64 batches;		/* GNTTABOP_copy hypercalls */
 	u64 ops;
+	u64 eagain_retries;	/* ops issued again after GNTST_eagain */
 	u64 busy_ns;
 	u64 full_flushes;	/* flushes forced by a full batch */
 };
@@ -227,6 +229,8 @@ struct xnb_group {
 	/* The batch: only the worker touches it. */
 	struct gnttab_copy *ops;
 	unsigned int nr_ops;
+	struct gnttab_copy *retry;	/* the eagain ops, reissued */
+	u16 *retry_idx;			/* their places in ops */
 	struct xnb_inflight *inflight;
 	unsigned int nr_inflight;
 	unsigned int flush_gen;

@@ -31,6 +31,7 @@ static const struct xnb_stat_desc xnb_stat_descs[] = {
 	XNB_STAT(rx_errors),
 	XNB_STAT(copy_ops),
 	XNB_STAT(copy_batches),
+	XNB_STAT(copy_eagain_failed),
 };
 
 #define XNB_NR_STATS ARRAY_SIZE(xnb_stat_descs)
@@ -191,11 +192,12 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		const struct xnb_group_stats *s = &g->stats;
 		struct xnb_queue *q;
 
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu busy_ms %llu\n",
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu\n",
 			   i, g->cpu, READ_ONCE(g->nr_queues), s->passes,
 			   s->packets, s->batches, s->ops,
 			   s->batches ? div64_u64(s->ops, s->batches) : 0,
-			   s->full_flushes, div_u64(s->busy_ns, NSEC_PER_MSEC));
+			   s->full_flushes, s->eagain_retries,
+			   div_u64(s->busy_ns, NSEC_PER_MSEC));
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)
 			xnb_queue_show(m, q);
