@@ -83,6 +83,7 @@ struct xnb_queue_stats {
 	u64 tx_bytes;
 	u64 tx_dropped;		/* answered with errors */
 	u64 tx_errors;		/* grant copy failures */
+	u64 tx_alloc_failed;	/* dropped: no memory for the skb */
 	u64 rx_packets;		/* dom0 -> guest */
 	u64 rx_bytes;
 	u64 rx_dropped;
@@ -224,7 +225,6 @@ struct xnb_group {
 	wait_queue_head_t wq;
 	struct mutex pass_mutex;	/* held by the kthread for a pass */
 	struct tasklet_struct tasklet;	/* worker=tasklet */
-	gfp_t gfp;
 
 	/* The batch: only the worker touches it. */
 	struct gnttab_copy *ops;

@@ -227,7 +227,6 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	INIT_LIST_HEAD(&g->active);
 	mutex_init(&g->pass_mutex);
 	skb_queue_head_init(&g->deliver);
-	g->gfp = xnb_use_tasklet ? GFP_ATOMIC : GFP_KERNEL;
 
 	err = xnb_copy_alloc(g);
 	if (err)

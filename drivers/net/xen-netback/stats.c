@@ -32,6 +32,7 @@ static const struct xnb_stat_desc xnb_stat_descs[] = {
 	XNB_STAT(copy_ops),
 	XNB_STAT(copy_batches),
 	XNB_STAT(copy_eagain_failed),
+	XNB_STAT(tx_alloc_failed),
 };
 
 #define XNB_NR_STATS ARRAY_SIZE(xnb_stat_descs)

@@ -16,6 +16,15 @@
 #include "common.h"
 
 #define XNB_TX_MASK	(XNB_TX_RING_SIZE - 1)
+/*
+ * Memory for guest packets, in every worker mode: never sleep, never
+ * reclaim or OOM-kill on a guest's behalf (the kthread holds the group's
+ * pass_mutex, and one guest's flood must not cost dom0 its page cache),
+ * and no dip into the reserves GFP_ATOMIC's __GFP_HIGH opens, which
+ * dom0's own atomic allocations need more than a guest does.  kswapd
+ * is still woken; a failure drops the packet and is counted.
+ */
+#define XNB_TX_GFP	(GFP_NOWAIT | __GFP_NOWARN)
 
 bool xnb_tx_pending(struct xnb_queue *q)
 {
@@ -102,15 +111,14 @@ static unsigned int xnb_tx_dst_room(struct xnb_tx_dst *d, unsigned long *gfn,
 	return 0;
 }
 
-static struct sk_buff *xnb_tx_alloc(struct xnb_group *g, u32 len)
+static struct sk_buff *xnb_tx_alloc(u32 len)
 {
 	unsigned int headlen = min(len, XNB_TX_HEADLEN);
 	struct sk_buff *skb;
 	u32 rest;
 	int i = 0;
 
-	skb = alloc_skb(headlen + NET_SKB_PAD + NET_IP_ALIGN,
-			g->gfp | __GFP_NOWARN);
+	skb = alloc_skb(headlen + NET_SKB_PAD + NET_IP_ALIGN, XNB_TX_GFP);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, NET_SKB_PAD + NET_IP_ALIGN);
@@ -118,7 +126,7 @@ static struct sk_buff *xnb_tx_alloc(struct xnb_group *g, u32 len)
 
 	for (rest = len - headlen; rest; i++) {
 		unsigned int sz = min_t(u32, rest, PAGE_SIZE);
-		struct page *page = alloc_page(g->gfp | __GFP_NOWARN);
+		struct page *page = alloc_page(XNB_TX_GFP);
 
 		if (!page) {
 			kfree_skb(skb);
@@ -208,7 +216,7 @@ static bool xnb_tx_start(struct xnb_group *g, struct xnb_queue *q)
 	struct sk_buff *skb;
 	unsigned int n;
 
-	skb = xnb_tx_alloc(g, p->len);
+	skb = xnb_tx_alloc(p->len);
 	if (!skb)
 		return false;
 
@@ -291,8 +299,14 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 		WRITE_ONCE(q->tx_held, false);
 		used += q->tx_pkt.nr_slots;
 		if (!xnb_tx_start(g, q)) {
-			/* No memory: answer the guest rather than spin. */
+			/* No memory: answer the guest with an error, and
+			 * leave the rest for the next pass rather than fail
+			 * the whole ring while memory is short.
+			 */
+			xnb_stat_add(q, &q->stats.tx_alloc_failed, 1);
 			xnb_tx_drop(g, q);
+			done++;
+			break;
 		}
 		done++;
 	}
