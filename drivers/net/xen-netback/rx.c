@@ -325,6 +325,10 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 				xnb_rx_blocked(q);
 				break;
 			}
+			/* Charged like a slot: a guest moving req_prod
+			 * back and forth cannot keep us here.
+			 */
+			used++;
 			continue;
 		}
 		virt_rmb();	/* read requests after req_prod */

@@ -274,6 +274,10 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 				RING_FINAL_CHECK_FOR_REQUESTS(&q->tx, more);
 				if (!more)
 					break;
+				/* Charged like a slot: a guest moving req_prod
+				 * back and forth cannot keep us here.
+				 */
+				used++;
 				continue;
 			}
 			virt_rmb();	/* read slots after req_prod */
