@@ -159,6 +159,15 @@ enum xnb_event xnb_rx_event_judge(u32 req_prod, u32 req_cons, u32 ring_size,
 enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx);
 
 /*
+ * May @nr more requests be consumed?  The responses we owe (@req_cons -
+ * @rsp_prod_pvt: requests consumed and not answered yet, those waiting
+ * in an unflushed batch included) plus @nr must fit in the ring, or our
+ * responses would overwrite requests the guest posted.  Independent of
+ * the budget and of what the guest claims in req_prod.
+ */
+bool xnb_ring_room(u32 req_cons, u32 rsp_prod_pvt, u32 nr, u32 ring_size);
+
+/*
  * At (re)connect the frontend's indices must describe a ring that could
  * exist: requests outstanding past the responses fit in the ring.
  */

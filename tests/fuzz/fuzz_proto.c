@@ -470,6 +470,9 @@ static void fuzz_events(struct input *in)
 		CHECK(rx == XNB_EV_SPURIOUS);
 	else
 		CHECK((rx == XNB_EV_KICK) == (gap > size || gap >= want));
+	/* Responses owed: eoi stands in for rsp_prod_pvt, want for nr. */
+	CHECK(xnb_ring_room(cons, eoi, want, size) ==
+	      ((uint64_t)(uint32_t)(cons - eoi) + want <= size));
 	CHECK(xnb_event_merge(tx, rx) ==
 	      (tx == XNB_EV_KICK || rx == XNB_EV_KICK ? XNB_EV_KICK :
 						       XNB_EV_SPURIOUS));

@@ -900,6 +900,42 @@ static void test_driver_loop_wrap(void **state)
 	assert_true(R.cons < 0xfffffff0u);		/* it wrapped */
 }
 
+/* ---- requests in flight: responses owed must fit the ring ---- */
+
+static void test_ring_room(void **state)
+{
+	static const struct {
+		u32 cons, rsp, nr, size;
+		bool ok;
+	} c[] = {
+		{ 0, 0, 0, 256, true },
+		{ 0, 0, 256, 256, true },		/* a whole ring */
+		{ 0, 0, 257, 256, false },
+		{ 200, 0, 56, 256, true },		/* exactly full */
+		{ 200, 0, 57, 256, false },
+		{ 256, 0, 0, 256, true },
+		{ 256, 0, 1, 256, false },
+		{ 300, 100, 56, 256, true },
+		{ 300, 100, 57, 256, false },
+		/* indices across the 2^32 wrap */
+		{ 10, 0xfffffff0u, 230, 256, true },	/* 26 owed */
+		{ 10, 0xfffffff0u, 231, 256, false },
+		/* impossible states: more owed than a ring, or negative */
+		{ 257, 0, 0, 256, false },
+		{ 0, 1, 0, 256, false },
+		{ 0x80000000u, 0, 1, 256, false },
+		{ 5, 5, 0xffffffffu, 256, false },	/* no wrap in nr */
+		{ 1, 0, 1, 1, false },
+		{ 0, 0, 1, 1, true },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		assert_int_equal(xnb_ring_room(c[i].cons, c[i].rsp, c[i].nr,
+					       c[i].size), c[i].ok);
+}
+
 /* ---- event judgement (lateeoi: spurious or work) ---- */
 
 static void test_tx_event_judge(void **state)
@@ -1239,6 +1275,7 @@ int main(void)
 		T(test_ids_echoed),
 		T(test_chain_across_index_wrap),
 		T(test_driver_loop_wrap),
+		T(test_ring_room),
 		T(test_tx_event_judge),
 		T(test_rx_event_judge),
 		T(test_event_merge),

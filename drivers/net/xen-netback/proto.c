@@ -31,6 +31,13 @@ bool xnb_ring_sane(u32 req_prod, u32 rsp_prod, u32 ring_size)
 	return req_prod - rsp_prod <= ring_size;
 }
 
+bool xnb_ring_room(u32 req_cons, u32 rsp_prod_pvt, u32 nr, u32 ring_size)
+{
+	u32 owed = req_cons - rsp_prod_pvt;	/* wraps like the indices */
+
+	return owed <= ring_size && nr <= ring_size - owed;
+}
+
 enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
 				  bool held, bool disabled)
 {

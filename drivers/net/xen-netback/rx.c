@@ -331,6 +331,12 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 			used++;
 			continue;
 		}
+		/* Responses owed must fit the ring: else wait for the
+		 * flush that answers the ones in flight.
+		 */
+		if (!xnb_ring_room(q->rx.req_cons, q->rx.rsp_prod_pvt, need,
+				   XNB_RX_RING_SIZE))
+			break;
 		virt_rmb();	/* read requests after req_prod */
 		if (q->rx_blocked_since)
 			xnb_rx_unblocked(q);

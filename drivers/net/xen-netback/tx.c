@@ -289,6 +289,13 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 					      xnb_tx_reason_str(q->tx_pkt.reason));
 				break;
 			}
+			/* Responses owed must fit the ring: else wait for
+			 * the flush that answers the ones in flight.
+			 */
+			if (!xnb_ring_room(q->tx.req_cons, q->tx.rsp_prod_pvt,
+					   q->tx_pkt.nr_slots,
+					   XNB_TX_RING_SIZE))
+				break;
 			if (v == XNB_TX_DROP) {
 				used += q->tx_pkt.nr_slots;
 				xnb_tx_drop(g, q);
