@@ -217,19 +217,35 @@ static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
 		while (len) {
 			unsigned int chunk = min3(len, (unsigned int)PAGE_SIZE - off,
 						  (unsigned int)XEN_PAGE_SIZE - dst_off);
+			struct xen_page_foreign *foreign;
 			struct gnttab_copy *op;
 
 			if (d >= nr_data || n == XNB_RX_MAX_OPS)
 				return 0;	/* cannot happen: slots counted */
 			op = &ops[n++];
-			op->source.u.gmfn = xen_page_to_gfn(page);
-			op->source.domid = DOMID_SELF;
+			op->flags = GNTCOPY_dest_gref;
+			/* A page another backend grant-mapped from its guest
+			 * (forwarded to us by the bridge) is not ours to name
+			 * by frame: copy from that guest's grant instead, at
+			 * the same offset (a grant is one page here).  Grant
+			 * mappings are order-0 pages; compound pages are
+			 * never foreign, and PageForeign must not see them.
+			 */
+			foreign = PageCompound(page) ? NULL :
+				  xen_page_foreign(page);
+			if (foreign) {
+				op->source.u.ref = foreign->gref;
+				op->source.domid = foreign->domid;
+				op->flags |= GNTCOPY_source_gref;
+			} else {
+				op->source.u.gmfn = xen_page_to_gfn(page);
+				op->source.domid = DOMID_SELF;
+			}
 			op->source.offset = off;
 			op->dest.u.ref = grefs[slot_of[d]];
 			op->dest.domid = domid;
 			op->dest.offset = dst_off;
 			op->len = chunk;
-			op->flags = GNTCOPY_dest_gref;
 
 			len -= chunk;
 			off += chunk;
