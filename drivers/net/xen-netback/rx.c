@@ -155,14 +155,17 @@ static void xnb_rx_check_unstall(struct xnb_queue *q)
 		xnb_rx_unblocked(q);
 }
 
-/* The guest posts no buffers: drop what waits, then lose the carrier. */
-static void xnb_rx_blocked(struct xnb_queue *q)
+/* Carrier off once the guest has posted no buffer for rx_stall, and
+ * until then the stall timer comes back to look, whether or not skbs
+ * still wait (a drained queue gets no traffic to look for it).
+ */
+static void xnb_rx_stall_check(struct xnb_queue *q)
 {
 	unsigned long drain = msecs_to_jiffies(xnb_rx_drain_msecs);
 	unsigned long stall = msecs_to_jiffies(xnb_rx_stall_msecs);
 	struct xnb_vif *vif = q->vif;
 
-	/* rx_blocked_since was set by the caller, before its recheck. */
+	/* rx_blocked_since was set by rx_gather, before its recheck. */
 	if (time_after_eq(jiffies, q->rx_blocked_since + stall) &&
 	    !q->stalled) {
 		q->stalled = true;
@@ -171,7 +174,16 @@ static void xnb_rx_blocked(struct xnb_queue *q)
 			    q->id);
 		xnb_vif_carrier(vif);
 	}
-	mod_timer(&q->stall_timer, jiffies + min(drain, stall) / 2 + 1);
+	if (!q->stalled || !skb_queue_empty_lockless(&q->rx_skbs))
+		mod_timer(&q->stall_timer, jiffies + min(drain, stall) / 2 + 1);
+}
+
+/* The guest posts no buffers: drop what waits, then lose the carrier. */
+static void xnb_rx_blocked(struct xnb_queue *q)
+{
+	unsigned long drain = msecs_to_jiffies(xnb_rx_drain_msecs);
+
+	xnb_rx_stall_check(q);
 	if (time_after_eq(jiffies, q->rx_blocked_since + drain)) {
 		xnb_rx_purge(q);
 		/* Drained: any buffer now ends the stall. */
@@ -309,8 +321,12 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 	struct sk_buff *skb;
 	int done = 0, used = 0;
 
-	if (q->rx_blocked_since && skb_queue_empty_lockless(&q->rx_skbs))
+	if (q->rx_blocked_since && skb_queue_empty_lockless(&q->rx_skbs)) {
 		xnb_rx_check_unstall(q);
+		/* Still nothing posted: the stall clock keeps running. */
+		if (q->rx_blocked_since && !READ_ONCE(vif->disabled))
+			xnb_rx_stall_check(q);
+	}
 
 	/* Budget in ring slots, as for guest TX. */
 	while (used < budget && !READ_ONCE(vif->disabled) &&
