@@ -136,6 +136,9 @@ int xnb_ring_unconsumed(u32 prod, u32 cons, u32 ring_size);
  */
 enum xnb_event {
 	XNB_EV_SPURIOUS,	/* nothing for us */
+	XNB_EV_OWE,		/* work for a pass already due (the credit
+				 * timer's): owe the EOI, do not kick
+				 */
 	XNB_EV_KICK,		/* work: owe the EOI and kick the group */
 };
 
@@ -143,6 +146,9 @@ enum xnb_event {
  * Guest TX event.  Work is requests produced since our last EOI
  * (@prod_eoi: the group may have consumed them already, polling while
  * busy) or requests not consumed yet.  A disabled vif has no work.
+ * A queue @held for credit has work for its credit timer's pass: the
+ * EOI is owed to that pass (a spurious one would let lateeoi delay the
+ * channel past the moment credit returns).
  */
 enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
 				  bool held, bool disabled);
@@ -155,7 +161,7 @@ enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
 enum xnb_event xnb_rx_event_judge(u32 req_prod, u32 req_cons, u32 ring_size,
 				  bool blocked, u32 want, bool disabled);
 
-/* One event channel for both rings: the stronger of the two verdicts. */
+/* One event channel for both rings: the stronger verdict (KICK > OWE). */
 enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx);
 
 /*

@@ -459,11 +459,10 @@ static void fuzz_events(struct input *in)
 	enum xnb_event tx, rx;
 
 	tx = xnb_tx_event_judge(prod, eoi, cons, held, dis);
-	CHECK(tx == XNB_EV_SPURIOUS || tx == XNB_EV_KICK);
-	if (dis || held || (prod == eoi && prod == cons))
+	if (dis || (prod == eoi && prod == cons))
 		CHECK(tx == XNB_EV_SPURIOUS);
 	else
-		CHECK(tx == XNB_EV_KICK);
+		CHECK(tx == (held ? XNB_EV_OWE : XNB_EV_KICK));
 
 	rx = xnb_rx_event_judge(prod, cons, size, blocked, want, dis);
 	if (dis || !blocked)
@@ -475,7 +474,7 @@ static void fuzz_events(struct input *in)
 	      ((uint64_t)(uint32_t)(cons - eoi) + want <= size));
 	CHECK(xnb_event_merge(tx, rx) ==
 	      (tx == XNB_EV_KICK || rx == XNB_EV_KICK ? XNB_EV_KICK :
-						       XNB_EV_SPURIOUS));
+	       tx == XNB_EV_OWE ? XNB_EV_OWE : XNB_EV_SPURIOUS));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -949,7 +949,10 @@ static void test_tx_event_judge(void **state)
 		{ 6, 5, 5, false, false, XNB_EV_KICK },	/* new request */
 		{ 6, 5, 6, false, false, XNB_EV_KICK },	/* polled already */
 		{ 6, 6, 5, false, false, XNB_EV_KICK },	/* unconsumed */
-		{ 6, 5, 5, true, false, XNB_EV_SPURIOUS },	/* credit timer's */
+		{ 6, 5, 5, true, false, XNB_EV_OWE },		/* credit timer's */
+		{ 6, 5, 6, true, false, XNB_EV_OWE },		/* held, polled */
+		{ 5, 5, 5, true, false, XNB_EV_SPURIOUS },	/* held, nothing */
+		{ 6, 5, 5, true, true, XNB_EV_SPURIOUS },
 		{ 6, 5, 5, false, true, XNB_EV_SPURIOUS },	/* disabled */
 		{ 900, 5, 5, false, true, XNB_EV_SPURIOUS },	/* storm after fatal */
 		{ 900, 5, 5, false, false, XNB_EV_KICK },	/* overflow: fatal */
@@ -1006,6 +1009,10 @@ static void test_event_merge(void **state)
 	assert_int_equal(xnb_event_merge(XNB_EV_SPURIOUS, XNB_EV_KICK),
 			 XNB_EV_KICK);
 	assert_int_equal(xnb_event_merge(XNB_EV_KICK, XNB_EV_KICK),
+			 XNB_EV_KICK);
+	assert_int_equal(xnb_event_merge(XNB_EV_OWE, XNB_EV_SPURIOUS),
+			 XNB_EV_OWE);
+	assert_int_equal(xnb_event_merge(XNB_EV_OWE, XNB_EV_KICK),
 			 XNB_EV_KICK);
 }
 

@@ -83,11 +83,25 @@ void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 			     unsigned int which)
 {
-	if (ev == XNB_EV_KICK) {
+	switch (ev) {
+	case XNB_EV_KICK:
 		set_bit(which, &q->eoi);
 		xnb_group_kick(q);
-	} else {
+		break;
+	case XNB_EV_OWE:
+		/* Held for credit: the credit timer's pass sends the EOI.
+		 * Unless the hold ended meanwhile: the worker clears tx_held
+		 * before its (fully ordered) test_and_clear_bit of the EOI
+		 * bit, so it sees our bit or we see the hold gone.
+		 */
+		set_bit(which, &q->eoi);
+		smp_mb__after_atomic();
+		if (!READ_ONCE(q->tx_held))
+			xnb_group_kick(q);
+		break;
+	default:
 		xen_irq_lateeoi(irq, XEN_EOI_FLAG_SPURIOUS);
+		break;
 	}
 	return IRQ_HANDLED;
 }

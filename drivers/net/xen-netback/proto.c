@@ -41,10 +41,10 @@ bool xnb_ring_room(u32 req_cons, u32 rsp_prod_pvt, u32 nr, u32 ring_size)
 enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
 				  bool held, bool disabled)
 {
-	if (disabled || held)
+	if (disabled)
 		return XNB_EV_SPURIOUS;
 	if (req_prod != prod_eoi || req_prod != req_cons)
-		return XNB_EV_KICK;
+		return held ? XNB_EV_OWE : XNB_EV_KICK;
 	return XNB_EV_SPURIOUS;
 }
 
