@@ -130,6 +130,26 @@ static irqreturn_t xnb_interrupt(int irq, void *dev_id)
 			 XNB_EOI_TX);
 }
 
+/* The GRO cells live exactly as long as the registration: the core
+ * calls ndo_uninit on every way out of register_netdevice() after
+ * ndo_init, and from unregister_netdevice() once the device is down
+ * (nothing delivers any more: the queues left their groups at
+ * disconnect), before the unregistration completes.
+ */
+static int xnb_init(struct net_device *dev)
+{
+	struct xnb_vif *vif = netdev_priv(dev);
+
+	return gro_cells_init(&vif->gro, dev);
+}
+
+static void xnb_uninit(struct net_device *dev)
+{
+	struct xnb_vif *vif = netdev_priv(dev);
+
+	gro_cells_destroy(&vif->gro);
+}
+
 static int xnb_open(struct net_device *dev)
 {
 	netif_tx_start_all_queues(dev);
@@ -179,6 +199,8 @@ static int xnb_change_mtu(struct net_device *dev, int mtu)
 }
 
 static const struct net_device_ops xnb_netdev_ops = {
+	.ndo_init = xnb_init,
+	.ndo_uninit = xnb_uninit,
 	.ndo_open = xnb_open,
 	.ndo_stop = xnb_stop,
 	.ndo_start_xmit = xnb_start_xmit,
@@ -233,19 +255,12 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	netif_set_real_num_tx_queues(dev, 1);
 	netif_carrier_off(dev);
 
-	err = gro_cells_init(&vif->gro, dev);
-	if (err)
-		goto fail;
 	err = register_netdev(dev);
 	if (err) {
-		gro_cells_destroy(&vif->gro);
-		goto fail;
+		free_netdev(dev);
+		return ERR_PTR(err);
 	}
 	return vif;
-
-fail:
-	free_netdev(dev);
-	return ERR_PTR(err);
 }
 
 int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
@@ -438,7 +453,6 @@ void xnb_vif_destroy(struct xnb_vif *vif)
 	struct net_device *dev = vif->dev;
 
 	xnb_vif_disconnect(vif);
-	unregister_netdev(dev);
-	gro_cells_destroy(&vif->gro);
+	unregister_netdev(dev);	/* destroys the GRO cells: xnb_uninit */
 	free_netdev(dev);
 }
