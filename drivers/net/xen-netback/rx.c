@@ -79,12 +79,17 @@ drop_noqueue:
 	return NETDEV_TX_OK;
 }
 
+/* Wake the netdev queue once half drained, but never while the vif
+ * disconnects: netif_tx_disable() stopped it, and the purge at teardown
+ * must not reopen it (connected goes false before that).
+ */
 static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(q->vif->dev, q->id);
 
 	if (atomic_sub_return(skb->len, &q->rx_bytes_queued) <
-	    xnb_rx_queue_bytes / 2 && netif_tx_queue_stopped(txq))
+	    xnb_rx_queue_bytes / 2 && netif_tx_queue_stopped(txq) &&
+	    READ_ONCE(q->vif->connected))
 		netif_tx_wake_queue(txq);
 }
 
