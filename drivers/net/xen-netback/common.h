@@ -145,7 +145,10 @@ struct xnb_queue {
 	 * it unchanged, with nothing unconsumed, is spurious.
 	 */
 	RING_IDX tx_prod_eoi;
-	unsigned int flush_gen;		/* last flush that touched us */
+	/* The group whose flush is completing our packets; set and
+	 * cleared within one xnb_copy_flush.
+	 */
+	struct xnb_group *flush_group;
 	struct xnb_queue_stats stats;
 };
 
@@ -233,7 +236,6 @@ struct xnb_group {
 	u16 *retry_idx;			/* their places in ops */
 	struct xnb_inflight *inflight;
 	unsigned int nr_inflight;
-	unsigned int flush_gen;
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
 
 	struct xnb_group_stats stats;	/* written by the worker only */

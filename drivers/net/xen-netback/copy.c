@@ -155,7 +155,7 @@ static void xnb_copy_retry(struct xnb_group *g)
 
 void xnb_copy_flush(struct xnb_group *g)
 {
-	unsigned int i, gen;
+	unsigned int i;
 
 	if (!g->nr_inflight)
 		return;
@@ -165,8 +165,10 @@ void xnb_copy_flush(struct xnb_group *g)
 		xnb_copy_retry(g);
 	}
 
-	/* A fresh generation marks each queue once per flush. */
-	gen = ++g->flush_gen;
+	/* Mark each queue with this group while its packets complete; the
+	 * push below clears the mark, so it never survives a flush (a queue
+	 * that moves to another group starts unmarked there).
+	 */
 	for (i = 0; i < g->nr_inflight; i++) {
 		struct xnb_inflight *f = &g->inflight[i];
 		struct xnb_queue *q = f->queue;
@@ -177,10 +179,10 @@ void xnb_copy_flush(struct xnb_group *g)
 		q->stats.copy_ops += f->nr_ops;
 		if (r == XNB_COPY_EAGAIN)
 			q->stats.copy_eagain_failed++;
-		if (q->flush_gen != gen && g->nr_ops)
+		if (q->flush_group != g && g->nr_ops)
 			q->stats.copy_batches++;
 		u64_stats_update_end(&q->stats.sync);
-		q->flush_gen = gen;
+		q->flush_group = g;
 
 		if (f->dir == XNB_DIR_TX)
 			xnb_tx_complete(g, f, ok);
@@ -192,9 +194,9 @@ void xnb_copy_flush(struct xnb_group *g)
 	for (i = 0; i < g->nr_inflight; i++) {
 		struct xnb_queue *q = g->inflight[i].queue;
 
-		if (q->flush_gen != gen)
+		if (q->flush_group != g)
 			continue;
-		q->flush_gen = gen - 1;
+		q->flush_group = NULL;
 		xnb_tx_push(q);
 		xnb_rx_push(q);
 	}
