@@ -295,7 +295,7 @@ void xnb_vif_destroy(struct xnb_vif *vif);
 void xnb_vif_fatal(struct xnb_vif *vif, const char *why);
 void xnb_vif_set_pinned(struct xnb_vif *vif, int group);
 void xnb_vif_eoi(struct xnb_queue *queue, unsigned int which);
-void xnb_vif_carrier(struct xnb_vif *vif);
+void xnb_vif_update_carrier(struct xnb_vif *vif);
 
 /* stats.c */
 extern const struct ethtool_ops xnb_ethtool_ops;

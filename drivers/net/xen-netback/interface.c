@@ -25,7 +25,7 @@
 
 #include "common.h"
 
-void xnb_vif_carrier(struct xnb_vif *vif)
+void xnb_vif_update_carrier(struct xnb_vif *vif)
 {
 	bool on;
 
@@ -47,7 +47,7 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 	WRITE_ONCE(vif->disabled, true);
 	net_err_ratelimited("%s: frontend of domain %u broke the protocol, vif disabled: %s\n",
 			    vif->dev->name, vif->domid, why);
-	xnb_vif_carrier(vif);
+	xnb_vif_update_carrier(vif);
 }
 
 /* Called by the group once the ring is drained (or the vif disabled).
@@ -375,7 +375,7 @@ void xnb_vif_start(struct xnb_vif *vif)
 	WRITE_ONCE(vif->connected, true);
 	for (i = 0; i < vif->num_queues; i++)
 		xnb_group_attach(&vif->queues[i], vif->pinned_group);
-	xnb_vif_carrier(vif);
+	xnb_vif_update_carrier(vif);
 	netif_tx_wake_all_queues(dev);
 }
 
@@ -431,7 +431,7 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 		return;
 
 	WRITE_ONCE(vif->connected, false);
-	xnb_vif_carrier(vif);
+	xnb_vif_update_carrier(vif);
 	netif_tx_disable(dev);
 	synchronize_net();
 

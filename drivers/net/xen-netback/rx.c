@@ -137,7 +137,7 @@ static void xnb_rx_unblocked(struct xnb_queue *q)
 		atomic_dec(&q->vif->stalled_queues);
 		netdev_info(q->vif->dev, "queue %u: RX buffers back, carrier on\n",
 			    q->id);
-		xnb_vif_carrier(q->vif);
+		xnb_vif_update_carrier(q->vif);
 	}
 }
 
@@ -177,7 +177,7 @@ static void xnb_rx_stall_check(struct xnb_queue *q)
 		atomic_inc(&vif->stalled_queues);
 		netdev_info(vif->dev, "queue %u: guest posts no RX buffers, carrier off\n",
 			    q->id);
-		xnb_vif_carrier(vif);
+		xnb_vif_update_carrier(vif);
 	}
 	if (!q->stalled || !skb_queue_empty_lockless(&q->rx_skbs))
 		mod_timer(&q->stall_timer, jiffies + min(drain, stall) / 2 + 1);
