@@ -156,7 +156,6 @@ struct xnb_vif {
 	struct net_device *dev;
 	struct xenbus_device *xbdev;
 	domid_t domid;
-	unsigned int handle;
 
 	/* Negotiated with the frontend at connect. */
 	bool can_sg;
@@ -216,7 +215,6 @@ struct xnb_group_stats {
 };
 
 struct xnb_group {
-	unsigned int index;
 	int cpu;
 	spinlock_t lock;		/* queues, active and their counts */
 	struct list_head queues;
@@ -225,7 +223,6 @@ struct xnb_group {
 	unsigned int nr_active;		/* written under lock, read lockless */
 
 	struct task_struct *task;	/* worker=kthread */
-	wait_queue_head_t wq;
 	struct mutex pass_mutex;	/* held by the kthread for a pass */
 	struct tasklet_struct tasklet;	/* worker=tasklet */
 

@@ -220,7 +220,6 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	unsigned int nr_cpus = num_online_cpus();
 	int err;
 
-	g->index = index;
 	g->cpu = cpumask_nth(index % nr_cpus, cpu_online_mask);
 	spin_lock_init(&g->lock);
 	INIT_LIST_HEAD(&g->queues);

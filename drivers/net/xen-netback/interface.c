@@ -232,7 +232,6 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	vif->dev = dev;
 	vif->xbdev = xbdev;
 	vif->domid = domid;
-	vif->handle = handle;
 	/* Until the frontend says otherwise, so the hotplug script may set
 	 * a jumbo MTU before the guest connects; checked at connect.
 	 */
