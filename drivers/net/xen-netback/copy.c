@@ -29,6 +29,8 @@
  *
  * The batch belongs to the group's worker alone; no locking.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <xen/grant_table.h>
@@ -128,7 +130,7 @@ static void xnb_copy_issue(struct xnb_group *g, struct gnttab_copy *ops,
 	g->stats.ops += n;
 	if (likely(!rc))
 		return;
-	net_err_ratelimited("xen-netback: GNTTABOP_copy of %u ops failed: %d\n",
+	net_err_ratelimited("GNTTABOP_copy of %u ops failed: %d\n",
 			    n, rc);
 	for (i = 0; i < n; i++)
 		ops[i].status = GNTST_general_error;

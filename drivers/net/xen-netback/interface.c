@@ -17,6 +17,8 @@
  *                          rings unmapped, queues freed
  *   xnb_vif_destroy     disconnect, unregister, free (remove)
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>

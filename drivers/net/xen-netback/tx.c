@@ -7,6 +7,8 @@
  * group's batch -> (flush) -> responses, checksum and GSO setup -> GRO.
  * Runs in the queue's group worker only.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/etherdevice.h>
 #include <linux/ktime.h>
 #include <linux/tcp.h>
