@@ -135,7 +135,11 @@ struct xnb_queue {
 	bool stalled;			/* counted in vif->stalled_queues */
 	struct timer_list stall_timer;
 
-	atomic_long_t xmit_dropped;	/* dropped by xnb_start_xmit */
+	/* xnb_start_xmit drops of packets the guest cannot take: more
+	 * slots than netfront accepts, a GSO type it did not negotiate,
+	 * more than one slot without scatter-gather.
+	 */
+	atomic_long_t unsupported_dropped;
 	unsigned long eoi;		/* XNB_EOI_* */
 	/* BIT(XNB_EOI_*): the group did work that way since the last EOI
 	 * (worker only); an owed EOI without it is sent as spurious.
@@ -178,7 +182,7 @@ struct xnb_vif {
 	 */
 	spinlock_t stats_lock;
 	struct xnb_queue_stats saved;
-	u64 saved_xmit_dropped;
+	u64 saved_unsupported;
 
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;

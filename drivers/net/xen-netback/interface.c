@@ -283,7 +283,7 @@ int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
 		INIT_LIST_HEAD(&q->active_node);
 		skb_queue_head_init(&q->rx_skbs);
 		atomic_set(&q->rx_bytes_queued, 0);
-		atomic_long_set(&q->xmit_dropped, 0);
+		atomic_long_set(&q->unsupported_dropped, 0);
 		timer_setup(&q->credit_timer, xnb_credit_timer_fn, 0);
 		timer_setup(&q->stall_timer, xnb_stall_timer_fn, 0);
 		u64_stats_init(&q->stats.sync);

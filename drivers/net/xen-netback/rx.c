@@ -70,7 +70,7 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 
 drop:
-	atomic_long_inc(&q->xmit_dropped);
+	atomic_long_inc(&q->unsupported_dropped);
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;
 drop_noqueue:

@@ -37,9 +37,9 @@ static const struct xnb_stat_desc xnb_stat_descs[] = {
 
 #define XNB_NR_STATS ARRAY_SIZE(xnb_stat_descs)
 /* Extra ethtool rows after the counters. */
-enum { XNB_ROW_XMIT_DROPPED, XNB_ROW_DISABLED, XNB_ROW_QUEUES, XNB_NR_ROWS };
+enum { XNB_ROW_UNSUPPORTED, XNB_ROW_DISABLED, XNB_ROW_QUEUES, XNB_NR_ROWS };
 static const char xnb_row_names[XNB_NR_ROWS][ETH_GSTRING_LEN] = {
-	"rx_queue_full_dropped", "disabled", "queues",
+	"rx_unsupported_dropped", "disabled", "queues",
 };
 
 static u64 xnb_stat(const struct xnb_queue_stats *s, unsigned int i)
@@ -48,13 +48,13 @@ static u64 xnb_stat(const struct xnb_queue_stats *s, unsigned int i)
 }
 
 /* Sum every queue's counters and the saved ones of past connections. */
-static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *xmit_dropped)
+static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *unsupported)
 {
 	unsigned int i, j, start;
 
 	for (i = 0; i < XNB_NR_STATS; i++)
 		out[i] = xnb_stat(&vif->saved, i);
-	*xmit_dropped = vif->saved_xmit_dropped;
+	*unsupported = vif->saved_unsupported;
 
 	for (j = 0; j < READ_ONCE(vif->num_queues); j++) {
 		struct xnb_queue *q = &vif->queues[j];
@@ -67,7 +67,7 @@ static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *xmit_dropped)
 		} while (u64_stats_fetch_retry(&q->stats.sync, start));
 		for (i = 0; i < XNB_NR_STATS; i++)
 			out[i] += v[i];
-		*xmit_dropped += atomic_long_read(&q->xmit_dropped);
+		*unsupported += atomic_long_read(&q->unsupported_dropped);
 	}
 }
 
@@ -80,7 +80,7 @@ void xnb_stats_save(struct xnb_vif *vif)
 	xnb_stats_sum(vif, v, &xd);
 	for (i = 0; i < XNB_NR_STATS; i++)
 		*(u64 *)((char *)&vif->saved + xnb_stat_descs[i].offset) = v[i];
-	vif->saved_xmit_dropped = xd;
+	vif->saved_unsupported = xd;
 }
 
 /* The netdev's view is dom0's: what the guest sent is what the vif
@@ -133,7 +133,7 @@ static void xnb_get_ethtool_stats(struct net_device *dev,
 	xnb_stats_sum(vif, data, &xd);
 	data[XNB_NR_STATS + XNB_ROW_QUEUES] = READ_ONCE(vif->num_queues);
 	spin_unlock_bh(&vif->stats_lock);
-	data[XNB_NR_STATS + XNB_ROW_XMIT_DROPPED] = xd;
+	data[XNB_NR_STATS + XNB_ROW_UNSUPPORTED] = xd;
 	data[XNB_NR_STATS + XNB_ROW_DISABLED] = READ_ONCE(vif->disabled);
 }
 
