@@ -84,26 +84,53 @@ void xnb_stats_save(struct xnb_vif *vif)
 }
 
 /* The netdev's view is dom0's: what the guest sent is what the vif
- * received.  Readers may run in atomic context while the xenbus thread
- * frees the queues, so both take the vif's stats spinlock.
+ * received.  Each rtnl_link_stats64 field named with the queue counter
+ * it shows, so adding or reordering counters cannot shift them.
+ */
+struct xnb_netdev_stat {
+	size_t dev_off;		/* in struct rtnl_link_stats64 */
+	size_t q_off;		/* in struct xnb_queue_stats */
+};
+
+#define XNB_NETDEV_STAT(dev_field, q_field)				\
+	{ offsetof(struct rtnl_link_stats64, dev_field),		\
+	  offsetof(struct xnb_queue_stats, q_field) }
+
+static const struct xnb_netdev_stat xnb_netdev_stats[] = {
+	XNB_NETDEV_STAT(rx_packets, tx_packets),
+	XNB_NETDEV_STAT(rx_bytes, tx_bytes),
+	XNB_NETDEV_STAT(rx_dropped, tx_dropped),
+	XNB_NETDEV_STAT(rx_errors, tx_errors),
+	XNB_NETDEV_STAT(tx_packets, rx_packets),
+	XNB_NETDEV_STAT(tx_bytes, rx_bytes),
+	XNB_NETDEV_STAT(tx_dropped, rx_dropped),
+	XNB_NETDEV_STAT(tx_errors, rx_errors),
+};
+
+/* Readers may run in atomic context while the xenbus thread frees the
+ * queues, so both take the vif's stats spinlock.
  */
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
 {
 	u64 v[XNB_NR_STATS], xd;
+	struct xnb_queue_stats sum;
+	unsigned int i;
 
 	spin_lock_bh(&vif->stats_lock);
 	xnb_stats_sum(vif, v, &xd);
 	spin_unlock_bh(&vif->stats_lock);
 
-	s->rx_packets = v[0];
-	s->rx_bytes = v[1];
-	s->rx_dropped = v[2];
-	s->rx_errors = v[3];
-	s->tx_packets = v[4];
-	s->tx_bytes = v[5];
+	/* Back into a struct, so the table can name fields. */
+	for (i = 0; i < XNB_NR_STATS; i++)
+		*(u64 *)((char *)&sum + xnb_stat_descs[i].offset) = v[i];
+	for (i = 0; i < ARRAY_SIZE(xnb_netdev_stats); i++) {
+		const struct xnb_netdev_stat *m = &xnb_netdev_stats[i];
+
+		*(u64 *)((char *)s + m->dev_off) =
+			*(const u64 *)((const char *)&sum + m->q_off);
+	}
 	/* dev_get_stats() adds the core counters (drops with no queue). */
-	s->tx_dropped = v[6] + xd;
-	s->tx_errors = v[7];
+	s->tx_dropped += xd;
 }
 
 static int xnb_get_sset_count(struct net_device *dev, int sset)
