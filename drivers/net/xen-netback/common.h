@@ -248,7 +248,8 @@ void xnb_groups_exit(void);
 void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_kick(struct xnb_queue *queue);
-struct xnb_group *xnb_group_get(unsigned int index);
+int xnb_debugfs_init(void);
+void xnb_debugfs_exit(void);
 
 /* copy.c */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *group,
@@ -302,8 +303,6 @@ void xnb_vif_update_carrier(struct xnb_vif *vif);
 extern const struct ethtool_ops xnb_ethtool_ops;
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s);
 void xnb_stats_save(struct xnb_vif *vif);
-int xnb_debugfs_init(void);
-void xnb_debugfs_exit(void);
 
 /* xenbus.c */
 int xnb_xenbus_init(void);

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the driver did: per-vif counters for ethtool -S and the netdev
- * stats, and one debugfs file with every group's counters and queues
- * (/sys/kernel/debug/xen-netback/groups).
+ * stats (the per-group debugfs file is group.c's).
  *
  * Directions are named from the guest's side, as in the stock driver's
  * ethtool output: "tx" is what the guest sent (dom0 received).
  */
-#include <linux/debugfs.h>
 #include <linux/ethtool.h>
-#include <linux/seq_file.h>
 
 #include "common.h"
 
@@ -179,71 +176,3 @@ const struct ethtool_ops xnb_ethtool_ops = {
 	.get_strings = xnb_get_strings,
 	.get_ethtool_stats = xnb_get_ethtool_stats,
 };
-
-static struct dentry *xnb_debugfs_dir;
-
-/* Ring indices and wakeup state: what to look at when a queue stalls.
- * The shared indices are the guest's to change; this is a snapshot.
- */
-static void xnb_queue_show(struct seq_file *m, struct xnb_queue *q)
-{
-	const struct xen_netif_tx_sring *ts = q->tx.sring;
-	const struct xen_netif_rx_sring *rs = q->rx.sring;
-
-	seq_printf(m, "  %s%s%s%s eoi %lx\n", q->name,
-		   q->queued ? " queued" : "", q->tx_held ? " held" : "",
-		   q->rx_blocked_since ? " rx-blocked" : "", READ_ONCE(q->eoi));
-	if (!ts || !rs)
-		return;
-	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",
-		   READ_ONCE(ts->req_prod), q->tx.req_cons,
-		   READ_ONCE(ts->req_event), q->tx.rsp_prod_pvt,
-		   READ_ONCE(ts->rsp_prod), READ_ONCE(ts->rsp_event),
-		   READ_ONCE(q->tx_prod_eoi));
-	seq_printf(m, "    rx req %u/%u ev %u rsp %u/%u ev %u want %u skbs %u bytes %d\n",
-		   READ_ONCE(rs->req_prod), q->rx.req_cons,
-		   READ_ONCE(rs->req_event), q->rx.rsp_prod_pvt,
-		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
-		   READ_ONCE(q->rx_want), skb_queue_len_lockless(&q->rx_skbs),
-		   atomic_read(&q->rx_bytes_queued));
-}
-
-static int xnb_groups_show(struct seq_file *m, void *v)
-{
-	unsigned int i;
-
-	seq_printf(m, "worker=%s groups=%u copy_batch=%u budget=%u\n",
-		   xnb_use_tasklet ? "tasklet" : "kthread", xnb_nr_groups,
-		   xnb_copy_batch, xnb_budget);
-	for (i = 0; i < xnb_nr_groups; i++) {
-		struct xnb_group *g = xnb_group_get(i);
-		const struct xnb_group_stats *s = &g->stats;
-		struct xnb_queue *q;
-
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu\n",
-			   i, g->cpu, READ_ONCE(g->nr_queues), s->passes,
-			   s->packets, s->batches, s->ops,
-			   s->batches ? div64_u64(s->ops, s->batches) : 0,
-			   s->full_flushes, s->eagain_retries,
-			   div_u64(s->busy_ns, NSEC_PER_MSEC));
-		spin_lock_irq(&g->lock);
-		list_for_each_entry(q, &g->queues, group_node)
-			xnb_queue_show(m, q);
-		spin_unlock_irq(&g->lock);
-	}
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(xnb_groups);
-
-int xnb_debugfs_init(void)
-{
-	xnb_debugfs_dir = debugfs_create_dir("xen-netback", NULL);
-	debugfs_create_file("groups", 0444, xnb_debugfs_dir, NULL,
-			    &xnb_groups_fops);
-	return 0;
-}
-
-void xnb_debugfs_exit(void)
-{
-	debugfs_remove_recursive(xnb_debugfs_dir);
-}
