@@ -197,6 +197,14 @@ const char *xnb_tx_reason_str(unsigned int reason);
 u32 xnb_rx_slots_needed(u32 len, bool gso);
 
 /*
+ * May a packet of @len bytes go to the guest at all?  Its data must fit
+ * the XNB_TX_MAX_DATA buffers netfront takes for one packet, or a single
+ * buffer without scatter-gather (@can_sg); a GSO packet (@gso) needs
+ * its type negotiated (@gso_negotiated) and scatter-gather.
+ */
+bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg);
+
+/*
  * Credit-based TX shaping, the stock "bytes,usec" format of the backend's
  * "rate" key.  Time is in microseconds.
  */

@@ -442,6 +442,11 @@ static void fuzz_rx(uint32_t len)
 		pages = 1;
 	CHECK(xnb_rx_slots_needed(len, false) == pages);
 	CHECK(xnb_rx_slots_needed(len, true) == pages + 1);
+	CHECK(xnb_rx_fits(len, false, false, true) == (pages <= 18));
+	CHECK(xnb_rx_fits(len, false, true, false) == (pages == 1));
+	CHECK(xnb_rx_fits(len, true, true, true) == (pages <= 18));
+	CHECK(!xnb_rx_fits(len, true, false, true));
+	CHECK(!xnb_rx_fits(len, true, true, false));
 }
 
 /* Event judgement and ring bookkeeping on arbitrary indices, read from

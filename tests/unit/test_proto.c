@@ -1040,6 +1040,36 @@ static void test_rx_slots_needed(void **state)
 	assert_int_equal(xnb_rx_slots_needed(0xffffffffu, true), 0x100001);
 }
 
+static void test_rx_fits(void **state)
+{
+	static const struct {
+		u32 len;
+		bool gso, negotiated, sg, ok;
+	} c[] = {
+		{ 0, false, false, false, true },
+		{ 1514, false, false, false, true },
+		{ 4096, false, false, false, true },	/* one page */
+		{ 4097, false, false, false, false },	/* two, no SG */
+		{ 4097, false, false, true, true },
+		{ 18 * 4096, false, false, true, true },	/* 18 buffers */
+		{ 18 * 4096 + 1, false, false, true, false },
+		{ 65536, true, true, true, true },	/* 16 + extra */
+		{ 18 * 4096, true, true, true, true },	/* 18 + extra */
+		{ 18 * 4096 + 1, true, true, true, false },
+		{ 1514, true, false, true, false },	/* not negotiated */
+		{ 1514, true, true, false, false },	/* GSO without SG */
+		{ 0xffffffffu, false, false, true, false },
+		{ 0xffffffffu, true, true, true, false },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		assert_int_equal(xnb_rx_fits(c[i].len, c[i].gso,
+					     c[i].negotiated, c[i].sg),
+				 c[i].ok);
+}
+
 static void test_pick_group(void **state)
 {
 	static const u32 ties[] = { 3, 1, 1, 2, 1 };
@@ -1287,6 +1317,7 @@ int main(void)
 		T(test_rx_event_judge),
 		T(test_event_merge),
 		T(test_rx_slots_needed),
+		T(test_rx_fits),
 		T(test_pick_group),
 		T(test_credit_parse),
 		T(test_credit_parse_errors),

@@ -277,6 +277,15 @@ u32 xnb_rx_slots_needed(u32 len, bool gso)
 	return slots + (gso ? 1 : 0);
 }
 
+bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg)
+{
+	u32 data = xnb_rx_slots_needed(len, false);
+
+	if (gso && (!gso_negotiated || !can_sg))
+		return false;
+	return data <= (can_sg ? XNB_TX_MAX_DATA : 1u);
+}
+
 bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)
 {
 	u64 v[2] = { 0, 0 };

@@ -40,16 +40,14 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct netdev_queue *txq;
 	struct xnb_queue *q;
 	bool full;
-	u32 slots;
 
 	if (!READ_ONCE(vif->connected) || READ_ONCE(vif->disabled) ||
 	    qi >= READ_ONCE(vif->num_queues))
 		goto drop_noqueue;
 	q = &vif->queues[qi];
 
-	slots = xnb_rx_slots_needed(skb->len, skb_is_gso(skb));
-	if (slots > XNB_RX_MAX_SLOTS || !xnb_rx_gso_ok(vif, skb) ||
-	    (!vif->can_sg && slots > 1))
+	if (!xnb_rx_fits(skb->len, skb_is_gso(skb), xnb_rx_gso_ok(vif, skb),
+			 vif->can_sg))
 		goto drop;
 
 	/* Count before queueing: once queued, the worker may send and free
