@@ -6,7 +6,9 @@
  *   xenbus watch thread (process context, may sleep)
  *     xenbus.c   probe/remove, frontend state changes, "rate",
  *                "worker-group" and "hotplug-status" watches
- *     interface.c  xnb_vif_create/connect/disconnect/destroy,
+ *     interface.c  xnb_vif_create, xnb_vif_alloc_queues +
+ *                xnb_vif_connect_queue + xnb_vif_start (connect),
+ *                xnb_vif_disconnect, xnb_vif_destroy,
  *                xnb_vif_set_pinned (moves queues between groups)
  *     group.c    xnb_group_attach/detach (take group->lock, wait for
  *                the group's pass to end)
@@ -14,12 +16,17 @@
  *   event channel hard irq (lateeoi)
  *     interface.c  xnb_tx_interrupt, xnb_rx_interrupt, xnb_interrupt:
  *                mark work and kick the group when tx.c/rx.c judge the
- *                event genuine (xnb_tx_event, xnb_rx_event), else a
- *                spurious EOI; xnb_vif_eoi is sent by the group once
+ *                event genuine (xnb_tx_event, xnb_rx_event), owe the
+ *                EOI to the credit timer's pass for a held queue, else
+ *                a spurious EOI; xnb_vif_eoi is sent by the group once
  *                the ring drained, spurious when it found no work
  *
  *   netdev transmit path (softirq or process, BH off)
  *     rx.c       xnb_start_xmit: queues an skb for the guest, kicks
+ *
+ *   stats readers (any context; take vif->stats_lock)
+ *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
+ *     group.c    debugfs "groups" (takes each group->lock)
  *
  *   worker group: one kthread or one tasklet per group (main.c param)
  *     group.c    xnb_group_pass: round-robin over active queues with a
@@ -32,6 +39,10 @@
  *   timers (softirq)
  *     tx.c       credit timer: kicks the group when credit is back
  *     rx.c       stall timer: kicks the group to check a stalled queue
+ *
+ *   everywhere: proto.c, the pure decisions on guest input (ring
+ *   indices, slot chains, event verdicts, requests in flight, credit),
+ *   shared with the userspace tests
  *
  * A queue belongs to exactly one group at a time.  Only that group's
  * worker touches the queue's rings, so ring state needs no lock.
