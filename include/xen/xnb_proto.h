@@ -129,6 +129,51 @@ struct xnb_tx_pkt {
 int xnb_ring_unconsumed(u32 prod, u32 cons, u32 ring_size);
 
 /*
+ * What an event-channel interrupt asks of the backend.  A spurious event
+ * is EOI'd at once with XEN_EOI_FLAG_SPURIOUS, so Xen backs off a guest
+ * that only raises events; for the others the EOI is owed until the
+ * group has served the queue.
+ */
+enum xnb_event {
+	XNB_EV_SPURIOUS,	/* nothing for us */
+	XNB_EV_OWE,		/* work for a pass already due (the credit
+				 * timer's): owe the EOI, do not kick
+				 */
+	XNB_EV_KICK,		/* work: owe the EOI and kick the group */
+};
+
+/*
+ * Guest TX event.  Work is requests produced since our last EOI
+ * (@prod_eoi: the group may have consumed them already, polling while
+ * busy) or requests not consumed yet.  A disabled vif has no work.
+ * A queue @held for credit has work for its credit timer's pass: the
+ * EOI is owed to that pass (a spurious one would let lateeoi delay the
+ * channel past the moment credit returns).
+ */
+enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
+				  bool held, bool disabled);
+
+/*
+ * Guest RX event.  Buffers matter only to a queue blocked waiting for
+ * them, once there are @want of them; a producer index beyond the ring
+ * is work too (the group disables the vif).
+ */
+enum xnb_event xnb_rx_event_judge(u32 req_prod, u32 req_cons, u32 ring_size,
+				  bool blocked, u32 want, bool disabled);
+
+/* One event channel for both rings: the stronger verdict (KICK > OWE). */
+enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx);
+
+/*
+ * May @nr more requests be consumed?  The responses we owe (@req_cons -
+ * @rsp_prod_pvt: requests consumed and not answered yet, those waiting
+ * in an unflushed batch included) plus @nr must fit in the ring, or our
+ * responses would overwrite requests the guest posted.  Independent of
+ * the budget and of what the guest claims in req_prod.
+ */
+bool xnb_ring_room(u32 req_cons, u32 rsp_prod_pvt, u32 nr, u32 ring_size);
+
+/*
  * At (re)connect the frontend's indices must describe a ring that could
  * exist: requests outstanding past the responses fit in the ring.
  */
@@ -150,6 +195,14 @@ const char *xnb_tx_reason_str(unsigned int reason);
 
 /* Guest RX slots (one per page-sized buffer, plus a GSO extra). */
 u32 xnb_rx_slots_needed(u32 len, bool gso);
+
+/*
+ * May a packet of @len bytes go to the guest at all?  Its data must fit
+ * the XNB_TX_MAX_DATA buffers netfront takes for one packet, or a single
+ * buffer without scatter-gather (@can_sg); a GSO packet (@gso) needs
+ * its type negotiated (@gso_negotiated) and scatter-gather.
+ */
+bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg);
 
 /*
  * Credit-based TX shaping, the stock "bytes,usec" format of the backend's

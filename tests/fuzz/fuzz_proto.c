@@ -13,6 +13,7 @@
  *   then     credit part: [len L][L bytes "rate" string]
  *            [start time u64][bytes u64][usec u32] and 12-byte ops
  *            (time step u32, packet length u32, extra u32).
+ *   last 18  also event and in-flight indices (fuzz_events)
  *
  * The walk runs the way the driver will: consume nr_slots on OK and DROP,
  * stop on FATAL or when nothing is left.  Each verdict is checked against
@@ -441,6 +442,44 @@ static void fuzz_rx(uint32_t len)
 		pages = 1;
 	CHECK(xnb_rx_slots_needed(len, false) == pages);
 	CHECK(xnb_rx_slots_needed(len, true) == pages + 1);
+	CHECK(xnb_rx_fits(len, false, false, true) == (pages <= 18));
+	CHECK(xnb_rx_fits(len, false, true, false) == (pages == 1));
+	CHECK(xnb_rx_fits(len, true, true, true) == (pages <= 18));
+	CHECK(!xnb_rx_fits(len, true, false, true));
+	CHECK(!xnb_rx_fits(len, true, true, false));
+}
+
+/* Event judgement and ring bookkeeping on arbitrary indices, read from
+ * the input's last 18 bytes (the credit part runs to the end, so they
+ * overlap it, as the RX length overlaps everything).
+ */
+static void fuzz_events(struct input *in)
+{
+	uint32_t size = 1u << (in_u8(in) % 9);
+	uint32_t prod = in_u32(in), cons = in_u32(in), eoi = in_u32(in);
+	uint8_t f = in_u8(in);
+	uint32_t want = in_u8(in) % 20;
+	bool held = f & 1, dis = f & 2, blocked = f & 4;
+	uint32_t gap = prod - cons;
+	enum xnb_event tx, rx;
+
+	tx = xnb_tx_event_judge(prod, eoi, cons, held, dis);
+	if (dis || (prod == eoi && prod == cons))
+		CHECK(tx == XNB_EV_SPURIOUS);
+	else
+		CHECK(tx == (held ? XNB_EV_OWE : XNB_EV_KICK));
+
+	rx = xnb_rx_event_judge(prod, cons, size, blocked, want, dis);
+	if (dis || !blocked)
+		CHECK(rx == XNB_EV_SPURIOUS);
+	else
+		CHECK((rx == XNB_EV_KICK) == (gap > size || gap >= want));
+	/* Responses owed: eoi stands in for rsp_prod_pvt, want for nr. */
+	CHECK(xnb_ring_room(cons, eoi, want, size) ==
+	      ((uint64_t)(uint32_t)(cons - eoi) + want <= size));
+	CHECK(xnb_event_merge(tx, rx) ==
+	      (tx == XNB_EV_KICK || rx == XNB_EV_KICK ? XNB_EV_KICK :
+	       tx == XNB_EV_OWE ? XNB_EV_OWE : XNB_EV_SPURIOUS));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -448,6 +487,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct input in = { data, size, 0 };
+	struct input tail = { data + (size > 18 ? size - 18 : 0),
+			      size > 18 ? 18 : size, 0 };
 	uint32_t rxlen = 0;
 
 	if (size >= 4)
@@ -456,5 +497,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_ring(&in);
 	fuzz_groups(&in);
 	fuzz_credit(&in);
+	fuzz_events(&tail);
 	return 0;
 }

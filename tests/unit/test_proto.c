@@ -900,6 +900,122 @@ static void test_driver_loop_wrap(void **state)
 	assert_true(R.cons < 0xfffffff0u);		/* it wrapped */
 }
 
+/* ---- requests in flight: responses owed must fit the ring ---- */
+
+static void test_ring_room(void **state)
+{
+	static const struct {
+		u32 cons, rsp, nr, size;
+		bool ok;
+	} c[] = {
+		{ 0, 0, 0, 256, true },
+		{ 0, 0, 256, 256, true },		/* a whole ring */
+		{ 0, 0, 257, 256, false },
+		{ 200, 0, 56, 256, true },		/* exactly full */
+		{ 200, 0, 57, 256, false },
+		{ 256, 0, 0, 256, true },
+		{ 256, 0, 1, 256, false },
+		{ 300, 100, 56, 256, true },
+		{ 300, 100, 57, 256, false },
+		/* indices across the 2^32 wrap */
+		{ 10, 0xfffffff0u, 230, 256, true },	/* 26 owed */
+		{ 10, 0xfffffff0u, 231, 256, false },
+		/* impossible states: more owed than a ring, or negative */
+		{ 257, 0, 0, 256, false },
+		{ 0, 1, 0, 256, false },
+		{ 0x80000000u, 0, 1, 256, false },
+		{ 5, 5, 0xffffffffu, 256, false },	/* no wrap in nr */
+		{ 1, 0, 1, 1, false },
+		{ 0, 0, 1, 1, true },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		assert_int_equal(xnb_ring_room(c[i].cons, c[i].rsp, c[i].nr,
+					       c[i].size), c[i].ok);
+}
+
+/* ---- event judgement (lateeoi: spurious or work) ---- */
+
+static void test_tx_event_judge(void **state)
+{
+	static const struct {
+		u32 prod, prod_eoi, cons;
+		bool held, disabled;
+		enum xnb_event want;
+	} c[] = {
+		{ 5, 5, 5, false, false, XNB_EV_SPURIOUS },	/* nothing new */
+		{ 6, 5, 5, false, false, XNB_EV_KICK },	/* new request */
+		{ 6, 5, 6, false, false, XNB_EV_KICK },	/* polled already */
+		{ 6, 6, 5, false, false, XNB_EV_KICK },	/* unconsumed */
+		{ 6, 5, 5, true, false, XNB_EV_OWE },		/* credit timer's */
+		{ 6, 5, 6, true, false, XNB_EV_OWE },		/* held, polled */
+		{ 5, 5, 5, true, false, XNB_EV_SPURIOUS },	/* held, nothing */
+		{ 6, 5, 5, true, true, XNB_EV_SPURIOUS },
+		{ 6, 5, 5, false, true, XNB_EV_SPURIOUS },	/* disabled */
+		{ 900, 5, 5, false, true, XNB_EV_SPURIOUS },	/* storm after fatal */
+		{ 900, 5, 5, false, false, XNB_EV_KICK },	/* overflow: fatal */
+		{ 0, 0xffffffffu, 0xffffffffu, false, false, XNB_EV_KICK },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		assert_int_equal(xnb_tx_event_judge(c[i].prod, c[i].prod_eoi,
+						    c[i].cons, c[i].held,
+						    c[i].disabled), c[i].want);
+}
+
+static void test_rx_event_judge(void **state)
+{
+	static const struct {
+		u32 prod, cons;
+		bool blocked;
+		u32 want;
+		bool disabled;
+		enum xnb_event ev;
+	} c[] = {
+		{ 10, 0, false, 1, false, XNB_EV_SPURIOUS },	/* not waiting */
+		{ 0, 0, true, 1, false, XNB_EV_SPURIOUS },	/* no buffer */
+		{ 1, 0, true, 1, false, XNB_EV_KICK },
+		{ 2, 0, true, 3, false, XNB_EV_SPURIOUS },	/* too few */
+		{ 3, 0, true, 3, false, XNB_EV_KICK },
+		{ 256, 0, true, 19, false, XNB_EV_KICK },	/* full ring */
+		/* more than a ring ahead: work, the group disables the vif */
+		{ 257, 0, true, 1, false, XNB_EV_KICK },
+		{ 0x80000000u, 0, true, 1, false, XNB_EV_KICK },
+		/* ... and then every later event is spurious */
+		{ 257, 0, true, 1, true, XNB_EV_SPURIOUS },
+		{ 5, 0, true, 1, true, XNB_EV_SPURIOUS },
+		{ 2, 0xffffffffu, true, 3, false, XNB_EV_KICK },	/* wrap */
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		assert_int_equal(xnb_rx_event_judge(c[i].prod, c[i].cons, 256,
+						    c[i].blocked, c[i].want,
+						    c[i].disabled), c[i].ev);
+}
+
+static void test_event_merge(void **state)
+{
+	(void)state;
+	assert_int_equal(xnb_event_merge(XNB_EV_SPURIOUS, XNB_EV_SPURIOUS),
+			 XNB_EV_SPURIOUS);
+	assert_int_equal(xnb_event_merge(XNB_EV_KICK, XNB_EV_SPURIOUS),
+			 XNB_EV_KICK);
+	assert_int_equal(xnb_event_merge(XNB_EV_SPURIOUS, XNB_EV_KICK),
+			 XNB_EV_KICK);
+	assert_int_equal(xnb_event_merge(XNB_EV_KICK, XNB_EV_KICK),
+			 XNB_EV_KICK);
+	assert_int_equal(xnb_event_merge(XNB_EV_OWE, XNB_EV_SPURIOUS),
+			 XNB_EV_OWE);
+	assert_int_equal(xnb_event_merge(XNB_EV_OWE, XNB_EV_KICK),
+			 XNB_EV_KICK);
+}
+
 /* ---- RX slots and groups ---- */
 
 static void test_rx_slots_needed(void **state)
@@ -922,6 +1038,36 @@ static void test_rx_slots_needed(void **state)
 	assert_int_equal(xnb_rx_slots_needed(0xfffff001u, false), 0x100000);
 	assert_int_equal(xnb_rx_slots_needed(0xffffffffu, false), 0x100000);
 	assert_int_equal(xnb_rx_slots_needed(0xffffffffu, true), 0x100001);
+}
+
+static void test_rx_fits(void **state)
+{
+	static const struct {
+		u32 len;
+		bool gso, negotiated, sg, ok;
+	} c[] = {
+		{ 0, false, false, false, true },
+		{ 1514, false, false, false, true },
+		{ 4096, false, false, false, true },	/* one page */
+		{ 4097, false, false, false, false },	/* two, no SG */
+		{ 4097, false, false, true, true },
+		{ 18 * 4096, false, false, true, true },	/* 18 buffers */
+		{ 18 * 4096 + 1, false, false, true, false },
+		{ 65536, true, true, true, true },	/* 16 + extra */
+		{ 18 * 4096, true, true, true, true },	/* 18 + extra */
+		{ 18 * 4096 + 1, true, true, true, false },
+		{ 1514, true, false, true, false },	/* not negotiated */
+		{ 1514, true, true, false, false },	/* GSO without SG */
+		{ 0xffffffffu, false, false, true, false },
+		{ 0xffffffffu, true, true, true, false },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		assert_int_equal(xnb_rx_fits(c[i].len, c[i].gso,
+					     c[i].negotiated, c[i].sg),
+				 c[i].ok);
 }
 
 static void test_pick_group(void **state)
@@ -1166,7 +1312,12 @@ int main(void)
 		T(test_ids_echoed),
 		T(test_chain_across_index_wrap),
 		T(test_driver_loop_wrap),
+		T(test_ring_room),
+		T(test_tx_event_judge),
+		T(test_rx_event_judge),
+		T(test_event_merge),
 		T(test_rx_slots_needed),
+		T(test_rx_fits),
 		T(test_pick_group),
 		T(test_credit_parse),
 		T(test_credit_parse_errors),

@@ -6,19 +6,27 @@
  *   xenbus watch thread (process context, may sleep)
  *     xenbus.c   probe/remove, frontend state changes, "rate",
  *                "worker-group" and "hotplug-status" watches
- *     interface.c  xnb_vif_create/connect/disconnect/destroy,
+ *     interface.c  xnb_vif_create, xnb_vif_alloc_queues +
+ *                xnb_vif_connect_queue + xnb_vif_start (connect),
+ *                xnb_vif_disconnect, xnb_vif_destroy,
  *                xnb_vif_set_pinned (moves queues between groups)
  *     group.c    xnb_group_attach/detach (take group->lock, wait for
  *                the group's pass to end)
  *
  *   event channel hard irq (lateeoi)
  *     interface.c  xnb_tx_interrupt, xnb_rx_interrupt, xnb_interrupt:
- *                mark work and kick the group when the guest produced
- *                anything since our last EOI (else a spurious EOI);
- *                xnb_vif_eoi is sent by the group once the ring drained
+ *                mark work and kick the group when tx.c/rx.c judge the
+ *                event genuine (xnb_tx_event, xnb_rx_event), owe the
+ *                EOI to the credit timer's pass for a held queue, else
+ *                a spurious EOI; xnb_vif_eoi is sent by the group once
+ *                the ring drained, spurious when it found no work
  *
  *   netdev transmit path (softirq or process, BH off)
  *     rx.c       xnb_start_xmit: queues an skb for the guest, kicks
+ *
+ *   stats readers (any context; take vif->stats_lock)
+ *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
+ *     group.c    debugfs "groups" (takes each group->lock)
  *
  *   worker group: one kthread or one tasklet per group (main.c param)
  *     group.c    xnb_group_pass: round-robin over active queues with a
@@ -31,6 +39,10 @@
  *   timers (softirq)
  *     tx.c       credit timer: kicks the group when credit is back
  *     rx.c       stall timer: kicks the group to check a stalled queue
+ *
+ *   everywhere: proto.c, the pure decisions on guest input (ring
+ *   indices, slot chains, event verdicts, requests in flight, credit),
+ *   shared with the userspace tests
  *
  * A queue belongs to exactly one group at a time.  Only that group's
  * worker touches the queue's rings, so ring state needs no lock.
@@ -84,12 +96,14 @@ struct xnb_queue_stats {
 	u64 tx_bytes;
 	u64 tx_dropped;		/* answered with errors */
 	u64 tx_errors;		/* grant copy failures */
+	u64 tx_alloc_failed;	/* dropped: no memory for the skb */
 	u64 rx_packets;		/* dom0 -> guest */
 	u64 rx_bytes;
 	u64 rx_dropped;
 	u64 rx_errors;
 	u64 copy_ops;
-	u64 copy_batches;	/* hypercalls that carried this queue's ops */
+	u64 copy_batches;	/* flushes that carried this queue's ops */
+	u64 copy_eagain_failed;	/* packets failed: GNTST_eagain twice */
 	struct u64_stats_sync sync;
 };
 
@@ -134,13 +148,24 @@ struct xnb_queue {
 	bool stalled;			/* counted in vif->stalled_queues */
 	struct timer_list stall_timer;
 
-	atomic_long_t xmit_dropped;	/* dropped by xnb_start_xmit */
+	/* xnb_start_xmit drops of packets the guest cannot take: more
+	 * slots than netfront accepts, a GSO type it did not negotiate,
+	 * more than one slot without scatter-gather.
+	 */
+	atomic_long_t unsupported_dropped;
 	unsigned long eoi;		/* XNB_EOI_* */
+	/* BIT(XNB_EOI_*): the group did work that way since the last EOI
+	 * (worker only); an owed EOI without it is sent as spurious.
+	 */
+	unsigned long worked;
 	/* TX producer index when we last sent an EOI: an event that finds
 	 * it unchanged, with nothing unconsumed, is spurious.
 	 */
 	RING_IDX tx_prod_eoi;
-	unsigned int flush_gen;		/* last flush that touched us */
+	/* The group whose flush is completing our packets; set and
+	 * cleared within one xnb_copy_flush.
+	 */
+	struct xnb_group *flush_group;
 	struct xnb_queue_stats stats;
 };
 
@@ -148,7 +173,6 @@ struct xnb_vif {
 	struct net_device *dev;
 	struct xenbus_device *xbdev;
 	domid_t domid;
-	unsigned int handle;
 
 	/* Negotiated with the frontend at connect. */
 	bool can_sg;
@@ -171,7 +195,7 @@ struct xnb_vif {
 	 */
 	spinlock_t stats_lock;
 	struct xnb_queue_stats saved;
-	u64 saved_xmit_dropped;
+	u64 saved_unsupported;
 
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;
@@ -200,14 +224,14 @@ enum {
 struct xnb_group_stats {
 	u64 passes;
 	u64 packets;
-	u64 batches;		/* gnttab_batch_copy calls */
+	u64 batches;		/* GNTTABOP_copy hypercalls */
 	u64 ops;
+	u64 eagain_retries;	/* ops issued again after GNTST_eagain */
 	u64 busy_ns;
 	u64 full_flushes;	/* flushes forced by a full batch */
 };
 
 struct xnb_group {
-	unsigned int index;
 	int cpu;
 	spinlock_t lock;		/* queues, active and their counts */
 	struct list_head queues;
@@ -216,17 +240,16 @@ struct xnb_group {
 	unsigned int nr_active;		/* written under lock, read lockless */
 
 	struct task_struct *task;	/* worker=kthread */
-	wait_queue_head_t wq;
 	struct mutex pass_mutex;	/* held by the kthread for a pass */
 	struct tasklet_struct tasklet;	/* worker=tasklet */
-	gfp_t gfp;
 
 	/* The batch: only the worker touches it. */
 	struct gnttab_copy *ops;
 	unsigned int nr_ops;
+	struct gnttab_copy *retry;	/* the eagain ops, reissued */
+	u16 *retry_idx;			/* their places in ops */
 	struct xnb_inflight *inflight;
 	unsigned int nr_inflight;
-	unsigned int flush_gen;
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
 
 	struct xnb_group_stats stats;	/* written by the worker only */
@@ -238,7 +261,8 @@ void xnb_groups_exit(void);
 void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_kick(struct xnb_queue *queue);
-struct xnb_group *xnb_group_get(unsigned int index);
+int xnb_debugfs_init(void);
+void xnb_debugfs_exit(void);
 
 /* copy.c */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *group,
@@ -258,6 +282,7 @@ void xnb_tx_complete(struct xnb_group *group, struct xnb_inflight *f,
 void xnb_tx_push(struct xnb_queue *queue);
 void xnb_tx_deliver(struct xnb_group *group);
 bool xnb_tx_pending(struct xnb_queue *queue);
+enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
 
 /* rx.c */
@@ -268,6 +293,7 @@ void xnb_rx_complete(struct xnb_group *group, struct xnb_inflight *f,
 		     bool ok);
 void xnb_rx_push(struct xnb_queue *queue);
 bool xnb_rx_pending(struct xnb_queue *queue);
+enum xnb_event xnb_rx_event(struct xnb_queue *queue);
 void xnb_rx_purge(struct xnb_queue *queue);
 void xnb_stall_timer_fn(struct timer_list *t);
 
@@ -284,14 +310,12 @@ void xnb_vif_destroy(struct xnb_vif *vif);
 void xnb_vif_fatal(struct xnb_vif *vif, const char *why);
 void xnb_vif_set_pinned(struct xnb_vif *vif, int group);
 void xnb_vif_eoi(struct xnb_queue *queue, unsigned int which);
-void xnb_vif_carrier(struct xnb_vif *vif);
+void xnb_vif_update_carrier(struct xnb_vif *vif);
 
 /* stats.c */
 extern const struct ethtool_ops xnb_ethtool_ops;
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s);
 void xnb_stats_save(struct xnb_vif *vif);
-int xnb_debugfs_init(void);
-void xnb_debugfs_exit(void);
 
 /* xenbus.c */
 int xnb_xenbus_init(void);

@@ -4,17 +4,37 @@
  *
  * tx.c and rx.c append the ops of one packet at a time between
  * xnb_copy_begin() and xnb_copy_commit(); the packet is then "in flight".
- * A flush issues every op of the batch in one gnttab_batch_copy (one
- * hypercall unless Xen asks for a retry), checks each op's status, and
- * completes the in-flight packets in the order they were gathered: only
- * a packet whose own ops failed gets an error.  Then each touched ring
- * pushes its responses once and guest-TX skbs go up the stack.
+ * A flush issues every op of the batch in one GNTTABOP_copy hypercall,
+ * checks each op's status, and completes the in-flight packets in the
+ * order they were gathered (guest RX responses must stay in ring order:
+ * netfront matches them by ring position): only a packet whose own ops
+ * failed gets an error.  Then each touched ring pushes its responses
+ * once and guest-TX skbs go up the stack.
+ *
+ * The hypercall is ours, not gnttab_batch_copy(): that one sleeps in
+ * msleep() while Xen answers GNTST_eagain (scheduling while atomic under
+ * worker=tasklet, a stalled group under worker=kthread) and BUG()s when
+ * the hypercall itself fails.  Here a failed hypercall fails the
+ * batch's packets instead.
+ *
+ * GNTST_eagain (a frame paged out or being unshared by Xen): the worker
+ * never sleeps, so the ops that come back eagain are issued once more,
+ * alone, in one extra hypercall straight after the first.  What is still
+ * eagain then fails its packet (guest TX: error responses, guest RX:
+ * error status), counted per queue in copy_eagain_failed.  One retry
+ * covers a page that Xen brings back quickly; waiting longer would
+ * stall every other queue of the group for one guest's paged-out page,
+ * and that guest's TX can resend.  A flush costs two hypercalls at most
+ * whatever the guest does.
  *
  * The batch belongs to the group's worker alone; no locking.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <xen/grant_table.h>
+#include <asm/xen/hypercall.h>
 
 #include "common.h"
 
@@ -23,7 +43,10 @@ int xnb_copy_alloc(struct xnb_group *g)
 	g->ops = kvcalloc(xnb_copy_batch, sizeof(*g->ops), GFP_KERNEL);
 	g->inflight = kvcalloc(xnb_copy_batch, sizeof(*g->inflight),
 			       GFP_KERNEL);
-	if (!g->ops || !g->inflight) {
+	g->retry = kvcalloc(xnb_copy_batch, sizeof(*g->retry), GFP_KERNEL);
+	g->retry_idx = kvcalloc(xnb_copy_batch, sizeof(*g->retry_idx),
+				GFP_KERNEL);
+	if (!g->ops || !g->inflight || !g->retry || !g->retry_idx) {
 		xnb_copy_free(g);
 		return -ENOMEM;
 	}
@@ -34,8 +57,12 @@ void xnb_copy_free(struct xnb_group *g)
 {
 	kvfree(g->ops);
 	kvfree(g->inflight);
+	kvfree(g->retry);
+	kvfree(g->retry_idx);
 	g->ops = NULL;
 	g->inflight = NULL;
+	g->retry = NULL;
+	g->retry_idx = NULL;
 }
 
 /* Start a packet that needs at most @max_ops ops, flushing first when the
@@ -67,45 +94,97 @@ void xnb_copy_commit(struct xnb_group *g, struct xnb_inflight *f,
 	g->nr_inflight++;
 }
 
-static bool xnb_copy_ok(const struct xnb_group *g,
-			const struct xnb_inflight *f)
+enum xnb_copy_result {
+	XNB_COPY_OK,
+	XNB_COPY_FAILED,
+	XNB_COPY_EAGAIN,	/* still GNTST_eagain after the retry */
+};
+
+static enum xnb_copy_result xnb_copy_result(const struct xnb_group *g,
+					    const struct xnb_inflight *f)
 {
+	enum xnb_copy_result r = XNB_COPY_OK;
 	unsigned int i;
 
 	if (f->drop)
-		return false;
-	for (i = f->first_op; i < f->first_op + f->nr_ops; i++)
-		if (g->ops[i].status != GNTST_okay)
-			return false;
-	return true;
+		return XNB_COPY_FAILED;
+	for (i = f->first_op; i < f->first_op + f->nr_ops; i++) {
+		if (g->ops[i].status == GNTST_okay)
+			continue;
+		if (g->ops[i].status != GNTST_eagain)
+			return XNB_COPY_FAILED;
+		r = XNB_COPY_EAGAIN;
+	}
+	return r;
+}
+
+/* One hypercall; if it fails as a whole, so does every op it carried. */
+static void xnb_copy_issue(struct xnb_group *g, struct gnttab_copy *ops,
+			   unsigned int n)
+{
+	unsigned int i;
+	int rc;
+
+	rc = HYPERVISOR_grant_table_op(GNTTABOP_copy, ops, n);
+	g->stats.batches++;
+	g->stats.ops += n;
+	if (likely(!rc))
+		return;
+	net_err_ratelimited("GNTTABOP_copy of %u ops failed: %d\n",
+			    n, rc);
+	for (i = 0; i < n; i++)
+		ops[i].status = GNTST_general_error;
+}
+
+/* The eagain ops once more, alone, without waiting: see the top. */
+static void xnb_copy_retry(struct xnb_group *g)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < g->nr_ops; i++) {
+		if (g->ops[i].status != GNTST_eagain)
+			continue;
+		g->retry[n] = g->ops[i];
+		g->retry_idx[n++] = i;
+	}
+	if (!n)
+		return;
+	g->stats.eagain_retries += n;
+	xnb_copy_issue(g, g->retry, n);
+	for (i = 0; i < n; i++)
+		g->ops[g->retry_idx[i]].status = g->retry[i].status;
 }
 
 void xnb_copy_flush(struct xnb_group *g)
 {
-	unsigned int i, gen;
+	unsigned int i;
 
 	if (!g->nr_inflight)
 		return;
 
 	if (g->nr_ops) {
-		gnttab_batch_copy(g->ops, g->nr_ops);
-		g->stats.batches++;
-		g->stats.ops += g->nr_ops;
+		xnb_copy_issue(g, g->ops, g->nr_ops);
+		xnb_copy_retry(g);
 	}
 
-	/* A fresh generation marks each queue once per flush. */
-	gen = ++g->flush_gen;
+	/* Mark each queue with this group while its packets complete; the
+	 * push below clears the mark, so it never survives a flush (a queue
+	 * that moves to another group starts unmarked there).
+	 */
 	for (i = 0; i < g->nr_inflight; i++) {
 		struct xnb_inflight *f = &g->inflight[i];
 		struct xnb_queue *q = f->queue;
-		bool ok = xnb_copy_ok(g, f);
+		enum xnb_copy_result r = xnb_copy_result(g, f);
+		bool ok = r == XNB_COPY_OK;
 
 		u64_stats_update_begin(&q->stats.sync);
 		q->stats.copy_ops += f->nr_ops;
-		if (q->flush_gen != gen && g->nr_ops)
+		if (r == XNB_COPY_EAGAIN)
+			q->stats.copy_eagain_failed++;
+		if (q->flush_group != g && g->nr_ops)
 			q->stats.copy_batches++;
 		u64_stats_update_end(&q->stats.sync);
-		q->flush_gen = gen;
+		q->flush_group = g;
 
 		if (f->dir == XNB_DIR_TX)
 			xnb_tx_complete(g, f, ok);
@@ -117,9 +196,9 @@ void xnb_copy_flush(struct xnb_group *g)
 	for (i = 0; i < g->nr_inflight; i++) {
 		struct xnb_queue *q = g->inflight[i].queue;
 
-		if (q->flush_gen != gen)
+		if (q->flush_group != g)
 			continue;
-		q->flush_gen = gen - 1;
+		q->flush_group = NULL;
 		xnb_tx_push(q);
 		xnb_rx_push(q);
 	}

@@ -14,10 +14,15 @@
  *
  * A new queue joins the group serving the fewest queues (xnb_pick_group),
  * unless its vif is pinned with the "worker-group" key.
+ *
+ * /sys/kernel/debug/xen-netback/groups shows every group's counters and
+ * queues.
  */
 #include <linux/cpumask.h>
+#include <linux/debugfs.h>
 #include <linux/ktime.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "common.h"
@@ -25,11 +30,6 @@
 static struct xnb_group *xnb_groups;
 static u32 *xnb_loads;			/* scratch for the choice */
 static DEFINE_MUTEX(xnb_assign_mutex);	/* serialises attach choices */
-
-struct xnb_group *xnb_group_get(unsigned int index)
-{
-	return index < xnb_nr_groups ? &xnb_groups[index] : NULL;
-}
 
 static void xnb_group_wake(struct xnb_group *g)
 {
@@ -76,18 +76,23 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g)
 /* Serve one queue for one budget; true when it still has work. */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q)
 {
-	int done;
+	int rx, tx;
 
 	if (READ_ONCE(q->vif->disabled))
-		return false;
+		goto eoi;	/* owed EOIs still go, as spurious */
 
-	done = xnb_rx_gather(g, q, xnb_budget);
-	done += xnb_tx_gather(g, q, xnb_budget);
-	g->stats.packets += done;
+	rx = xnb_rx_gather(g, q, xnb_budget);
+	tx = xnb_tx_gather(g, q, xnb_budget);
+	g->stats.packets += rx + tx;
+	if (rx)
+		q->worked |= BIT(XNB_EOI_RX);
+	if (tx)
+		q->worked |= BIT(XNB_EOI_TX);
 
 	if (xnb_tx_pending(q) || xnb_rx_pending(q))
 		return true;
 
+eoi:
 	/* Rings drained: let the event channels fire again. */
 	xnb_vif_eoi(q, XNB_EOI_TX);
 	xnb_vif_eoi(q, XNB_EOI_RX);
@@ -215,14 +220,12 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	unsigned int nr_cpus = num_online_cpus();
 	int err;
 
-	g->index = index;
 	g->cpu = cpumask_nth(index % nr_cpus, cpu_online_mask);
 	spin_lock_init(&g->lock);
 	INIT_LIST_HEAD(&g->queues);
 	INIT_LIST_HEAD(&g->active);
 	mutex_init(&g->pass_mutex);
 	skb_queue_head_init(&g->deliver);
-	g->gfp = xnb_use_tasklet ? GFP_ATOMIC : GFP_KERNEL;
 
 	err = xnb_copy_alloc(g);
 	if (err)
@@ -293,4 +296,72 @@ void xnb_groups_exit(void)
 		xnb_group_stop(&xnb_groups[i]);
 	kfree(xnb_loads);
 	kfree(xnb_groups);
+}
+
+static struct dentry *xnb_debugfs_dir;
+
+/* Ring indices and wakeup state: what to look at when a queue stalls.
+ * The shared indices are the guest's to change; this is a snapshot.
+ */
+static void xnb_queue_show(struct seq_file *m, struct xnb_queue *q)
+{
+	const struct xen_netif_tx_sring *ts = q->tx.sring;
+	const struct xen_netif_rx_sring *rs = q->rx.sring;
+
+	seq_printf(m, "  %s%s%s%s eoi %lx\n", q->name,
+		   q->queued ? " queued" : "", q->tx_held ? " held" : "",
+		   q->rx_blocked_since ? " rx-blocked" : "", READ_ONCE(q->eoi));
+	if (!ts || !rs)
+		return;
+	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",
+		   READ_ONCE(ts->req_prod), q->tx.req_cons,
+		   READ_ONCE(ts->req_event), q->tx.rsp_prod_pvt,
+		   READ_ONCE(ts->rsp_prod), READ_ONCE(ts->rsp_event),
+		   READ_ONCE(q->tx_prod_eoi));
+	seq_printf(m, "    rx req %u/%u ev %u rsp %u/%u ev %u want %u skbs %u bytes %d\n",
+		   READ_ONCE(rs->req_prod), q->rx.req_cons,
+		   READ_ONCE(rs->req_event), q->rx.rsp_prod_pvt,
+		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
+		   READ_ONCE(q->rx_want), skb_queue_len_lockless(&q->rx_skbs),
+		   atomic_read(&q->rx_bytes_queued));
+}
+
+static int xnb_groups_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	seq_printf(m, "worker=%s groups=%u copy_batch=%u budget=%u\n",
+		   xnb_use_tasklet ? "tasklet" : "kthread", xnb_nr_groups,
+		   xnb_copy_batch, xnb_budget);
+	for (i = 0; i < xnb_nr_groups; i++) {
+		struct xnb_group *g = &xnb_groups[i];
+		const struct xnb_group_stats *s = &g->stats;
+		struct xnb_queue *q;
+
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu\n",
+			   i, g->cpu, READ_ONCE(g->nr_queues), s->passes,
+			   s->packets, s->batches, s->ops,
+			   s->batches ? div64_u64(s->ops, s->batches) : 0,
+			   s->full_flushes, s->eagain_retries,
+			   div_u64(s->busy_ns, NSEC_PER_MSEC));
+		spin_lock_irq(&g->lock);
+		list_for_each_entry(q, &g->queues, group_node)
+			xnb_queue_show(m, q);
+		spin_unlock_irq(&g->lock);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xnb_groups);
+
+int xnb_debugfs_init(void)
+{
+	xnb_debugfs_dir = debugfs_create_dir("xen-netback", NULL);
+	debugfs_create_file("groups", 0444, xnb_debugfs_dir, NULL,
+			    &xnb_groups_fops);
+	return 0;
+}
+
+void xnb_debugfs_exit(void)
+{
+	debugfs_remove_recursive(xnb_debugfs_dir);
 }

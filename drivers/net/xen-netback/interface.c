@@ -17,6 +17,8 @@
  *                          rings unmapped, queues freed
  *   xnb_vif_destroy     disconnect, unregister, free (remove)
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>
@@ -25,7 +27,7 @@
 
 #include "common.h"
 
-void xnb_vif_carrier(struct xnb_vif *vif)
+void xnb_vif_update_carrier(struct xnb_vif *vif)
 {
 	bool on;
 
@@ -47,70 +49,61 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 	WRITE_ONCE(vif->disabled, true);
 	net_err_ratelimited("%s: frontend of domain %u broke the protocol, vif disabled: %s\n",
 			    vif->dev->name, vif->domid, why);
-	xnb_vif_carrier(vif);
+	xnb_vif_update_carrier(vif);
 }
 
-/* Called by the group once the ring is drained. */
+/* Called by the group once the ring is drained (or the vif disabled).
+ * An owed EOI for which the group found no work since the last one is
+ * flagged spurious: a guest raising events that lead nowhere is then
+ * delayed by Xen's lateeoi back-off, not served at dom0's cost.
+ */
 void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 {
 	bool single = q->tx_irq == q->rx_irq;
+	unsigned long mask = single ? ~0UL : BIT(which);
+	unsigned int flags = 0;
 
 	if (!test_and_clear_bit(which, &q->eoi))
 		return;
+	/* Work polled before the event was handled still counts for it. */
+	if (!(q->worked & mask) || READ_ONCE(q->vif->disabled))
+		flags = XEN_EOI_FLAG_SPURIOUS;
+	q->worked &= ~mask;
 	/* Snapshot before the EOI: whatever the guest produces after it
 	 * raises an event that will not look spurious.
 	 */
 	if (which == XNB_EOI_TX || single)
 		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
-	xen_irq_lateeoi(which == XNB_EOI_TX ? q->tx_irq : q->rx_irq, 0);
-}
-
-/* Work for us: requests the guest produced since our last EOI (the group
- * may have consumed them already, polling while busy), or requests not
- * consumed yet (produced after our last look but before the snapshot).
- * A queue held for credit waits for its timer, not for the guest.
- */
-static bool xnb_tx_event(struct xnb_queue *q)
-{
-	RING_IDX prod = READ_ONCE(q->tx.sring->req_prod);
-
-	if (READ_ONCE(q->tx_held))
-		return false;
-	return prod != READ_ONCE(q->tx_prod_eoi) ||
-	       prod != READ_ONCE(q->tx.req_cons);
-}
-
-/* Buffers matter only to a queue blocked waiting for them, and only once
- * there are as many as it waits for (rx.c sets both before it rechecks
- * the ring, so a guest that posts right after that recheck is heard).
- * An impossible producer index is work too: the group disables the vif.
- */
-static bool xnb_rx_event(struct xnb_queue *q)
-{
-	int avail;
-
-	if (!READ_ONCE(q->rx_blocked_since))
-		return false;
-	avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
-				    READ_ONCE(q->rx.req_cons),
-				    XNB_RX_RING_SIZE);
-	return avail < 0 || avail >= READ_ONCE(q->rx_want);
+	xen_irq_lateeoi(which == XNB_EOI_TX ? q->tx_irq : q->rx_irq, flags);
 }
 
 /* Interrupts only mark work and kick the group; the EOI waits until the
- * group has drained the ring, so an event storm costs the guest, not dom0.
- * Requests the group already consumed still make an event genuine: it
- * polls while busy, and marking such events spurious would make Xen's
- * event code delay the next ones.
+ * group has served the queue, so an event storm costs the guest, not dom0.
+ * Events that bring no work are EOI'd as spurious at once (tx.c and rx.c
+ * judge them), and so are owed EOIs the group's pass found nothing for.
  */
-static irqreturn_t xnb_event(int irq, struct xnb_queue *q, bool genuine,
+static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 			     unsigned int which)
 {
-	if (genuine) {
+	switch (ev) {
+	case XNB_EV_KICK:
 		set_bit(which, &q->eoi);
 		xnb_group_kick(q);
-	} else {
+		break;
+	case XNB_EV_OWE:
+		/* Held for credit: the credit timer's pass sends the EOI.
+		 * Unless the hold ended meanwhile: the worker clears tx_held
+		 * before its (fully ordered) test_and_clear_bit of the EOI
+		 * bit, so it sees our bit or we see the hold gone.
+		 */
+		set_bit(which, &q->eoi);
+		smp_mb__after_atomic();
+		if (!READ_ONCE(q->tx_held))
+			xnb_group_kick(q);
+		break;
+	default:
 		xen_irq_lateeoi(irq, XEN_EOI_FLAG_SPURIOUS);
+		break;
 	}
 	return IRQ_HANDLED;
 }
@@ -134,8 +127,29 @@ static irqreturn_t xnb_interrupt(int irq, void *dev_id)
 {
 	struct xnb_queue *q = dev_id;
 
-	return xnb_event(irq, q, xnb_tx_event(q) || xnb_rx_event(q),
+	return xnb_event(irq, q, xnb_event_merge(xnb_tx_event(q),
+						 xnb_rx_event(q)),
 			 XNB_EOI_TX);
+}
+
+/* The GRO cells live exactly as long as the registration: the core
+ * calls ndo_uninit on every way out of register_netdevice() after
+ * ndo_init, and from unregister_netdevice() once the device is down
+ * (nothing delivers any more: the queues left their groups at
+ * disconnect), before the unregistration completes.
+ */
+static int xnb_init(struct net_device *dev)
+{
+	struct xnb_vif *vif = netdev_priv(dev);
+
+	return gro_cells_init(&vif->gro, dev);
+}
+
+static void xnb_uninit(struct net_device *dev)
+{
+	struct xnb_vif *vif = netdev_priv(dev);
+
+	gro_cells_destroy(&vif->gro);
 }
 
 static int xnb_open(struct net_device *dev)
@@ -187,6 +201,8 @@ static int xnb_change_mtu(struct net_device *dev, int mtu)
 }
 
 static const struct net_device_ops xnb_netdev_ops = {
+	.ndo_init = xnb_init,
+	.ndo_uninit = xnb_uninit,
 	.ndo_open = xnb_open,
 	.ndo_stop = xnb_stop,
 	.ndo_start_xmit = xnb_start_xmit,
@@ -218,7 +234,6 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	vif->dev = dev;
 	vif->xbdev = xbdev;
 	vif->domid = domid;
-	vif->handle = handle;
 	/* Until the frontend says otherwise, so the hotplug script may set
 	 * a jumbo MTU before the guest connects; checked at connect.
 	 */
@@ -241,19 +256,12 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	netif_set_real_num_tx_queues(dev, 1);
 	netif_carrier_off(dev);
 
-	err = gro_cells_init(&vif->gro, dev);
-	if (err)
-		goto fail;
 	err = register_netdev(dev);
 	if (err) {
-		gro_cells_destroy(&vif->gro);
-		goto fail;
+		free_netdev(dev);
+		return ERR_PTR(err);
 	}
 	return vif;
-
-fail:
-	free_netdev(dev);
-	return ERR_PTR(err);
 }
 
 int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
@@ -275,7 +283,7 @@ int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
 		INIT_LIST_HEAD(&q->active_node);
 		skb_queue_head_init(&q->rx_skbs);
 		atomic_set(&q->rx_bytes_queued, 0);
-		atomic_long_set(&q->xmit_dropped, 0);
+		atomic_long_set(&q->unsupported_dropped, 0);
 		timer_setup(&q->credit_timer, xnb_credit_timer_fn, 0);
 		timer_setup(&q->stall_timer, xnb_stall_timer_fn, 0);
 		u64_stats_init(&q->stats.sync);
@@ -368,7 +376,7 @@ void xnb_vif_start(struct xnb_vif *vif)
 	WRITE_ONCE(vif->connected, true);
 	for (i = 0; i < vif->num_queues; i++)
 		xnb_group_attach(&vif->queues[i], vif->pinned_group);
-	xnb_vif_carrier(vif);
+	xnb_vif_update_carrier(vif);
 	netif_tx_wake_all_queues(dev);
 }
 
@@ -424,7 +432,7 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 		return;
 
 	WRITE_ONCE(vif->connected, false);
-	xnb_vif_carrier(vif);
+	xnb_vif_update_carrier(vif);
 	netif_tx_disable(dev);
 	synchronize_net();
 
@@ -446,7 +454,6 @@ void xnb_vif_destroy(struct xnb_vif *vif)
 	struct net_device *dev = vif->dev;
 
 	xnb_vif_disconnect(vif);
-	unregister_netdev(dev);
-	gro_cells_destroy(&vif->gro);
+	unregister_netdev(dev);	/* destroys the GRO cells: xnb_uninit */
 	free_netdev(dev);
 }

@@ -9,6 +9,8 @@
  * Unloading is refused while any vif exists: xenbus holds a module
  * reference for every bound device.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpumask.h>
 #include <linux/module.h>
 #include <xen/xen.h>

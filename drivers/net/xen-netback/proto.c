@@ -31,6 +31,41 @@ bool xnb_ring_sane(u32 req_prod, u32 rsp_prod, u32 ring_size)
 	return req_prod - rsp_prod <= ring_size;
 }
 
+bool xnb_ring_room(u32 req_cons, u32 rsp_prod_pvt, u32 nr, u32 ring_size)
+{
+	u32 owed = req_cons - rsp_prod_pvt;	/* wraps like the indices */
+
+	return owed <= ring_size && nr <= ring_size - owed;
+}
+
+enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
+				  bool held, bool disabled)
+{
+	if (disabled)
+		return XNB_EV_SPURIOUS;
+	if (req_prod != prod_eoi || req_prod != req_cons)
+		return held ? XNB_EV_OWE : XNB_EV_KICK;
+	return XNB_EV_SPURIOUS;
+}
+
+enum xnb_event xnb_rx_event_judge(u32 req_prod, u32 req_cons, u32 ring_size,
+				  bool blocked, u32 want, bool disabled)
+{
+	int avail;
+
+	if (disabled || !blocked)
+		return XNB_EV_SPURIOUS;
+	avail = xnb_ring_unconsumed(req_prod, req_cons, ring_size);
+	if (avail < 0 || (u32)avail >= want)
+		return XNB_EV_KICK;
+	return XNB_EV_SPURIOUS;
+}
+
+enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx)
+{
+	return tx > rx ? tx : rx;
+}
+
 /* Copy a slot field by field: the guest may rewrite it as we read. */
 static void xnb_read_slot(const union xen_netif_tx_sring_entry *ring,
 			  u32 ring_size, u32 idx,
@@ -240,6 +275,15 @@ u32 xnb_rx_slots_needed(u32 len, bool gso)
 	if (slots == 0)
 		slots = 1;
 	return slots + (gso ? 1 : 0);
+}
+
+bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg)
+{
+	u32 data = xnb_rx_slots_needed(len, false);
+
+	if (gso && (!gso_negotiated || !can_sg))
+		return false;
+	return data <= (can_sg ? XNB_TX_MAX_DATA : 1u);
 }
 
 bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)

@@ -40,16 +40,14 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct netdev_queue *txq;
 	struct xnb_queue *q;
 	bool full;
-	u32 slots;
 
 	if (!READ_ONCE(vif->connected) || READ_ONCE(vif->disabled) ||
 	    qi >= READ_ONCE(vif->num_queues))
 		goto drop_noqueue;
 	q = &vif->queues[qi];
 
-	slots = xnb_rx_slots_needed(skb->len, skb_is_gso(skb));
-	if (slots > XNB_RX_MAX_SLOTS || !xnb_rx_gso_ok(vif, skb) ||
-	    (!vif->can_sg && slots > 1))
+	if (!xnb_rx_fits(skb->len, skb_is_gso(skb), xnb_rx_gso_ok(vif, skb),
+			 vif->can_sg))
 		goto drop;
 
 	/* Count before queueing: once queued, the worker may send and free
@@ -70,7 +68,7 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 
 drop:
-	atomic_long_inc(&q->xmit_dropped);
+	atomic_long_inc(&q->unsupported_dropped);
 	dev_kfree_skb_any(skb);
 	return NETDEV_TX_OK;
 drop_noqueue:
@@ -79,12 +77,17 @@ drop_noqueue:
 	return NETDEV_TX_OK;
 }
 
+/* Wake the netdev queue once half drained, but never while the vif
+ * disconnects: netif_tx_disable() stopped it, and the purge at teardown
+ * must not reopen it (connected goes false before that).
+ */
 static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(q->vif->dev, q->id);
 
 	if (atomic_sub_return(skb->len, &q->rx_bytes_queued) <
-	    xnb_rx_queue_bytes / 2 && netif_tx_queue_stopped(txq))
+	    xnb_rx_queue_bytes / 2 && netif_tx_queue_stopped(txq) &&
+	    READ_ONCE(q->vif->connected))
 		netif_tx_wake_queue(txq);
 }
 
@@ -102,6 +105,19 @@ void xnb_rx_purge(struct xnb_queue *q)
 		xnb_stat_add(q, &q->stats.rx_dropped, n);
 }
 
+/* The RX half of an event: see xnb_rx_event_judge (proto.c).  rx.c sets
+ * rx_blocked_since and rx_want before it rechecks the ring, so a guest
+ * that posts right after that recheck is heard.
+ */
+enum xnb_event xnb_rx_event(struct xnb_queue *q)
+{
+	return xnb_rx_event_judge(READ_ONCE(q->rx.sring->req_prod),
+				  READ_ONCE(q->rx.req_cons), XNB_RX_RING_SIZE,
+				  READ_ONCE(q->rx_blocked_since) != 0,
+				  READ_ONCE(q->rx_want),
+				  READ_ONCE(q->vif->disabled));
+}
+
 void xnb_stall_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, stall_timer);
@@ -112,43 +128,65 @@ void xnb_stall_timer_fn(struct timer_list *t)
 static void xnb_rx_unblocked(struct xnb_queue *q)
 {
 	WRITE_ONCE(q->rx_blocked_since, 0);
+	/* The event that told us of the buffers was real work. */
+	q->worked |= BIT(XNB_EOI_RX);
 	if (q->stalled) {
 		q->stalled = false;
 		atomic_dec(&q->vif->stalled_queues);
 		netdev_info(q->vif->dev, "queue %u: RX buffers back, carrier on\n",
 			    q->id);
-		xnb_vif_carrier(q->vif);
+		xnb_vif_update_carrier(q->vif);
 	}
 }
 
-/* A stall with nothing queued (drained) ends with any posted buffer. */
+/* A stall with nothing queued (drained) ends with any posted buffer.
+ * A producer index beyond the ring is fatal here too: else every event
+ * of such a guest would look genuine and kick the group for nothing.
+ */
 static void xnb_rx_check_unstall(struct xnb_queue *q)
 {
+	int avail;
+
 	WRITE_ONCE(q->rx_want, 1);
 	q->rx.sring->req_event = q->rx.req_cons + 1;
 	virt_mb(); /* req_event write before req_prod read */
-	if (xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
-				q->rx.req_cons, XNB_RX_RING_SIZE) > 0)
+	avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
+				    q->rx.req_cons, XNB_RX_RING_SIZE);
+	if (avail < 0)
+		xnb_vif_fatal(q->vif, "RX producer index beyond ring size");
+	else if (avail > 0)
 		xnb_rx_unblocked(q);
 }
 
-/* The guest posts no buffers: drop what waits, then lose the carrier. */
-static void xnb_rx_blocked(struct xnb_queue *q)
+/* Carrier off once the guest has posted no buffer for rx_stall, and
+ * until then the stall timer comes back to look, whether or not skbs
+ * still wait (a drained queue gets no traffic to look for it).
+ */
+static void xnb_rx_stall_check(struct xnb_queue *q)
 {
 	unsigned long drain = msecs_to_jiffies(xnb_rx_drain_msecs);
 	unsigned long stall = msecs_to_jiffies(xnb_rx_stall_msecs);
 	struct xnb_vif *vif = q->vif;
 
-	/* rx_blocked_since was set by the caller, before its recheck. */
+	/* rx_blocked_since was set by rx_gather, before its recheck. */
 	if (time_after_eq(jiffies, q->rx_blocked_since + stall) &&
 	    !q->stalled) {
 		q->stalled = true;
 		atomic_inc(&vif->stalled_queues);
 		netdev_info(vif->dev, "queue %u: guest posts no RX buffers, carrier off\n",
 			    q->id);
-		xnb_vif_carrier(vif);
+		xnb_vif_update_carrier(vif);
 	}
-	mod_timer(&q->stall_timer, jiffies + min(drain, stall) / 2 + 1);
+	if (!q->stalled || !skb_queue_empty_lockless(&q->rx_skbs))
+		mod_timer(&q->stall_timer, jiffies + min(drain, stall) / 2 + 1);
+}
+
+/* The guest posts no buffers: drop what waits, then lose the carrier. */
+static void xnb_rx_blocked(struct xnb_queue *q)
+{
+	unsigned long drain = msecs_to_jiffies(xnb_rx_drain_msecs);
+
+	xnb_rx_stall_check(q);
 	if (time_after_eq(jiffies, q->rx_blocked_since + drain)) {
 		xnb_rx_purge(q);
 		/* Drained: any buffer now ends the stall. */
@@ -194,19 +232,35 @@ static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
 		while (len) {
 			unsigned int chunk = min3(len, (unsigned int)PAGE_SIZE - off,
 						  (unsigned int)XEN_PAGE_SIZE - dst_off);
+			struct xen_page_foreign *foreign;
 			struct gnttab_copy *op;
 
 			if (d >= nr_data || n == XNB_RX_MAX_OPS)
 				return 0;	/* cannot happen: slots counted */
 			op = &ops[n++];
-			op->source.u.gmfn = xen_page_to_gfn(page);
-			op->source.domid = DOMID_SELF;
+			op->flags = GNTCOPY_dest_gref;
+			/* A page another backend grant-mapped from its guest
+			 * (forwarded to us by the bridge) is not ours to name
+			 * by frame: copy from that guest's grant instead, at
+			 * the same offset (a grant is one page here).  Grant
+			 * mappings are order-0 pages; compound pages are
+			 * never foreign, and PageForeign must not see them.
+			 */
+			foreign = PageCompound(page) ? NULL :
+				  xen_page_foreign(page);
+			if (foreign) {
+				op->source.u.ref = foreign->gref;
+				op->source.domid = foreign->domid;
+				op->flags |= GNTCOPY_source_gref;
+			} else {
+				op->source.u.gmfn = xen_page_to_gfn(page);
+				op->source.domid = DOMID_SELF;
+			}
 			op->source.offset = off;
 			op->dest.u.ref = grefs[slot_of[d]];
 			op->dest.domid = domid;
 			op->dest.offset = dst_off;
 			op->len = chunk;
-			op->flags = GNTCOPY_dest_gref;
 
 			len -= chunk;
 			off += chunk;
@@ -270,8 +324,12 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 	struct sk_buff *skb;
 	int done = 0, used = 0;
 
-	if (q->rx_blocked_since && skb_queue_empty_lockless(&q->rx_skbs))
+	if (q->rx_blocked_since && skb_queue_empty_lockless(&q->rx_skbs)) {
 		xnb_rx_check_unstall(q);
+		/* Still nothing posted: the stall clock keeps running. */
+		if (q->rx_blocked_since && !READ_ONCE(vif->disabled))
+			xnb_rx_stall_check(q);
+	}
 
 	/* Budget in ring slots, as for guest TX. */
 	while (used < budget && !READ_ONCE(vif->disabled) &&
@@ -302,8 +360,18 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 				xnb_rx_blocked(q);
 				break;
 			}
+			/* Charged like a slot: a guest moving req_prod
+			 * back and forth cannot keep us here.
+			 */
+			used++;
 			continue;
 		}
+		/* Responses owed must fit the ring: else wait for the
+		 * flush that answers the ones in flight.
+		 */
+		if (!xnb_ring_room(q->rx.req_cons, q->rx.rsp_prod_pvt, need,
+				   XNB_RX_RING_SIZE))
+			break;
 		virt_rmb();	/* read requests after req_prod */
 		if (q->rx_blocked_since)
 			xnb_rx_unblocked(q);

@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the driver did: per-vif counters for ethtool -S and the netdev
- * stats, and one debugfs file with every group's counters and queues
- * (/sys/kernel/debug/xen-netback/groups).
+ * stats (the per-group debugfs file is group.c's).
  *
  * Directions are named from the guest's side, as in the stock driver's
  * ethtool output: "tx" is what the guest sent (dom0 received).
  */
-#include <linux/debugfs.h>
 #include <linux/ethtool.h>
-#include <linux/seq_file.h>
 
 #include "common.h"
 
@@ -31,13 +28,15 @@ static const struct xnb_stat_desc xnb_stat_descs[] = {
 	XNB_STAT(rx_errors),
 	XNB_STAT(copy_ops),
 	XNB_STAT(copy_batches),
+	XNB_STAT(copy_eagain_failed),
+	XNB_STAT(tx_alloc_failed),
 };
 
 #define XNB_NR_STATS ARRAY_SIZE(xnb_stat_descs)
 /* Extra ethtool rows after the counters. */
-enum { XNB_ROW_XMIT_DROPPED, XNB_ROW_DISABLED, XNB_ROW_QUEUES, XNB_NR_ROWS };
+enum { XNB_ROW_UNSUPPORTED, XNB_ROW_DISABLED, XNB_ROW_QUEUES, XNB_NR_ROWS };
 static const char xnb_row_names[XNB_NR_ROWS][ETH_GSTRING_LEN] = {
-	"rx_queue_full_dropped", "disabled", "queues",
+	"rx_unsupported_dropped", "disabled", "queues",
 };
 
 static u64 xnb_stat(const struct xnb_queue_stats *s, unsigned int i)
@@ -46,13 +45,13 @@ static u64 xnb_stat(const struct xnb_queue_stats *s, unsigned int i)
 }
 
 /* Sum every queue's counters and the saved ones of past connections. */
-static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *xmit_dropped)
+static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *unsupported)
 {
 	unsigned int i, j, start;
 
 	for (i = 0; i < XNB_NR_STATS; i++)
 		out[i] = xnb_stat(&vif->saved, i);
-	*xmit_dropped = vif->saved_xmit_dropped;
+	*unsupported = vif->saved_unsupported;
 
 	for (j = 0; j < READ_ONCE(vif->num_queues); j++) {
 		struct xnb_queue *q = &vif->queues[j];
@@ -65,7 +64,7 @@ static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *xmit_dropped)
 		} while (u64_stats_fetch_retry(&q->stats.sync, start));
 		for (i = 0; i < XNB_NR_STATS; i++)
 			out[i] += v[i];
-		*xmit_dropped += atomic_long_read(&q->xmit_dropped);
+		*unsupported += atomic_long_read(&q->unsupported_dropped);
 	}
 }
 
@@ -78,30 +77,57 @@ void xnb_stats_save(struct xnb_vif *vif)
 	xnb_stats_sum(vif, v, &xd);
 	for (i = 0; i < XNB_NR_STATS; i++)
 		*(u64 *)((char *)&vif->saved + xnb_stat_descs[i].offset) = v[i];
-	vif->saved_xmit_dropped = xd;
+	vif->saved_unsupported = xd;
 }
 
 /* The netdev's view is dom0's: what the guest sent is what the vif
- * received.  Readers may run in atomic context while the xenbus thread
- * frees the queues, so both take the vif's stats spinlock.
+ * received.  Each rtnl_link_stats64 field named with the queue counter
+ * it shows, so adding or reordering counters cannot shift them.
+ */
+struct xnb_netdev_stat {
+	size_t dev_off;		/* in struct rtnl_link_stats64 */
+	size_t q_off;		/* in struct xnb_queue_stats */
+};
+
+#define XNB_NETDEV_STAT(dev_field, q_field)				\
+	{ offsetof(struct rtnl_link_stats64, dev_field),		\
+	  offsetof(struct xnb_queue_stats, q_field) }
+
+static const struct xnb_netdev_stat xnb_netdev_stats[] = {
+	XNB_NETDEV_STAT(rx_packets, tx_packets),
+	XNB_NETDEV_STAT(rx_bytes, tx_bytes),
+	XNB_NETDEV_STAT(rx_dropped, tx_dropped),
+	XNB_NETDEV_STAT(rx_errors, tx_errors),
+	XNB_NETDEV_STAT(tx_packets, rx_packets),
+	XNB_NETDEV_STAT(tx_bytes, rx_bytes),
+	XNB_NETDEV_STAT(tx_dropped, rx_dropped),
+	XNB_NETDEV_STAT(tx_errors, rx_errors),
+};
+
+/* Readers may run in atomic context while the xenbus thread frees the
+ * queues, so both take the vif's stats spinlock.
  */
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
 {
 	u64 v[XNB_NR_STATS], xd;
+	struct xnb_queue_stats sum;
+	unsigned int i;
 
 	spin_lock_bh(&vif->stats_lock);
 	xnb_stats_sum(vif, v, &xd);
 	spin_unlock_bh(&vif->stats_lock);
 
-	s->rx_packets = v[0];
-	s->rx_bytes = v[1];
-	s->rx_dropped = v[2];
-	s->rx_errors = v[3];
-	s->tx_packets = v[4];
-	s->tx_bytes = v[5];
+	/* Back into a struct, so the table can name fields. */
+	for (i = 0; i < XNB_NR_STATS; i++)
+		*(u64 *)((char *)&sum + xnb_stat_descs[i].offset) = v[i];
+	for (i = 0; i < ARRAY_SIZE(xnb_netdev_stats); i++) {
+		const struct xnb_netdev_stat *m = &xnb_netdev_stats[i];
+
+		*(u64 *)((char *)s + m->dev_off) =
+			*(const u64 *)((const char *)&sum + m->q_off);
+	}
 	/* dev_get_stats() adds the core counters (drops with no queue). */
-	s->tx_dropped = v[6] + xd;
-	s->tx_errors = v[7];
+	s->tx_dropped += xd;
 }
 
 static int xnb_get_sset_count(struct net_device *dev, int sset)
@@ -131,7 +157,7 @@ static void xnb_get_ethtool_stats(struct net_device *dev,
 	xnb_stats_sum(vif, data, &xd);
 	data[XNB_NR_STATS + XNB_ROW_QUEUES] = READ_ONCE(vif->num_queues);
 	spin_unlock_bh(&vif->stats_lock);
-	data[XNB_NR_STATS + XNB_ROW_XMIT_DROPPED] = xd;
+	data[XNB_NR_STATS + XNB_ROW_UNSUPPORTED] = xd;
 	data[XNB_NR_STATS + XNB_ROW_DISABLED] = READ_ONCE(vif->disabled);
 }
 
@@ -150,70 +176,3 @@ const struct ethtool_ops xnb_ethtool_ops = {
 	.get_strings = xnb_get_strings,
 	.get_ethtool_stats = xnb_get_ethtool_stats,
 };
-
-static struct dentry *xnb_debugfs_dir;
-
-/* Ring indices and wakeup state: what to look at when a queue stalls.
- * The shared indices are the guest's to change; this is a snapshot.
- */
-static void xnb_queue_show(struct seq_file *m, struct xnb_queue *q)
-{
-	const struct xen_netif_tx_sring *ts = q->tx.sring;
-	const struct xen_netif_rx_sring *rs = q->rx.sring;
-
-	seq_printf(m, "  %s%s%s%s eoi %lx\n", q->name,
-		   q->queued ? " queued" : "", q->tx_held ? " held" : "",
-		   q->rx_blocked_since ? " rx-blocked" : "", READ_ONCE(q->eoi));
-	if (!ts || !rs)
-		return;
-	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",
-		   READ_ONCE(ts->req_prod), q->tx.req_cons,
-		   READ_ONCE(ts->req_event), q->tx.rsp_prod_pvt,
-		   READ_ONCE(ts->rsp_prod), READ_ONCE(ts->rsp_event),
-		   READ_ONCE(q->tx_prod_eoi));
-	seq_printf(m, "    rx req %u/%u ev %u rsp %u/%u ev %u want %u skbs %u bytes %d\n",
-		   READ_ONCE(rs->req_prod), q->rx.req_cons,
-		   READ_ONCE(rs->req_event), q->rx.rsp_prod_pvt,
-		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
-		   READ_ONCE(q->rx_want), skb_queue_len_lockless(&q->rx_skbs),
-		   atomic_read(&q->rx_bytes_queued));
-}
-
-static int xnb_groups_show(struct seq_file *m, void *v)
-{
-	unsigned int i;
-
-	seq_printf(m, "worker=%s groups=%u copy_batch=%u budget=%u\n",
-		   xnb_use_tasklet ? "tasklet" : "kthread", xnb_nr_groups,
-		   xnb_copy_batch, xnb_budget);
-	for (i = 0; i < xnb_nr_groups; i++) {
-		struct xnb_group *g = xnb_group_get(i);
-		const struct xnb_group_stats *s = &g->stats;
-		struct xnb_queue *q;
-
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu busy_ms %llu\n",
-			   i, g->cpu, READ_ONCE(g->nr_queues), s->passes,
-			   s->packets, s->batches, s->ops,
-			   s->batches ? div64_u64(s->ops, s->batches) : 0,
-			   s->full_flushes, div_u64(s->busy_ns, NSEC_PER_MSEC));
-		spin_lock_irq(&g->lock);
-		list_for_each_entry(q, &g->queues, group_node)
-			xnb_queue_show(m, q);
-		spin_unlock_irq(&g->lock);
-	}
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(xnb_groups);
-
-int xnb_debugfs_init(void)
-{
-	xnb_debugfs_dir = debugfs_create_dir("xen-netback", NULL);
-	debugfs_create_file("groups", 0444, xnb_debugfs_dir, NULL,
-			    &xnb_groups_fops);
-	return 0;
-}
-
-void xnb_debugfs_exit(void)
-{
-	debugfs_remove_recursive(xnb_debugfs_dir);
-}

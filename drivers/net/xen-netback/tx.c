@@ -7,6 +7,8 @@
  * group's batch -> (flush) -> responses, checksum and GSO setup -> GRO.
  * Runs in the queue's group worker only.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/etherdevice.h>
 #include <linux/ktime.h>
 #include <linux/tcp.h>
@@ -16,12 +18,31 @@
 #include "common.h"
 
 #define XNB_TX_MASK	(XNB_TX_RING_SIZE - 1)
+/*
+ * Memory for guest packets, in every worker mode: never sleep, never
+ * reclaim or OOM-kill on a guest's behalf (the kthread holds the group's
+ * pass_mutex, and one guest's flood must not cost dom0 its page cache),
+ * and no dip into the reserves GFP_ATOMIC's __GFP_HIGH opens, which
+ * dom0's own atomic allocations need more than a guest does.  kswapd
+ * is still woken; a failure drops the packet and is counted.
+ */
+#define XNB_TX_GFP	(GFP_NOWAIT | __GFP_NOWARN)
 
 bool xnb_tx_pending(struct xnb_queue *q)
 {
 	if (q->tx_held || READ_ONCE(q->vif->disabled))
 		return false;	/* the credit timer or a reconnect kicks */
 	return RING_HAS_UNCONSUMED_REQUESTS(&q->tx);
+}
+
+/* The TX half of an event: see xnb_tx_event_judge (proto.c). */
+enum xnb_event xnb_tx_event(struct xnb_queue *q)
+{
+	return xnb_tx_event_judge(READ_ONCE(q->tx.sring->req_prod),
+				  READ_ONCE(q->tx_prod_eoi),
+				  READ_ONCE(q->tx.req_cons),
+				  READ_ONCE(q->tx_held),
+				  READ_ONCE(q->vif->disabled));
 }
 
 void xnb_credit_timer_fn(struct timer_list *t)
@@ -92,15 +113,14 @@ static unsigned int xnb_tx_dst_room(struct xnb_tx_dst *d, unsigned long *gfn,
 	return 0;
 }
 
-static struct sk_buff *xnb_tx_alloc(struct xnb_group *g, u32 len)
+static struct sk_buff *xnb_tx_alloc(u32 len)
 {
 	unsigned int headlen = min(len, XNB_TX_HEADLEN);
 	struct sk_buff *skb;
 	u32 rest;
 	int i = 0;
 
-	skb = alloc_skb(headlen + NET_SKB_PAD + NET_IP_ALIGN,
-			g->gfp | __GFP_NOWARN);
+	skb = alloc_skb(headlen + NET_SKB_PAD + NET_IP_ALIGN, XNB_TX_GFP);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, NET_SKB_PAD + NET_IP_ALIGN);
@@ -108,7 +128,7 @@ static struct sk_buff *xnb_tx_alloc(struct xnb_group *g, u32 len)
 
 	for (rest = len - headlen; rest; i++) {
 		unsigned int sz = min_t(u32, rest, PAGE_SIZE);
-		struct page *page = alloc_page(g->gfp | __GFP_NOWARN);
+		struct page *page = alloc_page(XNB_TX_GFP);
 
 		if (!page) {
 			kfree_skb(skb);
@@ -198,7 +218,7 @@ static bool xnb_tx_start(struct xnb_group *g, struct xnb_queue *q)
 	struct sk_buff *skb;
 	unsigned int n;
 
-	skb = xnb_tx_alloc(g, p->len);
+	skb = xnb_tx_alloc(p->len);
 	if (!skb)
 		return false;
 
@@ -256,6 +276,10 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 				RING_FINAL_CHECK_FOR_REQUESTS(&q->tx, more);
 				if (!more)
 					break;
+				/* Charged like a slot: a guest moving req_prod
+				 * back and forth cannot keep us here.
+				 */
+				used++;
 				continue;
 			}
 			virt_rmb();	/* read slots after req_prod */
@@ -267,6 +291,13 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 					      xnb_tx_reason_str(q->tx_pkt.reason));
 				break;
 			}
+			/* Responses owed must fit the ring: else wait for
+			 * the flush that answers the ones in flight.
+			 */
+			if (!xnb_ring_room(q->tx.req_cons, q->tx.rsp_prod_pvt,
+					   q->tx_pkt.nr_slots,
+					   XNB_TX_RING_SIZE))
+				break;
 			if (v == XNB_TX_DROP) {
 				used += q->tx_pkt.nr_slots;
 				xnb_tx_drop(g, q);
@@ -281,8 +312,14 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 		WRITE_ONCE(q->tx_held, false);
 		used += q->tx_pkt.nr_slots;
 		if (!xnb_tx_start(g, q)) {
-			/* No memory: answer the guest rather than spin. */
+			/* No memory: answer the guest with an error, and
+			 * leave the rest for the next pass rather than fail
+			 * the whole ring while memory is short.
+			 */
+			xnb_stat_add(q, &q->stats.tx_alloc_failed, 1);
 			xnb_tx_drop(g, q);
+			done++;
+			break;
 		}
 		done++;
 	}

@@ -119,8 +119,8 @@ static void xnb_rate_changed(struct xenbus_watch *w, const char *path,
 	mutex_unlock(&be->lock);
 }
 
-static void xnb_group_changed(struct xenbus_watch *w, const char *path,
-			      const char *token)
+static void xnb_worker_group_changed(struct xenbus_watch *w,
+				     const char *path, const char *token)
 {
 	struct xnb_backend *be = container_of(w, struct xnb_backend,
 					      group_watch);
@@ -396,8 +396,8 @@ static int xnb_probe(struct xenbus_device *dev,
 				   xnb_rate_changed, "%s/rate", dev->nodename);
 	if (!err)
 		err = xenbus_watch_pathfmt(dev, &be->group_watch, NULL,
-					   xnb_group_changed, "%s/worker-group",
-					   dev->nodename);
+					   xnb_worker_group_changed,
+					   "%s/worker-group", dev->nodename);
 	if (!err)
 		err = xenbus_watch_pathfmt(dev, &be->hotplug_watch, NULL,
 					   xnb_hotplug_changed,
