@@ -91,12 +91,12 @@ static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 		xnb_group_kick(q);
 		break;
 	case XNB_EV_OWE:
-		/* Held for credit: the credit timer's pass sends the EOI.
-		 * Unless the hold ended meanwhile: the worker clears tx_held
+		/* Held for credit: the credit timer's pass sends the EOI. */
+		set_bit(which, &q->eoi);
+		/* Unless the hold ended meanwhile: the worker clears tx_held
 		 * before its (fully ordered) test_and_clear_bit of the EOI
 		 * bit, so it sees our bit or we see the hold gone.
 		 */
-		set_bit(which, &q->eoi);
 		smp_mb__after_atomic();
 		if (!READ_ONCE(q->tx_held))
 			xnb_group_kick(q);

@@ -18,8 +18,7 @@
 #include "common.h"
 
 #define XNB_TX_MASK	(XNB_TX_RING_SIZE - 1)
-/*
- * Memory for guest packets, in every worker mode: never sleep, never
+/* Memory for guest packets, in every worker mode: never sleep, never
  * reclaim or OOM-kill on a guest's behalf (the kthread holds the group's
  * pass_mutex, and one guest's flood must not cost dom0 its page cache),
  * and no dip into the reserves GFP_ATOMIC's __GFP_HIGH opens, which
