@@ -47,6 +47,9 @@ unset NETBACK
 stage shellcheck make shellcheck
 stage unit make unit
 stage fuzz-smoke make fuzz-smoke
+# checkpatch --strict and sparse against 6.1; W=1 builds for 6.1 and 6.12.
+stage lint make lint
+stage build-matrix make build-matrix
 # The lab must fail a run in which a module WARNs (one short boot).
 stage lab-selftest scripts/lab-selftest.sh
 # Whole-run caps (s) so that a wedged dom0 cannot eat CI's 90 minutes;
