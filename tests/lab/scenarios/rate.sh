@@ -29,19 +29,35 @@ rate_frame_bytes() {
 	echo "$b $t"
 }
 
+# rate_xenbus_stats DIR: "<events> <spurious> <jiffies_eoi_delayed>" of
+# the backend device's xenbus DIR: events the kernel's lateeoi code
+# counted, those EOI'd as spurious, and how long it held the channels
+# back for them.
+rate_xenbus_stats() {
+	local f v out=
+	for f in events spurious_events jiffies_eoi_delayed; do
+		v=0; [ -r "$1/$f" ] && read -r v < "$1/$f"
+		out+="$v "
+	done
+	echo "$out"
+}
+
 # rate_measure N K: guest->dom0 TCP through vif K of g<N>; sets
 # rate_steady (Mbit/s from the vif counter over the window) and rate_ip3
 # (iperf3's receiver figure, warm-up omitted); logs iperf3's seconds.
 rate_measure() {
-	local ip vif out=/run/rate-iperf pid b0 b1 t0 t1 ivals
+	local ip vif xb out=/run/rate-iperf pid b0 b1 t0 t1 e0 e1 s0 s1 j0 j1 ivals
 	ip=$(lab_guest_ip "$1" "$2") vif=$(lab_vif_name "$1" "$2")
+	xb=/sys/bus/xen-backend/devices/vif-$(lab_domid "$1")-$2/xenbus
 	timeout $((RATE_WARMUP + RATE_WINDOW + 30)) iperf3 -c "$ip" -R -f m \
 		-O "$RATE_WARMUP" -t $((RATE_WINDOW + 1)) > "$out" 2>&1 &
 	pid=$!
 	sleep "$RATE_WARMUP"
 	rate_frame_bytes "$vif" > /run/rate-w0
+	read -r e0 s0 j0 <<< "$(rate_xenbus_stats "$xb")"
 	sleep "$RATE_WINDOW"
 	rate_frame_bytes "$vif" > /run/rate-w1
+	read -r e1 s1 j1 <<< "$(rate_xenbus_stats "$xb")"
 	read -r b0 t0 < /run/rate-w0
 	read -r b1 t1 < /run/rate-w1
 	wait "$pid" || { cat "$out"; lab_diag "$ip"; lab_fail "iperf3 -c $ip -R failed"; }
@@ -54,6 +70,8 @@ rate_measure() {
 				printf "%s%s ", $i, /omitted/ ? "(o)" : ""
 		}' "$out")
 	lab_log "$vif per second (o: omitted warm-up): $ivals"
+	lab_log "$vif in the window: $((e1 - e0)) events, $((s1 - s0)) spurious," \
+		"EOIs delayed $((j1 - j0)) jiffies"
 }
 
 # check_rate N K MBIT [TAG]: the cap on vif K of g<N> holds within 10 %.
