@@ -75,6 +75,7 @@ rate_measure() {
 }
 
 # check_rate N K MBIT [TAG]: the cap on vif K of g<N> holds within 10 %.
+rate_missed=
 check_rate() {
 	local steady ip3 lo hi
 	rate_measure "$1" "$2"
@@ -84,9 +85,13 @@ check_rate() {
 	lab_log "rate $3 Mbit/s${4:+ ($4)}: steady $steady Mbit/s on the vif," \
 		"iperf3 $ip3 Mbit/s (allowed $lo-$hi)"
 	echo "XNB-METRIC rate limit_mbps=$3 steady_mbps=$steady iperf3_mbps=$ip3 unlimited_mbps=$free${4:+ run=$4}"
-	lab_assert_gt "$hi" "$steady" "rate capped at $3 Mbit/s"
+	# A miss is recorded and the scenario goes on, so that one run
+	# gives every figure (RATE_REPEAT); it fails at the end.
+	awk -v a="$hi" -v b="$steady" 'BEGIN { exit !(a > b) }' ||
+		rate_missed+="${rate_missed:+; }$3 Mbit/s${4:+ ($4)}: $steady above $hi"
 	if awk -v f="$free" -v r="$3" 'BEGIN { exit !(f >= 3 * r) }'; then
-		lab_assert_gt "$steady" "$lo" "rate not far below $3 Mbit/s"
+		awk -v a="$steady" -v b="$lo" 'BEGIN { exit !(a > b) }' ||
+			rate_missed+="${rate_missed:+; }$3 Mbit/s${4:+ ($4)}: $steady below $lo"
 	else
 		lab_log "lab too slow ($free Mbit/s) to check the lower bound"
 	fi
@@ -136,3 +141,4 @@ lab_wait_vif 1 1
 lab_wait_ping "$(lab_guest_ip 1 1)" 60
 xenstore-read "$(lab_backend_path 1 1)/rate"
 check_rate 1 1 10 xl
+[ -z "$rate_missed" ] || lab_fail "rate not within 10 % of the cap: $rate_missed"
