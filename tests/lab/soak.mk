@@ -27,7 +27,7 @@ soak: lab-images lab-warnmod lab-module
 	LAB_TIMEOUT=$$t scripts/lab-run.sh || rc=1; \
 	s=$$r/serial.log; [ -f $$s ] || s=/dev/null; \
 	echo "soak: counters (dom0 and Xen, no guest, before and after the cycles):"; \
-	tr -d '\r' < $$s | grep -ao 'XNB-SOAK [a-z_]* before.*' | sed 's/^XNB-SOAK /  /'; \
+	tr -d '\r' < $$s | grep -aoE 'XNB-SOAK [a-z_]+ (before|PASS|FAIL).*' | sed 's/^XNB-SOAK /  /'; \
 	tr -d '\r' < $$s | grep -ao 'XNB-METRIC soak .*' | sed 's/^XNB-METRIC /  /'; \
 	res=$$(tr -d '\r' < $$s | grep -ao 'XNB-SOAK [0-9]* passed, [0-9]* failed' | tail -n1); \
 	[ -n "$$res" ] || { echo "soak: no counter verdicts in $$s"; res="XNB-SOAK 0 passed, 1 failed"; rc=1; }; \
