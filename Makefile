@@ -148,6 +148,7 @@ lab-shell: lab-images lab-warnmod lab-module
 # The README's two commands.
 -include tests/hostile/hostile.mk
 -include bench/bench.mk
+-include tests/lab/soak.mk
 
 # Lab scenarios `make check` runs: everything against our module, and the
 # scenarios that test plain netback behaviour against Debian's as reference.
