@@ -209,6 +209,8 @@ bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg);
  * "rate" key.  Time is in microseconds.
  */
 #define XNB_CREDIT_MAX	0x10000000000ULL	/* 2^40 bytes a period: no limit */
+/* Credit the bucket may hold beyond a small period's (as the stock driver). */
+#define XNB_CREDIT_BURST	131072ULL
 /* Waits past this (2^62 us) are reported as ~0: far below the 2^63 at
  * which the wrap-safe clock comparison would read them as the past.
  */
@@ -217,7 +219,7 @@ bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg);
 struct xnb_credit {
 	u64 bytes;		/* credit added per period; 0 = unlimited */
 	u64 usec;		/* period length */
-	s64 balance;		/* credit left, at most @bytes; < 0: debt */
+	s64 balance;		/* credit left, at most max(@bytes, burst); < 0: debt */
 	u64 next_refill;	/* time at which the next period starts */
 };
 

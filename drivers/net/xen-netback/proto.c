@@ -329,24 +329,35 @@ void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now)
 	c->next_refill = now + usec;
 }
 
+/* The bucket holds one period's credit, and at least XNB_CREDIT_BURST:
+ * with periods smaller than a GSO packet, a queue served a little late
+ * (a busy group, a loaded host) would otherwise lose the credit it was
+ * owed and fall below the limit.
+ */
+static u64 xnb_credit_cap(const struct xnb_credit *c)
+{
+	return c->bytes > XNB_CREDIT_BURST ? c->bytes : XNB_CREDIT_BURST;
+}
+
 bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us)
 {
-	u64 debt, periods;
+	u64 debt, periods, cap;
 
 	if (c->bytes == 0 || c->usec == 0)
 		return true;
 
 	/* Signed difference: correct across a wrap of the clock. */
 	if ((s64)(now - c->next_refill) >= 0) {
+		cap = xnb_credit_cap(c);
 		periods = (now - c->next_refill) / c->usec + 1;
 		debt = c->balance < 0 ? (u64)-c->balance : 0;
 		/* Enough periods to pay the debt and fill the bucket?  The
-		 * test keeps periods * bytes below debt + bytes: no overflow.
+		 * test keeps periods * bytes below debt + cap: no overflow.
 		 */
-		if (periods > debt / c->bytes + 1)
-			c->balance = (s64)c->bytes;
-		else if (c->balance + (s64)(periods * c->bytes) > (s64)c->bytes)
-			c->balance = (s64)c->bytes;
+		if (periods > (debt + cap) / c->bytes)
+			c->balance = (s64)cap;
+		else if (c->balance + (s64)(periods * c->bytes) > (s64)cap)
+			c->balance = (s64)cap;
 		else
 			c->balance += (s64)(periods * c->bytes);
 		c->next_refill += periods * c->usec;
