@@ -86,7 +86,10 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q)
 	g->stats.packets += rx + tx;
 	if (rx)
 		q->worked |= BIT(XNB_EOI_RX);
-	if (tx)
+	/* A packet held for credit is work too, only deferred: its event
+	 * was genuine, and a spurious EOI would back the channel off.
+	 */
+	if (tx || q->tx_held)
 		q->worked |= BIT(XNB_EOI_TX);
 
 	if (xnb_tx_pending(q) || xnb_rx_pending(q))

@@ -107,7 +107,9 @@ void xnb_rx_purge(struct xnb_queue *q)
 
 /* The RX half of an event: see xnb_rx_event_judge (proto.c).  rx.c sets
  * rx_blocked_since and rx_want before it rechecks the ring, so a guest
- * that posts right after that recheck is heard.
+ * that posts right after that recheck is heard.  They are stored before
+ * req_event (smp_wmb), so the event a guest raises on seeing req_event
+ * finds them here, on any CPU, whatever the architecture's store order.
  */
 enum xnb_event xnb_rx_event(struct xnb_queue *q)
 {
@@ -148,6 +150,7 @@ static void xnb_rx_check_unstall(struct xnb_queue *q)
 	int avail;
 
 	WRITE_ONCE(q->rx_want, 1);
+	smp_wmb(); /* rx_want before req_event: see xnb_rx_event */
 	q->rx.sring->req_event = q->rx.req_cons + 1;
 	virt_mb(); /* req_event write before req_prod read */
 	avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
@@ -351,6 +354,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 			WRITE_ONCE(q->rx_want, need);
 			if (!q->rx_blocked_since)	/* 0: unblocked */
 				WRITE_ONCE(q->rx_blocked_since, jiffies | 1);
+			smp_wmb(); /* both before req_event: see xnb_rx_event */
 			q->rx.sring->req_event = q->rx.req_cons + need;
 			virt_mb(); /* req_event write before req_prod recheck */
 			avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),

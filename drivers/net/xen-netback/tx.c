@@ -27,11 +27,19 @@
  */
 #define XNB_TX_GFP	(GFP_NOWAIT | __GFP_NOWARN)
 
+/* Before the queue goes idle: a gather that stopped on its budget or on
+ * a failed allocation right at req_prod left req_event where an older
+ * check put it, and the guest raises no event for what it posts next.
+ * Re-arm it (and recheck) as the gather's own empty-ring path does.
+ */
 bool xnb_tx_pending(struct xnb_queue *q)
 {
+	int more;
+
 	if (q->tx_held || READ_ONCE(q->vif->disabled))
 		return false;	/* the credit timer or a reconnect kicks */
-	return RING_HAS_UNCONSUMED_REQUESTS(&q->tx);
+	RING_FINAL_CHECK_FOR_REQUESTS(&q->tx, more);
+	return more;
 }
 
 /* The TX half of an event: see xnb_tx_event_judge (proto.c). */
