@@ -190,7 +190,8 @@ done
 copy_modules "$groot" xen-netfront
 # iperf3 and the xenstore clients (for the command channel) with their
 # libraries, taken from the dom0 rootfs so versions match.
-for b in /usr/bin/iperf3 /usr/bin/xenstore-read /usr/bin/xenstore-write /usr/bin/xenstore-rm; do
+for b in /usr/bin/iperf3 /usr/bin/xenstore-read /usr/bin/xenstore-write /usr/bin/xenstore-rm \
+	/usr/bin/xenstore-watch; do
 	for f in $b $(chroot "$base" ldd "$b" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}'); do
 		mkdir -p "$groot$(dirname "$f")"
 		cp -L "$base$f" "$groot$f"
@@ -203,7 +204,9 @@ cat > "$groot/init" <<'INIT'
 # 192.0.2.(10*N+K)/24 whenever it appears (hot-attached vifs too), with a
 # per-interface routing table so replies leave through the vif they came in on.
 # Commands from dom0 arrive in xenstore data/cmd ("ID shell-command"); the
-# output goes to data/out and "ID rc" to data/rc.
+# last 3000 bytes of the output go to data/out and data/out1 (xenstored
+# refuses a guest's node over 2048 bytes) and "ID rc" to data/rc.
+# Idle, the guest runs nothing: every wait is a xenstore watch.
 export PATH=/bin:/sbin:/usr/bin:/usr/sbin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -218,9 +221,9 @@ insmod /lib/modules/*/kernel/drivers/net/xen-netfront.ko
 iperf3 -s -D
 for f in /etc/guest-init.d/*; do [ -x "$f" ] && "$f"; done
 echo "XNB-GUEST $N up"
+
 done_ifs=" "
-last=""
-while :; do
+setup_ifs() {
 	now=" "
 	for d in /sys/class/net/eth*; do
 		[ -e "$d" ] || continue
@@ -235,13 +238,42 @@ while :; do
 		echo "XNB-GUEST $i $a"
 	done
 	done_ifs=$now
-	c=$(xenstore-read data/cmd 2>/dev/null)
-	if [ -n "$c" ] && [ "${c%% *}" != "$last" ]; then
-		last=${c%% *}
-		( id=$last; sh -c "${c#* }" > /tmp/out 2>&1; rc=$?
-		  xenstore-write data/out "$(tail -c 3000 /tmp/out)" data/rc "$id $rc" ) &
-	fi
-	sleep 0.5
+}
+
+# run_cmd ID COMMAND: in the background, so the loop keeps listening;
+# stdin is not the loop's pipe of watch events.
+run_cmd() {
+	( o=/tmp/out.$1 t=/tmp/tail.$1
+	  sh -c "$2" > "$o" 2>&1; rc=$?
+	  tail -c 3000 "$o" > "$t"
+	  # A trailing newline of the first half must survive $(...).
+	  h=$(head -c 1500 "$t"; echo x)
+	  xenstore-write -- data/out "${h%x}" data/out1 "$(tail -c +1501 "$t")" \
+		data/rc "$1 $rc"
+	  rm -f "$o" "$t" ) </dev/null &
+}
+
+# Both watches fire once when set, then on every change: data/cmd for
+# commands, device/ for vifs (a hot-attached one writes its frontend
+# state there once its ethK exists).  Should the watches die, start over.
+while :; do
+	last=$(cat /tmp/cmd.last 2>/dev/null)
+	{ xenstore-watch data/cmd & xenstore-watch device & wait; } 2>/dev/null |
+	while read -r p; do
+		case "$p" in
+		device*)
+			setup_ifs ;;
+		*)
+			c=$(xenstore-read data/cmd 2>/dev/null)
+			if [ -n "$c" ] && [ "${c%% *}" != "$last" ]; then
+				last=${c%% *}
+				echo "$last" > /tmp/cmd.last
+				run_cmd "$last" "${c#* }"
+			fi ;;
+		esac
+	done
+	echo "XNB-GUEST $N xenstore watches ended, restarting them"
+	sleep 1
 done
 INIT
 chmod +x "$groot/init"

@@ -212,18 +212,34 @@ lab_vif_bytes() { cat "/sys/class/net/$1/statistics/$2_bytes"; }
 # --- commands inside a guest (through xenstore, no network needed) -----------------
 # lab_guest_exec N COMMAND [TIMEOUT]: run COMMAND with sh in g<N>; prints its
 # output (last 3000 bytes) and returns its exit status.
+# No polling: we sleep on a xenstore watch of data/rc.  A watch fires once
+# when it is set (then the command goes out, so the answer cannot slip in
+# before the watch) and again on each write of the guest's answer.
 lab_guest_exec() {
 	local d; d=$(lab_domid "$1") || lab_fail "no guest g$1"
-	local id=$RANDOM$RANDOM n=$((${3:-60} * 2)) rc
-	xenstore-rm "/local/domain/$d/data/rc" 2>/dev/null
-	xenstore-write "/local/domain/$d/data/cmd" "$id $2"
-	while [ $n -gt 0 ]; do
-		rc=$(xenstore-read "/local/domain/$d/data/rc" 2>/dev/null)
-		if [ "${rc%% *}" = "$id" ]; then
-			xenstore-read "/local/domain/$d/data/out"
-			return "${rc#* }"
+	local id=$RANDOM$RANDOM end=$((SECONDS + ${3:-60})) p fd w f rc="" sent=""
+	p=/local/domain/$d/data
+	xenstore-rm "$p/rc" 2>/dev/null
+	# A fifo, not <(...): dom0 has no /dev/fd.
+	f=/run/lab-exec.$BASHPID.$id
+	mkfifo "$f" || lab_fail "mkfifo $f"
+	xenstore-watch "$p/rc" > "$f" 2>/dev/null &
+	w=$!
+	exec {fd}< "$f"
+	rm -f "$f"
+	while [ $SECONDS -lt $end ] && read -r -t $((end - SECONDS)) -u "$fd" _; do
+		if [ -z "$sent" ]; then
+			xenstore-write "$p/cmd" "$id $2"
+			sent=1
 		fi
-		sleep 0.5; n=$((n - 1))
+		rc=$(xenstore-read "$p/rc" 2>/dev/null)
+		[ "${rc%% *}" = "$id" ] && break
 	done
-	lab_fail "guest g$1 did not run: $2"
+	kill "$w" 2>/dev/null
+	wait "$w" 2>/dev/null	# reaped here: no "Terminated" on stderr
+	exec {fd}<&-
+	[ "${rc%% *}" = "$id" ] || lab_fail "guest g$1 did not run: $2"
+	# The guest splits its output over two nodes (a node's size limit).
+	printf '%s%s\n' "$(xenstore-read "$p/out")" "$(xenstore-read "$p/out1" 2>/dev/null)"
+	return "${rc#* }"
 }
