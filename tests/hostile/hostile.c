@@ -6,7 +6,7 @@
  * frontend keys of device/vif/<devid> and then plays one case of
  * /work/shared/hostile-catalogue.md against the backend in dom0.
  *
- *   hostile [--dev K] case N [N...]  catalogue cases (1..27), in order
+ *   hostile [--dev K] case N [N...]  catalogue cases (1..28), in order
  *   hostile [--dev K] --random SEED --count N
  *                                    seeded random/mutated/boundary TX
  *                                    requests, reconnecting after a fatal
@@ -1329,6 +1329,126 @@ static const char *run_case(struct fe *f, int cs)
 	return NULL;
 }
 
+/* 28: ARP "who has 192.0.2.1" from our MAC in TX page 0, so dom0 answers. */
+static void arp_request(struct fe *f)
+{
+	uint8_t *p = f->tx;
+
+	memset(p, 0xff, 6);
+	memcpy(p + 6, f->mac, 6);
+	p[12] = 0x08; p[13] = 0x06;
+	memcpy(p + 14, "\x00\x01\x08\x00\x06\x04\x00\x01", 8);
+	memcpy(p + 22, f->mac, 6);
+	memcpy(p + 28, "\xc0\x00\x02\x63", 4);	/* 192.0.2.99 */
+	memset(p + 32, 0, 6);
+	memcpy(p + 38, "\xc0\x00\x02\x01", 4);	/* 192.0.2.1 */
+}
+
+static void phase(struct fe *f, const char *ph)
+{
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
+	printf("HOSTILE-MARK case=28 phase=%s\n", ph);
+	fflush(stdout);
+}
+
+/* dom0 queues a few ARP replies for us; with no buffers it drops them
+ * after rx_drain_timeout_msecs (2 s in the lab scenario) and is left
+ * waiting for buffers with nothing queued.
+ */
+static void provoke_and_drain(struct fe *f)
+{
+	long t0;
+	int n = 0;
+
+	arp_request(f);
+	phase(f, "provoke");
+	t0 = now_ms();
+	while (now_ms() - t0 < 1000) {
+		put(f, f->txref[0], 0, 0, n++, 60);
+		push(f);
+		collect(f, 1, 300);
+		usleep(100000);
+	}
+	phase(f, "drain");
+	t0 = now_ms();
+	while (now_ms() - t0 < 4000)
+		collect(f, 1, 500);
+}
+
+/* 28: RX req_prod moved back and forth, then more than a ring ahead, with
+ * a notification storm on the RX event channel and nothing queued for us
+ * (dom0 drained what it had).  Every such event is spurious until the
+ * impossible index, which must disable the vif.  dom0 counts the vif's
+ * interrupts and pings g1 during the "wiggle" and "overflow" phases.
+ */
+static const char *case_rx_wiggle(struct fe *f)
+{
+	struct conn_opts o = honest;
+	long t0;
+	unsigned long k = 0;
+	RING_IDX base;
+	int i;
+
+	f->rx_post = 0;
+	/* Take back what was posted at connect: reconnect without. */
+	if (fe_reset(f))
+		die("reset");
+	if (connect_or_die(f, &o, 28))
+		return "refused";
+	/* Requests the backend may find behind req_prod point at our own
+	 * buffers, never at a stray grant.
+	 */
+	for (i = 0; i < (int)RXR; i++) {
+		f->rxs->ring[i].req.id = i % NRX;
+		f->rxs->ring[i].req.gref = f->rxref[i % NRX];
+	}
+	provoke_and_drain(f);
+
+	/* (a) within the ring: forward by 1..256, back to the backend's
+	 * consumer (its responses tell where that is), notifying each time.
+	 */
+	phase(f, "wiggle");
+	t0 = now_ms();
+	while (now_ms() - t0 < 5000) {
+		for (i = 0; i < 500; i++) {
+			base = f->rxs->rsp_prod;
+			xen_mb();
+			f->rxs->req_prod = base + 1 + (k % RXR);
+			xen_mb();
+			notify_rx(f);
+			f->rxs->req_prod = base;
+			xen_mb();
+			notify_rx(f);
+			k += 2;
+		}
+		service_rx(f);
+	}
+	report(28, "a", "ok", "ok", "%lu RX notifications with req_prod moving in %ld ms, rx responses ok=%lu err=%lu",
+	       k, now_ms() - t0, f->rx_ok, f->rx_err);
+
+	/* (b) more than a ring ahead of the consumer: impossible.  From
+	 * the same drained state as (a).
+	 */
+	provoke_and_drain(f);
+	phase(f, "overflow");
+	base = f->rxs->rsp_prod;
+	f->rxs->req_prod = base + RXR + 1000;
+	xen_mb();
+	t0 = now_ms();
+	k = 0;
+	while (now_ms() - t0 < 5000) {
+		for (i = 0; i < 1000; i++)
+			notify_rx(f);
+		k += 1000;
+	}
+	phase(f, "-");
+	report(28, "b", "ok", "ok", "%lu RX notifications with req_prod %u ahead in %ld ms",
+	       k, RXR + 1000, now_ms() - t0);
+	/* A disabled vif answers no TX request either. */
+	check(f, 28, "c", "fatal", chain_even(f, 1, 60));
+	return "fatal";
+}
+
 /* 17: a second thread keeps rewriting the size word of requests already
  * published (between two valid values); the backend must copy each
  * request once and answer every one, echoing the ids.
@@ -1757,6 +1877,8 @@ int main(int argc, char **argv)
 				final = case_doublefetch(&f);
 			else if (cs == 21 || cs == 22)
 				final = case_ctrl(&f, cs);
+			else if (cs == 28)
+				final = case_rx_wiggle(&f);
 			else
 				final = run_case(&f, cs);
 			if (!final) {
