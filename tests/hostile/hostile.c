@@ -10,6 +10,14 @@
  *   hostile [--dev K] --random SEED --count N
  *                                    seeded random/mutated/boundary TX
  *                                    requests, reconnecting after a fatal
+ *   hostile --grant-page SECONDS     (guest) grant dom0 one page holding
+ *                                    FOREIGN_PATTERN; print its gref, keep
+ *                                    it granted SECONDS in the background
+ *   hostile --foreign-send DOMID GREF IP PORT PAGES
+ *                                    (dom0) map that page (gntdev) and send
+ *                                    it PAGES times over TCP to IP:PORT with
+ *                                    MSG_ZEROCOPY: the skbs carry a foreign
+ *                                    page to the backend's guest RX path
  *
  * Output, one line per check:
  *   HOSTILE case=<n><sub> expect=<a|b> got=<ok|drop|fatal|refused|...> detail=...
@@ -41,7 +49,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <linux/errqueue.h>
 
 #include <xenstore.h>
 #include <xengnttab.h>
@@ -1795,9 +1808,126 @@ static void linger(struct fe *f, int seconds)
 	unlink(path);
 }
 
+/* ---- foreign pages: a guest's granted page sent by dom0 ----------------- */
+
+#define FOREIGN_PATTERN "XNB-FOREIGN-PAG\n"	/* 16 bytes, as `yes` prints it */
+
+static int grant_page(int seconds)
+{
+	struct xs_handle *xs = xs_open(0);
+	xengntshr_handle *gs = xengntshr_open(NULL, 0);
+	uint32_t ref;
+	char buf[16];
+	char *p;
+	unsigned int i;
+
+	if (!xs || !gs)
+		die("xs_open/xengntshr_open (is xen-gntalloc loaded?)");
+	p = xengntshr_share_pages(gs, 0, 1, &ref, 0);	/* dom0 reads only */
+	if (!p)
+		die("sharing a page with dom0");
+	for (i = 0; i < PAGE; i += 16)
+		memcpy(p + i, FOREIGN_PATTERN, 16);
+	snprintf(buf, sizeof(buf), "%u", ref);
+	xs_write(xs, XBT_NULL, "data/foreign-gref", buf, strlen(buf));
+	printf("HOSTILE-GRANT gref=%u\n", ref);
+	fflush(stdout);
+	if (fork() == 0) {
+		freopen("/dev/null", "w", stdout);
+		freopen("/dev/null", "w", stderr);
+		setsid();
+		sleep(seconds);
+		xengntshr_unshare(gs, p, 1);
+		_exit(0);
+	}
+	return 0;
+}
+
+/* Zerocopy completions: the highest notification id seen so far, and
+ * whether the kernel had to copy (then no foreign page reached the vif).
+ */
+static void zc_reap(int fd, int64_t *hi, int *copied, int ms)
+{
+	char ctl[256];
+	struct pollfd pfd = { .fd = fd, .events = 0 };
+
+	while (poll(&pfd, 1, ms) > 0 && (pfd.revents & POLLERR)) {
+		struct msghdr mh = { .msg_control = ctl,
+				     .msg_controllen = sizeof(ctl) };
+		struct cmsghdr *c;
+
+		if (recvmsg(fd, &mh, MSG_ERRQUEUE) < 0)
+			break;
+		for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+			struct sock_extended_err *e = (void *)CMSG_DATA(c);
+
+			if (e->ee_origin != SO_EE_ORIGIN_ZEROCOPY)
+				continue;
+			if ((int64_t)e->ee_data > *hi)
+				*hi = e->ee_data;
+			if (e->ee_code & SO_EE_CODE_ZEROCOPY_COPIED)
+				*copied = 1;
+		}
+	}
+}
+
+static int foreign_send(int domid, uint32_t gref, const char *ip, int port,
+			int pages)
+{
+	xengnttab_handle *gt = xengnttab_open(NULL, 0);
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(port) };
+	int fd, one = 1, i, copied = 0, sent = 0;
+	int64_t hi = -1;
+	long t0;
+	char *p;
+
+	if (!gt)
+		die("xengnttab_open (is xen-gntdev loaded?)");
+	p = xengnttab_map_grant_ref(gt, domid, gref, PROT_READ);
+	if (!p)
+		die("mapping gref %u of domain %d", gref, domid);
+	if (memcmp(p, FOREIGN_PATTERN, 16))
+		die("mapped page does not hold the pattern");
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || inet_pton(AF_INET, ip, &sa.sin_addr) != 1)
+		die("socket/address %s", ip);
+	if (setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)))
+		die("SO_ZEROCOPY");
+	if (connect(fd, (void *)&sa, sizeof(sa)))
+		die("connect %s:%d", ip, port);
+	for (i = 0; i < pages; i++) {
+		ssize_t n = send(fd, p, PAGE, MSG_ZEROCOPY);
+
+		if (n < 0 && errno == ENOBUFS) {	/* optmem full: reap, retry */
+			zc_reap(fd, &hi, &copied, 100);
+			i--;
+			continue;
+		}
+		if (n != (ssize_t)PAGE)
+			die("send returned %zd after %d pages", n, i);
+		sent += n;
+		zc_reap(fd, &hi, &copied, 0);
+	}
+	shutdown(fd, SHUT_WR);
+	/* The page stays mapped until the stack let go of every send. */
+	t0 = now_ms();
+	while (hi < pages - 1 && now_ms() - t0 < 30000)
+		zc_reap(fd, &hi, &copied, 500);
+	printf("HOSTILE-FOREIGN sent=%d completions=%lld copied=%d ms=%ld\n",
+	       sent, (long long)hi + 1, copied, now_ms() - t0);
+	fflush(stdout);
+	close(fd);
+	if (hi < pages - 1)
+		return 1;	/* never unmap a page the stack may still hold */
+	xengnttab_unmap(gt, p, 1);
+	return copied ? 3 : 0;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: hostile [-v] [--dev K] [--linger S] case N | --random SEED --count N\n");
+	fprintf(stderr, "usage: hostile [-v] [--dev K] [--linger S] case N | --random SEED --count N\n"
+		"       hostile --grant-page SECONDS | --foreign-send DOMID GREF IP PORT PAGES\n");
 	exit(2);
 }
 
@@ -1825,6 +1955,13 @@ int main(int argc, char **argv)
 				cases[ncases++] = atoi(argv[++i]);
 			cs = ncases ? cases[0] : -1;
 		}
+		else if (!strcmp(argv[i], "--grant-page") && i + 1 < argc)
+			return grant_page(atoi(argv[i + 1]));
+		else if (!strcmp(argv[i], "--foreign-send") && i + 5 < argc)
+			return foreign_send(atoi(argv[i + 1]),
+					    strtoul(argv[i + 2], NULL, 0),
+					    argv[i + 3], atoi(argv[i + 4]),
+					    atoi(argv[i + 5]));
 		else if (!strcmp(argv[i], "--random") && i + 1 < argc) {
 			random = 1;
 			seed = strtoul(argv[++i], NULL, 0);
