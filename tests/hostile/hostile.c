@@ -1368,13 +1368,14 @@ static void phase(struct fe *f, const char *ph)
  * after rx_drain_timeout_msecs (2 s in the lab scenario) and is left
  * waiting for buffers with nothing queued.
  */
-static void provoke_and_drain(struct fe *f)
+static void provoke_and_drain(struct fe *f, const char *provoke,
+			      const char *drain)
 {
 	long t0;
 	int n = 0;
 
 	arp_request(f);
-	phase(f, "provoke");
+	phase(f, provoke);
 	t0 = now_ms();
 	while (now_ms() - t0 < 1000) {
 		put(f, f->txref[0], 0, 0, n++, 60);
@@ -1382,7 +1383,7 @@ static void provoke_and_drain(struct fe *f)
 		collect(f, 1, 300);
 		usleep(100000);
 	}
-	phase(f, "drain");
+	phase(f, drain);
 	t0 = now_ms();
 	while (now_ms() - t0 < 4000)
 		collect(f, 1, 500);
@@ -1415,7 +1416,7 @@ static const char *case_rx_wiggle(struct fe *f)
 		f->rxs->ring[i].req.id = i % NRX;
 		f->rxs->ring[i].req.gref = f->rxref[i % NRX];
 	}
-	provoke_and_drain(f);
+	provoke_and_drain(f, "provoke-a", "drain-a");
 
 	/* (a) within the ring: forward by 1..256, back to the backend's
 	 * consumer (its responses tell where that is), notifying each time.
@@ -1442,7 +1443,7 @@ static const char *case_rx_wiggle(struct fe *f)
 	/* (b) more than a ring ahead of the consumer: impossible.  From
 	 * the same drained state as (a).
 	 */
-	provoke_and_drain(f);
+	provoke_and_drain(f, "provoke-b", "drain-b");
 	phase(f, "overflow");
 	base = f->rxs->rsp_prod;
 	f->rxs->req_prod = base + RXR + 1000;
@@ -1454,7 +1455,8 @@ static const char *case_rx_wiggle(struct fe *f)
 			notify_rx(f);
 		k += 1000;
 	}
-	phase(f, "-");
+	/* dom0 measures each phase up to its first sample of the next. */
+	phase(f, "after");
 	report(28, "b", "ok", "ok", "%lu RX notifications with req_prod %u ahead in %ld ms",
 	       k, RXR + 1000, now_ms() - t0);
 	/* A disabled vif answers no TX request either. */

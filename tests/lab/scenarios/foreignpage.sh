@@ -15,7 +15,7 @@ PAGES=64
 x=/lab/guest-extra.cpio.gz
 [ -r "$x" ] || lab_skip "needs LAB_EXTRA_GUEST_DIR=build/hostile/guest (make hostile-guest)"
 mkdir -p /run/xh
-(cd /run/xh && zcat "$x" | cpio -id --quiet bin/hostile 2>/dev/null)
+(cd /run/xh && zcat "$x" | busybox cpio -i -d 2>/dev/null)
 [ -x /run/xh/bin/hostile ] || lab_skip "no bin/hostile in $x"
 modprobe xen-gntdev 2>/dev/null
 [ -e /dev/xen/gntdev ] || lab_fail "no /dev/xen/gntdev in dom0"

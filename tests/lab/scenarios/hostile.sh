@@ -155,8 +155,9 @@ run_group() {
 	case " $ids " in *" 19 "*|*" 26 "*|*" 28 "*)
 		# Carrier (19), g1's ping (26, 28) and the vif's interrupt
 		# count (28) sampled with the program's phase
-		# (data/hostile-phase: nobuf, buffers, storm, provoke, drain,
-		# wiggle, overflow):  phase:carrier:ping:irqs:rtt_ms:uptime
+		# (data/hostile-phase: nobuf, buffers, storm, provoke-a, drain-a,
+		# wiggle, provoke-b, drain-b, overflow, after):
+		# phase:carrier:ping:irqs:rtt_ms:uptime
 		( while :; do
 			ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
 			pg=- rtt=-
@@ -273,31 +274,40 @@ run_group() {
 # case28 SAMPLES: per storm phase, the vif's interrupts (late-EOI
 # throttling keeps spurious events to a few per second: without it the
 # count follows the guest's notification rate) and g1's ping; appends to
-# cwhy.  HOSTILE_IRQ_MAX: interrupts allowed per phase.
+# cwhy.  A phase is measured from the last sample before it to the first
+# one after it (a sampler starved by the storm still measures it).
+# HOSTILE_IRQ_MAX: interrupts allowed per phase.
 case28() {
-	local ph res n grow secs ans rtt
+	local ph res n grow secs ans rtt max=${HOSTILE_IRQ_MAX:-150}
+	lab_log "case 28 samples (phase:carrier:ping:irqs:rtt:uptime): $1"
 	for ph in wiggle overflow; do
-		# growth from the last sample before the phase to its last one
 		res=$(echo "$1" | tr ' ' '\n' | awk -F: -v p="$ph" '
-			NF >= 6 && $1 != p && !seen { i0 = $4; t0 = $6 }
-			NF >= 6 && $1 == p { seen = 1; i1 = $4; t1 = $6; n++
-				if ($3 == "y") { a++; r[a] = $5 + 0 } }
+			BEGIN { split("provoke-a drain-a wiggle provoke-b drain-b overflow after", o, " ")
+				for (j in o) ord[o[j]] = j; want = ord[p] }
+			NF >= 6 { k = ($1 in ord) ? ord[$1] : 0
+				if (k < want) { i0 = $4; t0 = $6; have0 = 1 }
+				if (k == want) { i1 = $4; t1 = $6; n++
+					if ($3 == "y") { a++; if ($5 + 0 > mx) mx = $5 + 0 } }
+				if (k > want && !after) { i1 = $4; t1 = $6; after = 1 } }
 			END {
-				if (!n) { print "0 0 0 0 -"; exit }
-				mx = 0; for (j = 1; j <= a; j++) if (r[j] > mx) mx = r[j]
-				printf "%d %d %.1f %d %s\n", n, i1 - i0, t1 - t0, a + 0, a ? mx : "-"
+				if (!have0 || (!n && !after)) { print "0 0 0 0 - 0"; exit }
+				printf "%d %d %.1f %d %s 1\n", n, i1 - i0, t1 - t0, a + 0, a ? mx : "-"
 			}')
 		# shellcheck disable=SC2086
 		set -- $res
 		n=$1 grow=$2 secs=$3 ans=$4 rtt=$5
-		lab_log "case 28 $ph: $VIF took $grow interrupts in $secs s ($n samples); g1 answered $ans/$n pings, max RTT $rtt ms"
+		lab_log "case 28 $ph: $VIF took $grow interrupts in $secs s ($n samples in the phase); g1 answered $ans/$n pings, max RTT $rtt ms"
 		echo "XNB-METRIC hostile case28 phase=$ph irqs=$grow seconds=$secs pings=$ans/$n max_rtt_ms=$rtt"
-		if [ "$n" -eq 0 ]; then
-			cwhy="${cwhy:+$cwhy; }no samples in phase $ph"
+		if [ "$6" = 0 ]; then
+			cwhy="${cwhy:+$cwhy; }phase $ph not seen by the sampler"
 			continue
 		fi
-		[ "$grow" -le "${HOSTILE_IRQ_MAX:-250}" ] ||
-			cwhy="${cwhy:+$cwhy; }$ph: $grow interrupts on $VIF in $secs s (max ${HOSTILE_IRQ_MAX:-250}: events not throttled)"
+		[ "$grow" -le "$max" ] ||
+			cwhy="${cwhy:+$cwhy; }$ph: $grow interrupts on $VIF in $secs s (max $max: events not throttled)"
+		if [ "$n" -eq 0 ]; then
+			cwhy="${cwhy:+$cwhy; }$ph: dom0 took no sample during the phase (starved)"
+			continue
+		fi
 		[ $((2 * ans)) -ge "$n" ] ||
 			cwhy="${cwhy:+$cwhy; }$ph: g1 answered $ans/$n pings"
 		awk -v r="$rtt" 'BEGIN { exit !(r == "-" || r + 0 <= 1000) }' ||

@@ -72,8 +72,11 @@ squeeze() {
 	# chunks in the heap.
 	MALLOC_MMAP_THRESHOLD_=65536 perl -e '
 		my ($secs, $target, $log) = @ARGV;
-		open(my $adj, ">", "/proc/self/oom_score_adj") and print $adj "1000\n";
-		close($adj);
+		my $adj;
+		if (open($adj, ">", "/proc/self/oom_score_adj")) {
+			print $adj "1000\n";
+			close($adj);
+		}
 		my @hog; my $lo = 1 << 40; my $end = time + $secs; my $last = 0;
 		sub memfree {
 			open(my $m, "<", "/proc/meminfo") or return 0;
