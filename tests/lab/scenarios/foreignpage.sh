@@ -33,7 +33,7 @@ out=$(lab_guest_exec 1 "(sleep 300 | nc -l -p 5555 > /run/got 2>/dev/null) < /de
 t0=$(lab_vif_bytes "$vif" tx)
 e0=$(cat "/sys/class/net/$vif/statistics/tx_errors" "/sys/class/net/$vif/statistics/tx_dropped" | tr '\n' ' ')
 rc=0
-res=$(timeout 120 /run/xh/bin/hostile --foreign-send "$d" "$gref" "$ip" 5555 $PAGES 2>&1) || rc=$?
+res=$(timeout 60 /run/xh/bin/hostile --foreign-send "$d" "$gref" "$ip" 5555 $PAGES 2>&1) || rc=$?
 lab_log "dom0 sender (rc $rc): $(echo "$res" | tr '\n' ' ')"
 [ "$rc" = 3 ] && lab_log "the stack copied instead of sending the mapped page: no foreign page reached $vif"
 
@@ -47,8 +47,8 @@ e1=$(cat "/sys/class/net/$vif/statistics/tx_errors" "/sys/class/net/$vif/statist
 lab_log "g1 received $1 of $want bytes, md5 ${2:-?} (want $exp); $vif tx +$((t1 - t0)) bytes, tx_errors/tx_dropped $e0-> $e1"
 ethtool -S "$vif" 2>/dev/null | grep -v ': 0$' | tr '\n' ' ' >&2; echo >&2
 echo "XNB-METRIC foreignpage pages=$PAGES received=$1 sender_rc=$rc vif_tx_bytes=$((t1 - t0))"
-[ "$rc" = 0 ] || [ "$rc" = 3 ] || lab_fail "dom0 could not send the foreign page (rc $rc): $res"
-lab_assert "g1 received all $want bytes (got $1)" test "${1:-0}" -eq "$want"
+lab_assert "g1 received all $want bytes (got ${1:-0}; dom0 sender rc $rc, 124: stalled)" test "${1:-0}" -eq "$want"
 lab_assert "g1 received the granted page's bytes intact" test "$2" = "$exp"
+[ "$rc" = 0 ] || [ "$rc" = 3 ] || lab_fail "dom0 sender failed (rc $rc): $res"
 [ "$rc" = 3 ] && lab_skip "zerocopy fell back to copying: the foreign-page path was not exercised"
 lab_destroy_all

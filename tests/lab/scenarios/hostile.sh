@@ -278,10 +278,10 @@ run_group() {
 # one after it (a sampler starved by the storm still measures it).
 # HOSTILE_IRQ_MAX: interrupts allowed per phase.
 case28() {
-	local ph res n grow secs ans rtt max=${HOSTILE_IRQ_MAX:-150}
-	lab_log "case 28 samples (phase:carrier:ping:irqs:rtt:uptime): $1"
+	local ph res n grow secs ans rtt max=${HOSTILE_IRQ_MAX:-150} smp=$1
+	lab_log "case 28 samples (phase:carrier:ping:irqs:rtt:uptime): $smp"
 	for ph in wiggle overflow; do
-		res=$(echo "$1" | tr ' ' '\n' | awk -F: -v p="$ph" '
+		res=$(echo "$smp" | tr ' ' '\n' | awk -F: -v p="$ph" '
 			BEGIN { split("provoke-a drain-a wiggle provoke-b drain-b overflow after", o, " ")
 				for (j in o) ord[o[j]] = j; want = ord[p] }
 			NF >= 6 { k = ($1 in ord) ? ord[$1] : 0
