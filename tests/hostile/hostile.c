@@ -1898,9 +1898,20 @@ static int foreign_send(int domid, uint32_t gref, const char *ip, int port,
 		die("SO_ZEROCOPY");
 	if (connect(fd, (void *)&sa, sizeof(sa)))
 		die("connect %s:%d", ip, port);
-	for (i = 0; i < pages; i++) {
+	{
+		struct timeval tv = { .tv_sec = 2 };
+
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	}
+	t0 = now_ms();
+	for (i = 0; i < pages && now_ms() - t0 < 40000; i++) {
 		ssize_t n = send(fd, p, PAGE, MSG_ZEROCOPY);
 
+		if (n < 0 && errno == EAGAIN) {		/* stalled: try on */
+			zc_reap(fd, &hi, &copied, 0);
+			i--;
+			continue;
+		}
 		if (n < 0 && errno == ENOBUFS) {	/* optmem full: reap, retry */
 			zc_reap(fd, &hi, &copied, 100);
 			i--;
@@ -1913,15 +1924,24 @@ static int foreign_send(int domid, uint32_t gref, const char *ip, int port,
 	}
 	shutdown(fd, SHUT_WR);
 	/* The page stays mapped until the stack let go of every send. */
-	t0 = now_ms();
-	while (hi < pages - 1 && now_ms() - t0 < 30000)
+	while (hi < pages - 1 && now_ms() - t0 < 50000)
 		zc_reap(fd, &hi, &copied, 500);
 	printf("HOSTILE-FOREIGN sent=%d completions=%lld copied=%d ms=%ld\n",
 	       sent, (long long)hi + 1, copied, now_ms() - t0);
 	fflush(stdout);
+	if (hi < pages - 1) {
+		/* The stack still holds the page: abort the connection (RST
+		 * purges what waits to be sent) and give it time to let go
+		 * before exit unmaps the page.
+		 */
+		struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+		close(fd);
+		sleep(3);
+		return 1;
+	}
 	close(fd);
-	if (hi < pages - 1)
-		return 1;	/* never unmap a page the stack may still hold */
 	xengnttab_unmap(gt, p, 1);
 	return copied ? 3 : 0;
 }

@@ -33,7 +33,7 @@ out=$(lab_guest_exec 1 "(sleep 300 | nc -l -p 5555 > /run/got 2>/dev/null) < /de
 t0=$(lab_vif_bytes "$vif" tx)
 e0=$(cat "/sys/class/net/$vif/statistics/tx_errors" "/sys/class/net/$vif/statistics/tx_dropped" | tr '\n' ' ')
 rc=0
-res=$(timeout 60 /run/xh/bin/hostile --foreign-send "$d" "$gref" "$ip" 5555 $PAGES 2>&1) || rc=$?
+res=$(timeout 90 /run/xh/bin/hostile --foreign-send "$d" "$gref" "$ip" 5555 $PAGES 2>&1) || rc=$?
 lab_log "dom0 sender (rc $rc): $(echo "$res" | tr '\n' ' ')"
 [ "$rc" = 3 ] && lab_log "the stack copied instead of sending the mapped page: no foreign page reached $vif"
 
