@@ -6,10 +6,18 @@
  * frontend keys of device/vif/<devid> and then plays one case of
  * docs/hostile-catalogue.md against the backend in dom0.
  *
- *   hostile [--dev K] case N [N...]  catalogue cases (1..27), in order
+ *   hostile [--dev K] case N [N...]  catalogue cases (1..28), in order
  *   hostile [--dev K] --random SEED --count N
  *                                    seeded random/mutated/boundary TX
  *                                    requests, reconnecting after a fatal
+ *   hostile --grant-page SECONDS     (guest) grant dom0 one page holding
+ *                                    FOREIGN_PATTERN; print its gref, keep
+ *                                    it granted SECONDS in the background
+ *   hostile --foreign-send DOMID GREF IP PORT PAGES
+ *                                    (dom0) map that page (gntdev) and send
+ *                                    it PAGES times over TCP to IP:PORT with
+ *                                    MSG_ZEROCOPY: the skbs carry a foreign
+ *                                    page to the backend's guest RX path
  *
  * Output, one line per check:
  *   HOSTILE case=<n><sub> expect=<a|b> got=<ok|drop|fatal|refused|...> detail=...
@@ -41,7 +49,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <linux/errqueue.h>
 
 #include <xenstore.h>
 #include <xengnttab.h>
@@ -1329,6 +1342,128 @@ static const char *run_case(struct fe *f, int cs)
 	return NULL;
 }
 
+/* 28: ARP "who has 192.0.2.1" from our MAC in TX page 0, so dom0 answers. */
+static void arp_request(struct fe *f)
+{
+	uint8_t *p = f->tx;
+
+	memset(p, 0xff, 6);
+	memcpy(p + 6, f->mac, 6);
+	p[12] = 0x08; p[13] = 0x06;
+	memcpy(p + 14, "\x00\x01\x08\x00\x06\x04\x00\x01", 8);
+	memcpy(p + 22, f->mac, 6);
+	memcpy(p + 28, "\xc0\x00\x02\x63", 4);	/* 192.0.2.99 */
+	memset(p + 32, 0, 6);
+	memcpy(p + 38, "\xc0\x00\x02\x01", 4);	/* 192.0.2.1 */
+}
+
+static void phase(struct fe *f, const char *ph)
+{
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
+	printf("HOSTILE-MARK case=28 phase=%s\n", ph);
+	fflush(stdout);
+}
+
+/* dom0 queues a few ARP replies for us; with no buffers it drops them
+ * after rx_drain_timeout_msecs (2 s in the lab scenario) and is left
+ * waiting for buffers with nothing queued.
+ */
+static void provoke_and_drain(struct fe *f, const char *provoke,
+			      const char *drain)
+{
+	long t0;
+	int n = 0;
+
+	arp_request(f);
+	phase(f, provoke);
+	t0 = now_ms();
+	while (now_ms() - t0 < 1000) {
+		put(f, f->txref[0], 0, 0, n++, 60);
+		push(f);
+		collect(f, 1, 300);
+		usleep(100000);
+	}
+	phase(f, drain);
+	t0 = now_ms();
+	while (now_ms() - t0 < 4000)
+		collect(f, 1, 500);
+}
+
+/* 28: RX req_prod moved back and forth, then more than a ring ahead, with
+ * a notification storm on the RX event channel and nothing queued for us
+ * (dom0 drained what it had).  Every such event is spurious until the
+ * impossible index, which must disable the vif.  dom0 counts the vif's
+ * interrupts and pings g1 during the "wiggle" and "overflow" phases.
+ */
+static const char *case_rx_wiggle(struct fe *f)
+{
+	struct conn_opts o = honest;
+	long t0;
+	unsigned long k = 0;
+	RING_IDX base;
+	int i;
+
+	f->rx_post = 0;
+	/* Take back what was posted at connect: reconnect without. */
+	if (fe_reset(f))
+		die("reset");
+	if (connect_or_die(f, &o, 28))
+		return "refused";
+	/* Requests the backend may find behind req_prod point at our own
+	 * buffers, never at a stray grant.
+	 */
+	for (i = 0; i < (int)RXR; i++) {
+		f->rxs->ring[i].req.id = i % NRX;
+		f->rxs->ring[i].req.gref = f->rxref[i % NRX];
+	}
+	provoke_and_drain(f, "provoke-a", "drain-a");
+
+	/* (a) within the ring: forward by 1..256, back to the backend's
+	 * consumer (its responses tell where that is), notifying each time.
+	 */
+	phase(f, "wiggle");
+	t0 = now_ms();
+	while (now_ms() - t0 < 5000) {
+		for (i = 0; i < 500; i++) {
+			base = f->rxs->rsp_prod;
+			xen_mb();
+			f->rxs->req_prod = base + 1 + (k % RXR);
+			xen_mb();
+			notify_rx(f);
+			f->rxs->req_prod = base;
+			xen_mb();
+			notify_rx(f);
+			k += 2;
+		}
+		service_rx(f);
+	}
+	report(28, "a", "ok", "ok", "%lu RX notifications with req_prod moving in %ld ms, rx responses ok=%lu err=%lu",
+	       k, now_ms() - t0, f->rx_ok, f->rx_err);
+
+	/* (b) more than a ring ahead of the consumer: impossible.  From
+	 * the same drained state as (a).
+	 */
+	provoke_and_drain(f, "provoke-b", "drain-b");
+	phase(f, "overflow");
+	base = f->rxs->rsp_prod;
+	f->rxs->req_prod = base + RXR + 1000;
+	xen_mb();
+	t0 = now_ms();
+	k = 0;
+	while (now_ms() - t0 < 5000) {
+		for (i = 0; i < 1000; i++)
+			notify_rx(f);
+		k += 1000;
+	}
+	/* dom0 measures each phase up to its first sample of the next. */
+	phase(f, "after");
+	report(28, "b", "ok", "ok", "%lu RX notifications with req_prod %u ahead in %ld ms",
+	       k, RXR + 1000, now_ms() - t0);
+	/* A disabled vif answers no TX request either. */
+	check(f, 28, "c", "fatal", chain_even(f, 1, 60));
+	return "fatal";
+}
+
 /* 17: a second thread keeps rewriting the size word of requests already
  * published (between two valid values); the backend must copy each
  * request once and answer every one, echoing the ids.
@@ -1675,9 +1810,146 @@ static void linger(struct fe *f, int seconds)
 	unlink(path);
 }
 
+/* ---- foreign pages: a guest's granted page sent by dom0 ----------------- */
+
+#define FOREIGN_PATTERN "XNB-FOREIGN-PAG\n"	/* 16 bytes, as `yes` prints it */
+
+static int grant_page(int seconds)
+{
+	struct xs_handle *xs = xs_open(0);
+	xengntshr_handle *gs = xengntshr_open(NULL, 0);
+	uint32_t ref;
+	char buf[16];
+	char *p;
+	unsigned int i;
+
+	if (!xs || !gs)
+		die("xs_open/xengntshr_open (is xen-gntalloc loaded?)");
+	p = xengntshr_share_pages(gs, 0, 1, &ref, 0);	/* dom0 reads only */
+	if (!p)
+		die("sharing a page with dom0");
+	for (i = 0; i < PAGE; i += 16)
+		memcpy(p + i, FOREIGN_PATTERN, 16);
+	snprintf(buf, sizeof(buf), "%u", ref);
+	xs_write(xs, XBT_NULL, "data/foreign-gref", buf, strlen(buf));
+	printf("HOSTILE-GRANT gref=%u\n", ref);
+	fflush(stdout);
+	if (fork() == 0) {
+		freopen("/dev/null", "w", stdout);
+		freopen("/dev/null", "w", stderr);
+		setsid();
+		sleep(seconds);
+		xengntshr_unshare(gs, p, 1);
+		_exit(0);
+	}
+	return 0;
+}
+
+/* Zerocopy completions: the highest notification id seen so far, and
+ * whether the kernel had to copy (then no foreign page reached the vif).
+ */
+static void zc_reap(int fd, int64_t *hi, int *copied, int ms)
+{
+	char ctl[256];
+	struct pollfd pfd = { .fd = fd, .events = 0 };
+
+	while (poll(&pfd, 1, ms) > 0 && (pfd.revents & POLLERR)) {
+		struct msghdr mh = { .msg_control = ctl,
+				     .msg_controllen = sizeof(ctl) };
+		struct cmsghdr *c;
+
+		if (recvmsg(fd, &mh, MSG_ERRQUEUE) < 0)
+			break;
+		for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+			struct sock_extended_err *e = (void *)CMSG_DATA(c);
+
+			if (e->ee_origin != SO_EE_ORIGIN_ZEROCOPY)
+				continue;
+			if ((int64_t)e->ee_data > *hi)
+				*hi = e->ee_data;
+			if (e->ee_code & SO_EE_CODE_ZEROCOPY_COPIED)
+				*copied = 1;
+		}
+	}
+}
+
+static int foreign_send(int domid, uint32_t gref, const char *ip, int port,
+			int pages)
+{
+	xengnttab_handle *gt = xengnttab_open(NULL, 0);
+	struct sockaddr_in sa = { .sin_family = AF_INET,
+				  .sin_port = htons(port) };
+	int fd, one = 1, i, copied = 0, sent = 0;
+	int64_t hi = -1;
+	long t0;
+	char *p;
+
+	if (!gt)
+		die("xengnttab_open (is xen-gntdev loaded?)");
+	p = xengnttab_map_grant_ref(gt, domid, gref, PROT_READ);
+	if (!p)
+		die("mapping gref %u of domain %d", gref, domid);
+	if (memcmp(p, FOREIGN_PATTERN, 16))
+		die("mapped page does not hold the pattern");
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || inet_pton(AF_INET, ip, &sa.sin_addr) != 1)
+		die("socket/address %s", ip);
+	if (setsockopt(fd, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one)))
+		die("SO_ZEROCOPY");
+	if (connect(fd, (void *)&sa, sizeof(sa)))
+		die("connect %s:%d", ip, port);
+	{
+		struct timeval tv = { .tv_sec = 2 };
+
+		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	}
+	t0 = now_ms();
+	for (i = 0; i < pages && now_ms() - t0 < 40000; i++) {
+		ssize_t n = send(fd, p, PAGE, MSG_ZEROCOPY);
+
+		if (n < 0 && errno == EAGAIN) {		/* stalled: try on */
+			zc_reap(fd, &hi, &copied, 0);
+			i--;
+			continue;
+		}
+		if (n < 0 && errno == ENOBUFS) {	/* optmem full: reap, retry */
+			zc_reap(fd, &hi, &copied, 100);
+			i--;
+			continue;
+		}
+		if (n != (ssize_t)PAGE)
+			die("send returned %zd after %d pages", n, i);
+		sent += n;
+		zc_reap(fd, &hi, &copied, 0);
+	}
+	shutdown(fd, SHUT_WR);
+	/* The page stays mapped until the stack let go of every send. */
+	while (hi < pages - 1 && now_ms() - t0 < 50000)
+		zc_reap(fd, &hi, &copied, 500);
+	printf("HOSTILE-FOREIGN sent=%d completions=%lld copied=%d ms=%ld\n",
+	       sent, (long long)hi + 1, copied, now_ms() - t0);
+	fflush(stdout);
+	if (hi < pages - 1) {
+		/* The stack still holds the page: abort the connection (RST
+		 * purges what waits to be sent) and give it time to let go
+		 * before exit unmaps the page.
+		 */
+		struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+		close(fd);
+		sleep(3);
+		return 1;
+	}
+	close(fd);
+	xengnttab_unmap(gt, p, 1);
+	return copied ? 3 : 0;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: hostile [-v] [--dev K] [--linger S] case N | --random SEED --count N\n");
+	fprintf(stderr, "usage: hostile [-v] [--dev K] [--linger S] case N | --random SEED --count N\n"
+		"       hostile --grant-page SECONDS | --foreign-send DOMID GREF IP PORT PAGES\n");
 	exit(2);
 }
 
@@ -1705,6 +1977,13 @@ int main(int argc, char **argv)
 				cases[ncases++] = atoi(argv[++i]);
 			cs = ncases ? cases[0] : -1;
 		}
+		else if (!strcmp(argv[i], "--grant-page") && i + 1 < argc)
+			return grant_page(atoi(argv[i + 1]));
+		else if (!strcmp(argv[i], "--foreign-send") && i + 5 < argc)
+			return foreign_send(atoi(argv[i + 1]),
+					    strtoul(argv[i + 2], NULL, 0),
+					    argv[i + 3], atoi(argv[i + 4]),
+					    atoi(argv[i + 5]));
 		else if (!strcmp(argv[i], "--random") && i + 1 < argc) {
 			random = 1;
 			seed = strtoul(argv[++i], NULL, 0);
@@ -1757,6 +2036,8 @@ int main(int argc, char **argv)
 				final = case_doublefetch(&f);
 			else if (cs == 21 || cs == 22)
 				final = case_ctrl(&f, cs);
+			else if (cs == 28)
+				final = case_rx_wiggle(&f);
 			else
 				final = run_case(&f, cs);
 			if (!final) {

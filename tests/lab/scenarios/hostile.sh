@@ -23,7 +23,9 @@
 # RX without buffers: drops after rx_drain_timeout_msecs, carrier off after
 # rx_stall_timeout_msecs, back on with buffers; impossible ring indices at
 # connect, num-queues 0/>max, request-rx-copy=0, feature-rx-notify absent
-# = refused; no control ring, no multicast control offered.
+# = refused; no control ring, no multicast control offered; RX events with
+# nothing queued are spurious (late-EOI throttled), an RX producer index
+# more than a ring ahead = fatal even with nothing queued (28).
 H=20
 HG=g$H
 pass=0 fail=0 failed=""
@@ -75,6 +77,12 @@ else
 fi
 
 carrier() { cat "/sys/class/net/$1/carrier" 2>/dev/null || echo x; }
+# irqs VIF: interrupts taken so far on all of VIF's event channels.
+irqs() {
+	awk -v v="$1-" 'index($NF, v) == 1 {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
+	} END { print s + 0 }' /proc/interrupts
+}
 
 # attach K: hot-add a vif to the hostile guest; prints its devid.
 attach() {
@@ -126,7 +134,7 @@ fresh_vif() {
 
 # Expected final state of each case (the last of a group decides what dom0
 # must see; a fatal case is always the last of its group).
-fatal_case() { case $1 in 1|3|4|6|11|12|13|15) return 0 ;; esac; return 1; }
+fatal_case() { case $1 in 1|3|4|6|11|12|13|15|28) return 0 ;; esac; return 1; }
 
 ngroup=0 R_FATALS=0 R_LINE=""
 # run_group "ID..." [PRE-HOOK] [ARGS]: play cases in one program
@@ -147,14 +155,20 @@ run_group() {
 	xenstore-rm "/local/domain/$HD/data/hostile-phase" 2>/dev/null
 	n0=$(dmesg | wc -l)
 	[ -n "$hook" ] && $hook "$DEV" "$VIF"
-	case " $ids " in *" 19 "*|*" 26 "*)
-		# Carrier (19) and g1's ping (26) sampled with the program's
-		# phase (data/hostile-phase: nobuf, buffers, storm).
+	case " $ids " in *" 19 "*|*" 26 "*|*" 28 "*)
+		# Carrier (19), g1's ping (26, 28) and the vif's interrupt
+		# count (28) sampled with the program's phase
+		# (data/hostile-phase: nobuf, buffers, storm, provoke-a, drain-a,
+		# wiggle, provoke-b, drain-b, overflow, after):
+		# phase:carrier:ping:irqs:rtt_ms:uptime
 		( while :; do
 			ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
-			pg=-
-			[ "$ph" = storm ] && { ping -c1 -W2 "$G1IP" >/dev/null 2>&1 && pg=y || pg=n; }
-			echo "$ph:$(carrier "$VIF"):$pg"
+			pg=- rtt=-
+			case $ph in storm|wiggle|overflow)
+				rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
+				if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi ;;
+			esac
+			echo "$ph:$(carrier "$VIF"):$pg:$(irqs "$VIF"):$rtt:$(cut -d' ' -f1 /proc/uptime)"
 			sleep 0.5
 		  done ) > /run/hostile-samples &
 		bg=$! ;;
@@ -248,14 +262,59 @@ run_group() {
 			case " $samples" in *" buffers:1:"*) ;; *) cwhy="${cwhy:+$cwhy; }carrier did not come back with buffers" ;; esac
 		fi
 		if [ "$id" = 26 ]; then
-			a=$(echo "$samples" | tr ' ' '\n' | grep -c '^storm:.:y$')
+			a=$(echo "$samples" | tr ' ' '\n' | grep -c '^storm:.:y:')
 			st=$(echo "$samples" | tr ' ' '\n' | grep -c '^storm:')
 			lab_log "case 26: g1 answered $a/$st pings during the event storm"
 			[ "$st" -gt 0 ] && [ $((2 * a)) -ge "$st" ] ||
 				cwhy="${cwhy:+$cwhy; }dom0/g1 unresponsive during the storm ($a/$st pings)"
 		fi
+		[ "$id" = 28 ] && case28 "$samples"
 		[ -n "$why" ] && cwhy="${cwhy:+$cwhy; }group [$ids]: $why"
 		if [ -z "$cwhy" ]; then case_result "$id" PASS; else case_result "$id" FAIL "$cwhy"; fi
+	done
+}
+
+# case28 SAMPLES: per storm phase, the vif's interrupts (late-EOI
+# throttling keeps spurious events to a few per second: without it the
+# count follows the guest's notification rate) and g1's ping; appends to
+# cwhy.  A phase is measured from the last sample before it to the first
+# one after it (a sampler starved by the storm still measures it).
+# HOSTILE_IRQ_MAX: interrupts allowed per phase.
+case28() {
+	local ph res n grow secs ans rtt max=${HOSTILE_IRQ_MAX:-150} smp=$1
+	lab_log "case 28 samples (phase:carrier:ping:irqs:rtt:uptime): $smp"
+	for ph in wiggle overflow; do
+		res=$(echo "$smp" | tr ' ' '\n' | awk -F: -v p="$ph" '
+			BEGIN { split("provoke-a drain-a wiggle provoke-b drain-b overflow after", o, " ")
+				for (j in o) ord[o[j]] = j; want = ord[p] }
+			NF >= 6 { k = ($1 in ord) ? ord[$1] : 0
+				if (k < want) { i0 = $4; t0 = $6; have0 = 1 }
+				if (k == want) { i1 = $4; t1 = $6; n++
+					if ($3 == "y") { a++; if ($5 + 0 > mx) mx = $5 + 0 } }
+				if (k > want && !after) { i1 = $4; t1 = $6; after = 1 } }
+			END {
+				if (!have0 || (!n && !after)) { print "0 0 0 0 - 0"; exit }
+				printf "%d %d %.1f %d %s 1\n", n, i1 - i0, t1 - t0, a + 0, a ? mx : "-"
+			}')
+		# shellcheck disable=SC2086
+		set -- $res
+		n=$1 grow=$2 secs=$3 ans=$4 rtt=$5
+		lab_log "case 28 $ph: $VIF took $grow interrupts in $secs s ($n samples in the phase); g1 answered $ans/$n pings, max RTT $rtt ms"
+		echo "XNB-METRIC hostile case28 phase=$ph irqs=$grow seconds=$secs pings=$ans/$n max_rtt_ms=$rtt"
+		if [ "$6" = 0 ]; then
+			cwhy="${cwhy:+$cwhy; }phase $ph not seen by the sampler"
+			continue
+		fi
+		[ "$grow" -le "$max" ] ||
+			cwhy="${cwhy:+$cwhy; }$ph: $grow interrupts on $VIF in $secs s (max $max: events not throttled)"
+		if [ "$n" -eq 0 ]; then
+			cwhy="${cwhy:+$cwhy; }$ph: dom0 took no sample during the phase (starved)"
+			continue
+		fi
+		[ $((2 * ans)) -ge "$n" ] ||
+			cwhy="${cwhy:+$cwhy; }$ph: g1 answered $ans/$n pings"
+		awk -v r="$rtt" 'BEGIN { exit !(r == "-" || r + 0 <= 1000) }' ||
+			cwhy="${cwhy:+$cwhy; }$ph: g1 ping RTT up to $rtt ms"
 	done
 }
 
@@ -270,7 +329,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26 27 27w"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26 27 27w 28"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
