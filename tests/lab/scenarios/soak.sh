@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # soak: SOAK_CYCLES hot attach/detach cycles of a vif under traffic, the
 # guest destroyed (in mid-traffic, the vif still attached) and created
 # again every SOAK_RECREATE cycles; then what dom0 and Xen hold (memory,
