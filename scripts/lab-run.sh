@@ -23,6 +23,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
+LAB_DIST=${LAB_DIST:-bookworm}
+[ "$LAB_DIST" = bookworm ] || LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab-$LAB_DIST}
 LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
 NETBACK=${NETBACK:-ours}
 XNB_PARAMS=${XNB_PARAMS:-}
