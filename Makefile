@@ -155,7 +155,17 @@ lab-warnmod: lab-fetch
 lab-module: lab-fetch
 	$(if $(filter ours,$(NETBACK)),$(call lab_kbuild,),@true)
 
-lab: lab-images lab-warnmod lab-module
+# SCENARIOS=deb installs the package (make deb) in dom0 from a local apt
+# repository that lab-debrepo adds to dom0's initramfs.
+LAB_DEB_DIR := $(CURDIR)/build/lab-deb
+lab_deb = $(filter deb,$(SCENARIOS))
+LAB_ENV += $(if $(lab_deb),LAB_DOM0_EXTRA_DIR=$(LAB_DEB_DIR))
+
+.PHONY: lab-debrepo
+lab-debrepo: deb lab-images
+	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) scripts/lab-debrepo.sh $(LAB_DEB_DIR)
+
+lab: lab-images lab-warnmod lab-module $(if $(lab_deb),lab-debrepo)
 	$(LAB_ENV) scripts/lab-run.sh
 
 lab-shell: lab-images lab-warnmod lab-module
