@@ -14,6 +14,8 @@ export DEBIAN_FRONTEND=noninteractive
 # The image has no network and no apt lists: the local repository is the
 # only source.
 echo "deb [trusted=yes] file:$repo ./" > /etc/apt/sources.list
+# (The image builder emptied apt's cache directories.)
+mkdir -p /var/cache/apt/archives/partial /var/lib/apt/lists/partial
 rm -f /etc/apt/sources.list.d/*
 apt-get update -q || lab_fail "apt-get update"
 
