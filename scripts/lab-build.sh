@@ -161,12 +161,14 @@ cat > "$stage/init" <<'INIT'
 #!/bin/bash
 # dom0 /init: bring up the Xen toolstack and a bridge, then hand over to the
 # lab runner that the per-run cpio put in /lab (or to a shell).
-PATH=$(echo /usr/lib/xen-*/bin):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+PATH=$(echo /usr/lib/xen-[0-9]*/bin):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm /run/lock /run/xen /var/run/xen-hotplug
+# What udev would add: bash's <(...) (dkms uses it) needs /dev/fd.
+ln -sf /proc/self/fd /dev/fd
 mount -t devpts devpts /dev/pts
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 exec </dev/console >/dev/console 2>&1

@@ -9,7 +9,7 @@
 # (hex) and address 192.0.2.<10*N+K>; dom0 is 192.0.2.1 on bridge xenbr0.
 
 # One Xen in the image: 4.17 (bookworm) or 4.20 (trixie).
-PATH=$(echo /usr/lib/xen-*/bin):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+PATH=$(echo /usr/lib/xen-[0-9]*/bin):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 [ -r /lab/config ] && . /lab/config
 LAB_GUEST_MEM=${LAB_GUEST_MEM:-256}
