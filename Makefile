@@ -3,7 +3,14 @@
 # Top-level entry points.  `make demo` and `make check` are the two the
 # README names; the rest are their building blocks.
 
+# The lab's Debian: bookworm (Xen 4.17, Linux 6.1) or trixie (Xen 4.20,
+# Linux 6.12, module built in the trixie build root).  One cache each.
+LAB_DIST ?= bookworm
+ifeq ($(LAB_DIST),bookworm)
 LAB_CACHE ?= /var/cache/xnb-lab
+else
+LAB_CACHE ?= /var/cache/xnb-lab-$(LAB_DIST)
+endif
 HOST_KDIR := /lib/modules/$(shell uname -r)/build
 # Build against the running kernel where its headers exist, else against
 # the headers the lab fetched (same ABI as the lab's dom0 kernel).
@@ -116,29 +123,49 @@ dkms-remove:
 # Lab: Xen + dom0 + PV guests under QEMU (TCG).  See tests/lab/README.md.
 #   make lab NETBACK=ours|stock XNB_PARAMS="..." SCENARIOS="basic hotplug"
 # The lab's kernel is Debian's, so modules for it are built against the
-# fetched headers ($(LAB_CACHE)/kdir), whatever the host runs.
+# fetched headers ($(LAB_CACHE)/kdir), whatever the host runs; with
+# LAB_DIST=trixie against the headers in the trixie build root, with its
+# compiler (the host's cannot build for 6.12: see scripts/buildroot.sh).
 NETBACK ?= ours
 XNB_PARAMS ?=
 SCENARIOS ?=
 LAB_KDIR := $(LAB_CACHE)/kdir
-LAB_ENV = LAB_CACHE=$(LAB_CACHE) NETBACK=$(NETBACK) XNB_PARAMS="$(XNB_PARAMS)" SCENARIOS="$(SCENARIOS)"
+LAB_ENV = LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) NETBACK=$(NETBACK) XNB_PARAMS="$(XNB_PARAMS)" SCENARIOS="$(SCENARIOS)"
+ifeq ($(LAB_DIST),bookworm)
+lab_kbuild = $(MAKE) -C $(LAB_KDIR) M=$(CURDIR)$(1) XNB_VERSION=$(XNB_VERSION) modules
+else
+# $(1): the module's directory below the checkout.  The glob is for the
+# chroot's shell: the root holds one headers tree.
+lab_kbuild = scripts/buildroot.sh exec $(CURDIR) sh -c \
+	'make -C /usr/src/linux-headers-*-amd64 M=/xnb$(1) XNB_VERSION=$(XNB_VERSION) modules'
+endif
 
 .PHONY: lab-fetch lab-images lab-warnmod lab-module lab lab-shell
 
 lab-fetch:
-	LAB_CACHE=$(LAB_CACHE) scripts/lab-fetch.sh
+	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) scripts/lab-fetch.sh
 
 lab-images: lab-fetch
-	LAB_CACHE=$(LAB_CACHE) scripts/lab-build.sh
+	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) scripts/lab-build.sh
 
 # Self-test module for SCENARIOS=selftest-warn (tiny; always built).
 lab-warnmod: lab-fetch
-	$(MAKE) -C $(LAB_KDIR) M=$(CURDIR)/tests/lab/warnmod modules
+	$(call lab_kbuild,/tests/lab/warnmod)
 
 lab-module: lab-fetch
-	$(if $(filter ours,$(NETBACK)),$(MAKE) -C $(LAB_KDIR) M=$(CURDIR) XNB_VERSION=$(XNB_VERSION) modules,@true)
+	$(if $(filter ours,$(NETBACK)),$(call lab_kbuild,),@true)
 
-lab: lab-images lab-warnmod lab-module
+# SCENARIOS=deb installs the package (make deb) in dom0 from a local apt
+# repository that lab-debrepo adds to dom0's initramfs.
+LAB_DEB_DIR := $(CURDIR)/build/lab-deb
+lab_deb = $(filter deb,$(SCENARIOS))
+LAB_ENV += $(if $(lab_deb),LAB_DOM0_EXTRA_DIR=$(LAB_DEB_DIR))
+
+.PHONY: lab-debrepo
+lab-debrepo: deb lab-images
+	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) scripts/lab-debrepo.sh $(LAB_DEB_DIR)
+
+lab: lab-images lab-warnmod lab-module $(if $(lab_deb),lab-debrepo)
 	$(LAB_ENV) scripts/lab-run.sh
 
 lab-shell: lab-images lab-warnmod lab-module

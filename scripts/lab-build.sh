@@ -3,7 +3,7 @@
 #
 # Lab step 2: the cached boot images (outside the checkout, in $LAB_CACHE).
 #
-#   base-<k>/         debootstrap'd bookworm (slow: minutes).  Key: suite,
+#   base-<k>/         debootstrap'd $LAB_DIST (slow: minutes).  Key: suite,
 #                     package list and the candidate versions of those packages.
 #   img-<k>/dom0.cpio.zst   dom0 initramfs: base + trimmed kernel modules + /init
 #                     + the guest images under /lab-images.
@@ -16,9 +16,12 @@
 # Prints nothing but progress; writes $LAB_CACHE/images.env for lab-run.sh.
 set -euo pipefail
 
+LAB_DIST=${LAB_DIST:-bookworm}
+[ "$LAB_DIST" = bookworm ] || LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab-$LAB_DIST}
 LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
+export BUILDROOT=${BUILDROOT:-/var/cache/xnb-lab/buildroot-trixie}
 MIRROR=${LAB_MIRROR:-http://deb.debian.org/debian}
-SUITE=bookworm
+SUITE=$LAB_DIST
 here=$(cd "$(dirname "$0")" && pwd)
 log() { echo "lab-build: $*" >&2; }
 # The cache is shared by every checkout on the machine: one build at a time.
@@ -26,12 +29,19 @@ mkdir -p "$LAB_CACHE"
 exec 9>"$LAB_CACHE/.build.lock"
 flock 9
 
-[ -e "$LAB_CACHE/lab.env" ] || "$here/lab-fetch.sh"
+[ -e "$LAB_CACHE/lab.env" ] || LAB_DIST=$LAB_DIST LAB_CACHE=$LAB_CACHE "$here/lab-fetch.sh"
 # shellcheck source=/dev/null
 . "$LAB_CACHE/lab.env"
+# Package versions of the suite: the host's apt is bookworm's; trixie's is
+# the build root's (scripts/buildroot.sh).
+case $SUITE in
+bookworm) XENV=4.17; apt_cache() { apt-cache "$@"; } ;;
+trixie) XENV=4.20; apt_cache() { "$here/buildroot.sh" exec /tmp apt-cache "$@"; } ;;
+*) log "LAB_DIST must be bookworm or trixie"; exit 2 ;;
+esac
 
 # Packages of the dom0 root filesystem (dependencies come along).
-BASE_PKGS="xen-utils-4.17 xen-utils-common xenstore-utils iproute2 bridge-utils
+BASE_PKGS="xen-utils-$XENV xen-utils-common xenstore-utils iproute2 bridge-utils
  iperf3 ethtool kmod procps busybox iputils-ping util-linux"
 # Kernel modules dom0 may need (dependencies are resolved with modprobe).
 DOM0_MODS="xen-netback xen-netfront xen-evtchn xen-gntdev xen-gntalloc
@@ -39,7 +49,7 @@ DOM0_MODS="xen-netback xen-netfront xen-evtchn xen-gntdev xen-gntalloc
 
 # --- stage 1: debootstrap ------------------------------------------------------
 versions=$(for p in $BASE_PKGS; do
-	apt-cache show --no-all-versions "$p" 2>/dev/null | awk -v p="$p" '/^Version:/ {print p, $2; exit}'
+	apt_cache show --no-all-versions "$p" 2>/dev/null | awk -v p="$p" '/^Version:/ {print p, $2; exit}'
 done)
 base_key=$(printf '%s\n' "$SUITE" "$MIRROR" "$versions" | sha256sum | cut -c1-12)
 base=$LAB_CACHE/base-$base_key
@@ -55,19 +65,27 @@ if [ ! -e "$base/.done" ]; then
 fi
 
 # --- stage 2: images -----------------------------------------------------------
-# extract_vmlinux BZIMAGE OUT: the ELF kernel inside an xz bzImage, found
-# through the boot protocol's payload_offset/payload_length fields.
+# extract_vmlinux BZIMAGE OUT: the ELF kernel inside an xz (Debian 12) or
+# zstd (Debian 13) bzImage, found through the boot protocol's
+# payload_offset/payload_length fields.
 extract_vmlinux() {
 	python3 - "$1" "$2" <<'PY'
 import lzma
 import struct
+import subprocess
 import sys
 
 d = open(sys.argv[1], 'rb').read()
 setup_sects = d[0x1f1] or 4
 off, length = struct.unpack_from('<II', d, 0x248)
 start = (setup_sects + 1) * 512 + off
-elf = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(d[start:start + length])
+payload = d[start:start + length]
+if payload.startswith(b'\x28\xb5\x2f\xfd'):
+    # kbuild appends the decompressed size (4 bytes) to a zstd payload.
+    elf = subprocess.run(['zstd', '-dcq'], input=payload[:-4],
+                         stdout=subprocess.PIPE, check=True).stdout
+else:
+    elf = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(payload)
 if not elf.startswith(b'\x7fELF'):
     sys.exit('extract_vmlinux: the payload of %s is not an ELF' % sys.argv[1])
 open(sys.argv[2], 'wb').write(elf)
@@ -128,7 +146,7 @@ echo "blacklist xen-netback" > "$stage/etc/modprobe.d/xnb-lab.conf"
 # is dominated by unpacking the initramfs.
 rm -rf "$stage"/usr/share/{doc,man,info,locale,i18n,lintian,linda,bug,zoneinfo} \
 	"$stage"/var/lib/apt/lists/* "$stage"/var/cache/apt/* "$stage"/var/cache/debconf/*-old \
-	"$stage"/usr/lib/python3* "$stage"/usr/lib/xen-4.17/boot \
+	"$stage"/usr/lib/python3* "$stage"/usr/lib/xen-*/boot \
 	"$stage"/usr/lib/x86_64-linux-gnu/gconv "$stage"/lib/udev/hwdb.* "$stage"/etc/udev/hwdb.*
 find "$stage" -name __pycache__ -prune -exec rm -rf {} +
 echo dom0 > "$stage/etc/hostname"
@@ -143,11 +161,14 @@ cat > "$stage/init" <<'INIT'
 #!/bin/bash
 # dom0 /init: bring up the Xen toolstack and a bridge, then hand over to the
 # lab runner that the per-run cpio put in /lab (or to a shell).
-export PATH=/usr/lib/xen-4.17/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+PATH=$(echo /usr/lib/xen-[0-9]*/bin):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm /run/lock /run/xen /var/run/xen-hotplug
+# What udev would add: bash's <(...) (dkms uses it) needs /dev/fd.
+ln -sf /proc/self/fd /dev/fd
 mount -t devpts devpts /dev/pts
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 exec </dev/console >/dev/console 2>&1

@@ -8,14 +8,27 @@
 # only downloaded (apt-get download) and unpacked with dpkg -x into the cache;
 # nothing is installed as the host kernel.
 #
+# LAB_DIST=bookworm (default) uses the host's own apt: the host is Debian 12.
+# LAB_DIST=trixie asks apt inside the Debian 13 build root
+# (scripts/buildroot.sh) instead, and takes the kernel whose headers that
+# root holds, so the module built there (make lab-module) matches it.
+#
 # Output: $LAB_CACHE/kernel-<key>/ (unpacked image+headers+kbuild),
 #         $LAB_CACHE/xen-<key>/xen (gunzipped hypervisor),
 #         $LAB_CACHE/kdir -> headers dir, $LAB_CACHE/lab.env (paths, versions).
 set -euo pipefail
 
+LAB_DIST=${LAB_DIST:-bookworm}
+# One cache per flavour; the trixie build root stays in the bookworm one.
+[ "$LAB_DIST" = bookworm ] || LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab-$LAB_DIST}
 LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
+export BUILDROOT=${BUILDROOT:-/var/cache/xnb-lab/buildroot-trixie}
 here=$(cd "$(dirname "$0")" && pwd)
-XEN_PKG=${XEN_PKG:-xen-hypervisor-4.17-amd64}
+case $LAB_DIST in
+bookworm) XEN_PKG=${XEN_PKG:-xen-hypervisor-4.17-amd64} ;;
+trixie) XEN_PKG=${XEN_PKG:-xen-hypervisor-4.20-amd64} ;;
+*) echo "lab-fetch: LAB_DIST must be bookworm or trixie" >&2; exit 2 ;;
+esac
 
 log() { echo "lab-fetch: $*" >&2; }
 # The cache is shared by every checkout on the machine: one fetch at a time.
@@ -29,6 +42,19 @@ updated=0
 apt_update() { [ $updated = 1 ] || { apt-get update -qq; updated=1; }; }
 
 # --- which kernel ------------------------------------------------------------
+mkdir -p "$LAB_CACHE/debs"
+if [ "$LAB_DIST" = trixie ]; then
+	# apt of the build root, with $LAB_CACHE/debs as its working directory.
+	BUILDROOT=$("$here/buildroot.sh")
+	apt_cache() { "$here/buildroot.sh" exec "$LAB_CACHE/debs" apt-cache "$@"; }
+	apt_download() { "$here/buildroot.sh" exec "$LAB_CACHE/debs" apt-get download -q -o APT::Sandbox::User=root "$@"; }
+	hdr=$(cd "$BUILDROOT/usr/src" && ls -d linux-headers-*-amd64 | head -n1)
+	abi=${hdr#linux-headers-}; abi=${abi%-amd64}
+	pkgs=("linux-image-$abi-amd64" "$XEN_PKG")
+	kdir=$BUILDROOT/usr/src/$hdr
+else
+	apt_cache() { apt-cache "$@"; }
+	apt_download() { (cd "$LAB_CACHE/debs" && apt-get download -q "$@"); }
 # apt-cache knows nothing before the first `apt-get update`.
 img_pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ {print $2; exit}') || true
 if [ -z "$img_pkg" ]; then
@@ -40,17 +66,18 @@ hdr_pkg=linux-headers-$abi-amd64
 # -common and linux-kbuild-X.Y come from the headers package's own Depends.
 mapfile -t hdr_deps < <(apt-cache depends "$hdr_pkg" | awk '/Depends: linux-(headers|kbuild)-/ {print $2}')
 pkgs=("$img_pkg" "$hdr_pkg" "${hdr_deps[@]}" "$XEN_PKG")
-log "kernel $img_pkg, packages: ${pkgs[*]}"
+kdir=
+fi
+log "$LAB_DIST: kernel $abi, packages: ${pkgs[*]}"
 
 # --- download (only what is not cached at the candidate version) ------------
-mkdir -p "$LAB_CACHE/debs"
 debs=()
 for p in "${pkgs[@]}"; do
-	ver=$(apt-cache show --no-all-versions "$p" | awk '/^Version:/ {print $2; exit}')
+	ver=$(apt_cache show --no-all-versions "$p" | awk '/^Version:/ {print $2; exit}')
 	f=$(ls "$LAB_CACHE/debs/${p}_${ver//:/%3a}_"*.deb 2>/dev/null | head -n1 || true)
 	if [ -z "$f" ]; then
 		log "downloading $p $ver"
-		(cd "$LAB_CACHE/debs" && apt-get download -q "$p=$ver")
+		apt_download "$p=$ver"
 		f=$(ls "$LAB_CACHE/debs/${p}_${ver//:/%3a}_"*.deb | head -n1)
 	fi
 	debs+=("$f")
@@ -66,10 +93,17 @@ if [ ! -e "$kroot/.done" ]; then
 		case ${f##*/} in xen-*) continue ;; esac
 		dpkg -x "$f" "$kroot"
 	done
-	# The arch headers include the -common Makefile by absolute /usr/src
-	# path; point it into the unpacked tree instead.
-	sed -i "s|^include /usr/src/|include $kroot/usr/src/|" \
-		"$kroot/usr/src/$hdr_pkg/Makefile"
+	if [ -z "$kdir" ]; then
+		# The arch headers include the -common Makefile by absolute
+		# /usr/src path; point it into the unpacked tree instead.
+		sed -i "s|^include /usr/src/|include $kroot/usr/src/|" \
+			"$kroot/usr/src/$hdr_pkg/Makefile"
+	fi
+	# Debian 13 is usrmerged and xz-compresses its modules.  Give the
+	# tree the /lib the later steps (modprobe -d, depmod -b) look in, and
+	# plain .ko files that any insmod (busybox's in the guests) loads.
+	[ -e "$kroot/lib" ] || ln -s usr/lib "$kroot/lib"
+	find "$kroot/lib/modules/" -name '*.ko.xz' -print0 | xargs -0 -r -n 200 xz -d
 	# modules.dep is made by the package's postinst, which we do not run.
 	depmod -b "$kroot" "$abi-amd64"
 	touch "$kroot/.done"
@@ -85,7 +119,8 @@ if [ ! -e "$xroot/.done" ]; then
 	touch "$xroot/.done"
 fi
 
-ln -sfn "$kroot/usr/src/$hdr_pkg" "$LAB_CACHE/kdir"
+kdir=${kdir:-$kroot/usr/src/$hdr_pkg}
+ln -sfn "$kdir" "$LAB_CACHE/kdir"
 # Drop what an older kernel/Xen left behind (hundreds of MB each).
 for d in "$LAB_CACHE"/kernel-* "$LAB_CACHE"/xen-*; do
 	[ "$d" = "$kroot" ] || [ "$d" = "$xroot" ] || rm -rf "$d"
@@ -99,7 +134,8 @@ cat > "$LAB_CACHE/lab.env.tmp" <<ENV
 LAB_KEY=$key
 LAB_KVER=$abi-amd64
 LAB_KROOT=$kroot
-LAB_KDIR=$kroot/usr/src/$hdr_pkg
+LAB_KDIR=$kdir
+LAB_DIST=$LAB_DIST
 LAB_VMLINUZ=$kroot/boot/vmlinuz-$abi-amd64
 LAB_XEN=$xroot/xen
 LAB_DEBS="${debs[*]##*/}"

@@ -10,6 +10,8 @@
 #   SCENARIOS="basic hotplug"  (default: tests/lab/default.list)
 #   LAB_TIMEOUT (whole boot, s)  LAB_SCENARIO_TIMEOUT (each scenario, s)
 #   LAB_RESULTS (results dir)  LAB_EXTRA_GUEST_DIR (files added to guests)
+#   LAB_DOM0_EXTRA_DIR (files added to dom0's root, e.g. the deb scenario's
+#   apt repository)
 #   LAB_PERF=1 (the host's perf in dom0 as /lab/perf/perf)
 #
 # The only thing built here is a small cpio with this run's module, the
@@ -23,6 +25,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
+LAB_DIST=${LAB_DIST:-bookworm}
+[ "$LAB_DIST" = bookworm ] || LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab-$LAB_DIST}
 LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
 NETBACK=${NETBACK:-ours}
 XNB_PARAMS=${XNB_PARAMS:-}
@@ -97,7 +101,13 @@ for v in $(compgen -e | grep -E '^(BENCH|RATE|SOAK)_' || true); do
 	printf '%s=%q\n' "$v" "${!v}" >> "$work/root/lab/config"
 done
 (cd "$work/root" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) | gzip > "$work/run.cpio.gz"
-cat "$LAB_DOM0_INITRD" "$work/run.cpio.gz" > "$work/initrd"
+extra=()
+if [ -n "${LAB_DOM0_EXTRA_DIR:-}" ]; then
+	# Stored, not compressed: mostly .debs, and TCG unpacks slowly.
+	(cd "$LAB_DOM0_EXTRA_DIR" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) > "$work/extra.cpio"
+	extra=("$work/extra.cpio")
+fi
+cat "$LAB_DOM0_INITRD" "$work/run.cpio.gz" "${extra[@]}" > "$work/initrd"
 
 # --- boot ---------------------------------------------------------------------
 # -cpu max crashes the PV dom0 under TCG; qemu64+svm boots.

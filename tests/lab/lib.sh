@@ -8,7 +8,9 @@
 # Guest N (1..24) is domain "g<N>"; its vif K has MAC 00:16:3e:00:<N>:<K>
 # (hex) and address 192.0.2.<10*N+K>; dom0 is 192.0.2.1 on bridge xenbr0.
 
-export PATH=/usr/lib/xen-4.17/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# One Xen in the image: 4.17 (bookworm) or 4.20 (trixie).
+PATH=$(echo /usr/lib/xen-[0-9]*/bin):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
 [ -r /lab/config ] && . /lab/config
 LAB_GUEST_MEM=${LAB_GUEST_MEM:-256}
 LAB_GUEST_VCPUS=${LAB_GUEST_VCPUS:-1}
