@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # deb: install xen-netback-wg-dkms as an admin would (apt, from the local
 # repository /lab/deb that `make lab SCENARIOS=deb` adds to dom0), let DKMS
 # build it against dom0's headers, modprobe it, check that the DKMS build
