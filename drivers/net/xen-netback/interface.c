@@ -138,14 +138,14 @@ static irqreturn_t xnb_interrupt(int irq, void *dev_id)
  * (nothing delivers any more: the queues left their groups at
  * disconnect), before the unregistration completes.
  */
-static int xnb_init(struct net_device *dev)
+static int xnb_ndo_init(struct net_device *dev)
 {
 	struct xnb_vif *vif = netdev_priv(dev);
 
 	return gro_cells_init(&vif->gro, dev);
 }
 
-static void xnb_uninit(struct net_device *dev)
+static void xnb_ndo_uninit(struct net_device *dev)
 {
 	struct xnb_vif *vif = netdev_priv(dev);
 
@@ -201,8 +201,8 @@ static int xnb_change_mtu(struct net_device *dev, int mtu)
 }
 
 static const struct net_device_ops xnb_netdev_ops = {
-	.ndo_init = xnb_init,
-	.ndo_uninit = xnb_uninit,
+	.ndo_init = xnb_ndo_init,
+	.ndo_uninit = xnb_ndo_uninit,
 	.ndo_open = xnb_open,
 	.ndo_stop = xnb_stop,
 	.ndo_start_xmit = xnb_start_xmit,
@@ -454,6 +454,6 @@ void xnb_vif_destroy(struct xnb_vif *vif)
 	struct net_device *dev = vif->dev;
 
 	xnb_vif_disconnect(vif);
-	unregister_netdev(dev);	/* destroys the GRO cells: xnb_uninit */
+	unregister_netdev(dev);	/* destroys the GRO cells: xnb_ndo_uninit */
 	free_netdev(dev);
 }

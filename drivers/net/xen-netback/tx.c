@@ -240,13 +240,13 @@ static bool xnb_tx_start(struct xnb_group *g, struct xnb_queue *q)
 	return true;
 }
 
-static void xnb_tx_drop(struct xnb_group *g, struct xnb_queue *q)
+static void xnb_tx_drop(struct xnb_group *g, struct xnb_queue *q,
+			const char *why)
 {
 	struct xnb_inflight *f = xnb_copy_begin(g, q, XNB_DIR_TX, 0);
 
 	net_dbg_ratelimited("%s: dropped guest packet: %s\n",
-			    q->vif->dev->name,
-			    xnb_tx_reason_str(q->tx_pkt.reason));
+			    q->vif->dev->name, why);
 	f->drop = true;
 	xnb_tx_consume(q, f);
 	xnb_copy_commit(g, f, 0);
@@ -307,7 +307,8 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 				break;
 			if (v == XNB_TX_DROP) {
 				used += q->tx_pkt.nr_slots;
-				xnb_tx_drop(g, q);
+				xnb_tx_drop(g, q,
+					    xnb_tx_reason_str(q->tx_pkt.reason));
 				done++;
 				continue;
 			}
@@ -324,7 +325,7 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 			 * the whole ring while memory is short.
 			 */
 			xnb_stat_add(q, &q->stats.tx_alloc_failed, 1);
-			xnb_tx_drop(g, q);
+			xnb_tx_drop(g, q, "out of memory");
 			done++;
 			break;
 		}
