@@ -55,7 +55,7 @@ stage lab-selftest scripts/lab-selftest.sh
 # Whole-run caps (s) so that a wedged dom0 cannot eat CI's 90 minutes;
 # on an idle 2-core host the stages take well under half of these.
 if [ "$netback" = ours ]; then
-	stage lab-ours env LAB_TIMEOUT=2400 make lab NETBACK=ours SCENARIOS="$CHECK_OURS"
+	stage lab-ours env LAB_TIMEOUT=2700 LAB_SCENARIO_TIMEOUT=600 make lab NETBACK=ours SCENARIOS="$CHECK_OURS"
 fi
 stage lab-stock env LAB_TIMEOUT=900 make lab NETBACK=stock SCENARIOS="$CHECK_STOCK"
 # The hostile campaign (every catalogue case, 100,000 random requests) and
