@@ -816,6 +816,21 @@ static unsigned int tcp_frame(struct fe *f, unsigned int len, int broken)
 	return len;
 }
 
+/* 19, 28: ARP "who has 192.0.2.1" from our MAC in TX page 0, so dom0 answers. */
+static void arp_request(struct fe *f)
+{
+	uint8_t *p = f->tx;
+
+	memset(p, 0xff, 6);
+	memcpy(p + 6, f->mac, 6);
+	p[12] = 0x08; p[13] = 0x06;
+	memcpy(p + 14, "\x00\x01\x08\x00\x06\x04\x00\x01", 8);
+	memcpy(p + 22, f->mac, 6);
+	memcpy(p + 28, "\xc0\x00\x02\x63", 4);	/* 192.0.2.99 */
+	memset(p + 32, 0, 6);
+	memcpy(p + 38, "\xc0\x00\x02\x01", 4);	/* 192.0.2.1 */
+}
+
 static int backend_feature(struct fe *f, const char *k)
 {
 	char path[256];
@@ -1094,23 +1109,13 @@ static const char *run_case(struct fe *f, int cs)
 		/* Provoke dom0 into sending to us: ARP "who has 192.0.2.1"
 		 * from our MAC, over and over, with no RX buffers posted.
 		 */
-		uint8_t *p;
-
 		f->rx_post = 0;
 		/* Take back what was posted at connect: reconnect without. */
 		if (fe_reset(f))
 			die("reset");
 		if (connect_or_die(f, &o, 19))
 			return "refused";
-		p = f->tx;
-		memset(p, 0xff, 6);
-		memcpy(p + 6, f->mac, 6);
-		p[12] = 0x08; p[13] = 0x06;
-		memcpy(p + 14, "\x00\x01\x08\x00\x06\x04\x00\x01", 8);
-		memcpy(p + 22, f->mac, 6);
-		memcpy(p + 28, "\xc0\x00\x02\x63", 4);	/* 192.0.2.99 */
-		memset(p + 32, 0, 6);
-		memcpy(p + 38, "\xc0\x00\x02\x01", 4);	/* 192.0.2.1 */
+		arp_request(f);
 		/* dom0 samples the carrier together with this phase key. */
 		xs_write(f->xs, XBT_NULL, "data/hostile-phase", "nobuf", 5);
 		t0 = now_ms();
@@ -1340,21 +1345,6 @@ static const char *run_case(struct fe *f, int cs)
 	}
 	}
 	return NULL;
-}
-
-/* 28: ARP "who has 192.0.2.1" from our MAC in TX page 0, so dom0 answers. */
-static void arp_request(struct fe *f)
-{
-	uint8_t *p = f->tx;
-
-	memset(p, 0xff, 6);
-	memcpy(p + 6, f->mac, 6);
-	p[12] = 0x08; p[13] = 0x06;
-	memcpy(p + 14, "\x00\x01\x08\x00\x06\x04\x00\x01", 8);
-	memcpy(p + 22, f->mac, 6);
-	memcpy(p + 28, "\xc0\x00\x02\x63", 4);	/* 192.0.2.99 */
-	memset(p + 32, 0, 6);
-	memcpy(p + 38, "\xc0\x00\x02\x01", 4);	/* 192.0.2.1 */
 }
 
 static void phase(struct fe *f, const char *ph)
