@@ -16,9 +16,8 @@
 # Prints nothing but progress; writes $LAB_CACHE/images.env for lab-run.sh.
 set -euo pipefail
 
-LAB_DIST=${LAB_DIST:-bookworm}
-[ "$LAB_DIST" = bookworm ] || LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab-$LAB_DIST}
-LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
+# shellcheck source=scripts/lab-env.sh
+. "$(dirname "$0")/lab-env.sh"
 export BUILDROOT=${BUILDROOT:-/var/cache/xnb-lab/buildroot-trixie}
 MIRROR=${LAB_MIRROR:-http://deb.debian.org/debian}
 SUITE=$LAB_DIST

@@ -18,9 +18,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
-LAB_DIST=${LAB_DIST:-bookworm}
-[ "$LAB_DIST" = bookworm ] || LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab-$LAB_DIST}
-LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
+# shellcheck source=scripts/lab-env.sh
+. "$(dirname "$0")/lab-env.sh"
 export BUILDROOT=${BUILDROOT:-/var/cache/xnb-lab/buildroot-trixie}
 out=${1:?usage: $0 OUT}
 

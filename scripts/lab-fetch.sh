@@ -18,10 +18,8 @@
 #         $LAB_CACHE/kdir -> headers dir, $LAB_CACHE/lab.env (paths, versions).
 set -euo pipefail
 
-LAB_DIST=${LAB_DIST:-bookworm}
-# One cache per flavour; the trixie build root stays in the bookworm one.
-[ "$LAB_DIST" = bookworm ] || LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab-$LAB_DIST}
-LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
+# shellcheck source=scripts/lab-env.sh
+. "$(dirname "$0")/lab-env.sh"
 export BUILDROOT=${BUILDROOT:-/var/cache/xnb-lab/buildroot-trixie}
 here=$(cd "$(dirname "$0")" && pwd)
 case $LAB_DIST in

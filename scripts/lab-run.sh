@@ -25,9 +25,8 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
-LAB_DIST=${LAB_DIST:-bookworm}
-[ "$LAB_DIST" = bookworm ] || LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab-$LAB_DIST}
-LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
+# shellcheck source=scripts/lab-env.sh
+. "$(dirname "$0")/lab-env.sh"
 NETBACK=${NETBACK:-ours}
 XNB_PARAMS=${XNB_PARAMS:-}
 LAB_SCENARIO_TIMEOUT=${LAB_SCENARIO_TIMEOUT:-400}

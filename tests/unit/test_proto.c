@@ -2,7 +2,7 @@
 /*
  * cmocka unit tests of the netback protocol core, proto.c built from the
  * tree with tests/common/xnb_read_hook.h forced in.  Case numbers refer
- * to the hostile-frontend catalogue (shared/hostile-catalogue.md).
+ * to the hostile-frontend catalogue (docs/hostile-catalogue.md).
  *
  * Every parse goes through parse_n(), which watches the ring: each byte
  * is read at most once, nothing outside the ring is touched, and only
