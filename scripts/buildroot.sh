@@ -6,7 +6,8 @@
 # gcc-12 cannot build with trixie's kernel flags and trixie's objtool
 # needs a newer glibc, so the build runs inside this chroot.
 #
-#   scripts/buildroot.sh                  create the root if missing (cached)
+#   scripts/buildroot.sh                  create the root if missing (cached),
+#                                         add EXTRA_PKGS it lacks
 #   scripts/buildroot.sh exec DIR CMD...  run CMD in the root, cwd /xnb,
 #                                         with DIR bind-mounted at /xnb
 #
@@ -22,6 +23,10 @@ BUILDROOT=${BUILDROOT:-$LAB_CACHE/buildroot-$SUITE}
 # kbuild tools and the matching compiler package; W=1 runs kernel-doc,
 # a perl script that needs more than perl-base.
 PKGS="gcc-14 make libc6-dev perl linux-headers-amd64"
+# Tools added later (sparse: make lint against 6.12).  apt installs them
+# into an existing root: they are not part of the debootstrap key, so a
+# new one does not debootstrap the root again.
+EXTRA_PKGS="sparse"
 
 log() { echo "buildroot: $*" >&2; }
 
@@ -44,6 +49,45 @@ create() {
 	log "ready: $(ls -d "$BUILDROOT"/usr/src/linux-headers-*-amd64)"
 }
 
+# enter DIR CMD...: run CMD in the root, cwd /xnb, DIR bind-mounted there.
+# The bind mounts live in a private mount namespace.
+enter() {
+	local dir
+	dir=$(cd "$1" && pwd)
+	shift
+	mkdir -p "$BUILDROOT/xnb"
+	# $1.. are expanded by the inner shell, on purpose.
+	# shellcheck disable=SC2016
+	unshare --mount --propagation private sh -ec '
+		root=$1 dir=$2
+		shift 2
+		mount --bind "$dir" "$root/xnb"
+		mount --bind /dev "$root/dev"
+		mount -t proc proc "$root/proc"
+		exec chroot "$root" sh -c "cd /xnb && exec \"\$@\"" sh "$@"
+	' sh "$BUILDROOT" "$dir" "$@"
+}
+
+# EXTRA_PKGS the root lacks, from the suite's apt (its lists may be stale).
+extras() {
+	local missing=() p
+	for p in $EXTRA_PKGS; do
+		dpkg-query --admindir="$BUILDROOT/var/lib/dpkg" -W -f='${Status}' "$p" \
+			2> /dev/null | grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing ${missing[*]} into $BUILDROOT"
+	local apt=(env DEBIAN_FRONTEND=noninteractive apt-get -q -y
+		-o APT::Install-Recommends=false -o APT::Sandbox::User=root)
+	local aptlog=$BUILDROOT.apt.log
+	enter /tmp "${apt[@]}" install "${missing[@]}" > "$aptlog" 2>&1 && return 0
+	if ! { enter /tmp "${apt[@]}" update &&
+		enter /tmp "${apt[@]}" install "${missing[@]}"; } > "$aptlog" 2>&1; then
+		tail -n 30 "$aptlog" >&2
+		exit 1
+	fi
+}
+
 command -v debootstrap > /dev/null || {
 	log "installing debootstrap"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap
@@ -53,6 +97,7 @@ mkdir -p "$(dirname "$BUILDROOT")"
 exec 9> "$BUILDROOT.lock"
 flock 9
 create
+extras
 flock -u 9
 
 case ${1:-} in
@@ -61,19 +106,9 @@ case ${1:-} in
 	;;
 exec)
 	[ $# -ge 3 ] || { log "usage: $0 exec DIR CMD..."; exit 2; }
-	dir=$(cd "$2" && pwd)
-	shift 2
-	mkdir -p "$BUILDROOT/xnb"
-	# $1.. are expanded by the inner shell, on purpose.
-	# shellcheck disable=SC2016
-	exec unshare --mount --propagation private sh -ec '
-		root=$1 dir=$2
-		shift 2
-		mount --bind "$dir" "$root/xnb"
-		mount --bind /dev "$root/dev"
-		mount -t proc proc "$root/proc"
-		exec chroot "$root" sh -c "cd /xnb && exec \"\$@\"" sh "$@"
-	' sh "$BUILDROOT" "$dir" "$@"
+	shift
+	exec 9>&-
+	enter "$@"
 	;;
 *)
 	log "usage: $0 [exec DIR CMD...]"

@@ -47,7 +47,7 @@ unset NETBACK
 stage shellcheck make shellcheck
 stage unit make unit
 stage fuzz-smoke make fuzz-smoke
-# checkpatch --strict and sparse against 6.1; W=1 builds for 6.1 and 6.12.
+# checkpatch --strict; sparse and W=1 builds against 6.1 and 6.12.
 stage lint make lint
 stage build-matrix make build-matrix
 # The lab must fail a run in which a module WARNs (one short boot).
