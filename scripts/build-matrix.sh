@@ -33,9 +33,10 @@ copy_sources() {
 	done
 }
 
-# check LOG: fail on any warning or error line.
+# check LOG: fail on any warning or error line, in any case: gcc writes
+# "warning:", modpost "WARNING: modpost:".
 check() {
-	if grep -E 'warning:|error:|Error [0-9]' "$1"; then
+	if grep -iE 'warning:|error:|error [0-9]' "$1"; then
 		return 1
 	fi
 }
