@@ -94,9 +94,10 @@ XNB_PARAMS="$XNB_PARAMS"
 SCENARIOS="$SCENARIOS"
 LAB_SCENARIO_TIMEOUT=$LAB_SCENARIO_TIMEOUT
 CFG
-# Bench knobs (bench/README.md) and the rate and soak scenarios' knobs
-# (RATE_*, SOAK_*) reach the scenario as they are.
-for v in $(compgen -e | grep -E '^(BENCH|RATE|SOAK)_' || true); do
+# Bench knobs (bench/README.md) and the rate, soak and memsqueeze
+# scenarios' knobs (RATE_*, SOAK_*, MEMSQUEEZE_*) reach the scenario as
+# they are.
+for v in $(compgen -e | grep -E '^(BENCH|RATE|SOAK|MEMSQUEEZE)_' || true); do
 	printf '%s=%q\n' "$v" "${!v}" >> "$work/root/lab/config"
 done
 (cd "$work/root" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) | gzip > "$work/run.cpio.gz"
