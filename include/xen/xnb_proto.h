@@ -165,6 +165,18 @@ enum xnb_event xnb_rx_event_judge(u32 req_prod, u32 req_cons, u32 ring_size,
 enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx);
 
 /*
+ * How long to hold back the EOI of an event channel whose last @run
+ * events (this one included) all led to no work.  The first @grace are
+ * EOI'd at once; after that the hold doubles from 1 up to @max.  Units
+ * are the caller's (jiffies in the driver).  Linux's own late-EOI
+ * back-off restarts from zero whenever it sends a delayed EOI, so it
+ * never holds a channel for more than a jiffy or two: a guest could keep
+ * dom0 taking hundreds of interrupts a second for nothing.
+ */
+unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
+			       unsigned int max);
+
+/*
  * May @nr more requests be consumed?  The responses we owe (@req_cons -
  * @rsp_prod_pvt: requests consumed and not answered yet, those waiting
  * in an unflushed batch included) plus @nr must fit in the ring, or our

@@ -1016,6 +1016,31 @@ static void test_event_merge(void **state)
 			 XNB_EV_KICK);
 }
 
+/* The EOI hold: none within the grace, then doubling, capped. */
+static void test_spurious_hold(void **state)
+{
+	static const struct {
+		unsigned int run, grace, max, hold;
+	} c[] = {
+		{ 0, 8, 250, 0 },	/* work: no hold */
+		{ 8, 8, 250, 0 },	/* last event of the grace */
+		{ 9, 8, 250, 1 },	/* first held */
+		{ 10, 8, 250, 2 },
+		{ 16, 8, 250, 128 },
+		{ 17, 8, 250, 250 },	/* 256 capped */
+		{ 40, 8, 250, 250 },	/* shift past 31 */
+		{ 255, 8, 250, 250 },	/* the saturated counter */
+		{ 1, 0, 1000, 1 },
+		{ ~0U, 0, 7, 7 },	/* no overflow */
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		assert_int_equal(xnb_spurious_hold(c[i].run, c[i].grace,
+						   c[i].max), c[i].hold);
+}
+
 /* ---- RX slots and groups ---- */
 
 static void test_rx_slots_needed(void **state)
@@ -1316,6 +1341,7 @@ int main(void)
 		T(test_tx_event_judge),
 		T(test_rx_event_judge),
 		T(test_event_merge),
+		T(test_spurious_hold),
 		T(test_rx_slots_needed),
 		T(test_rx_fits),
 		T(test_pick_group),

@@ -311,9 +311,12 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_queue *q)
 	const struct xen_netif_tx_sring *ts = q->tx.sring;
 	const struct xen_netif_rx_sring *rs = q->rx.sring;
 
-	seq_printf(m, "  %s%s%s%s eoi %lx\n", q->name,
-		   q->queued ? " queued" : "", q->tx_held ? " held" : "",
-		   q->rx_blocked_since ? " rx-blocked" : "", READ_ONCE(q->eoi));
+	seq_printf(m, "  %s%s%s%s eoi %lx held %lx spurious %u/%u\n",
+		   q->name, q->queued ? " queued" : "",
+		   q->tx_held ? " held" : "",
+		   q->rx_blocked_since ? " rx-blocked" : "", READ_ONCE(q->eoi),
+		   READ_ONCE(q->eoi_held), READ_ONCE(q->spurious_run[XNB_EOI_TX]),
+		   READ_ONCE(q->spurious_run[XNB_EOI_RX]));
 	if (!ts || !rs)
 		return;
 	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",

@@ -11,7 +11,9 @@
  *                          synchronize_net: no xnb_start_xmit in flight
  *                       2. queues leave their groups: no worker inside,
  *                          later events and timers kick nothing
- *                       3. irqs unbound (the worker used them to EOI and
+ *                       3. irqs disabled (no handler left to hold an
+ *                          EOI back), the EOI timer stopped, then the
+ *                          irqs unbound (the worker used them to EOI and
  *                          notify, so only now)
  *                       4. timers stopped, queued skbs dropped,
  *                          rings unmapped, queues freed
@@ -52,35 +54,83 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 	xnb_vif_update_carrier(vif);
 }
 
+/* The first events in a row that bring no work are EOI'd as spurious at
+ * once (an honest guest raises one now and then); after that each EOI is
+ * held back twice as long as the last, up to a second, so a guest that
+ * storms a channel costs dom0 about one interrupt a second.  Xen's own
+ * lateeoi back-off cannot do that on its own (see xnb_spurious_hold).
+ */
+#define XNB_SPURIOUS_GRACE	8
+
+static unsigned int xnb_eoi_irq(struct xnb_queue *q, unsigned int which)
+{
+	return which == XNB_EOI_TX ? q->tx_irq : q->rx_irq;
+}
+
+/* Send the EOI we owe for @which's channel, or hold it back. */
+static void xnb_lateeoi(struct xnb_queue *q, unsigned int which,
+			bool spurious)
+{
+	unsigned int run = q->spurious_run[which];
+	unsigned int hold;
+
+	if (!spurious) {
+		q->spurious_run[which] = 0;
+		xen_irq_lateeoi(xnb_eoi_irq(q, which), 0);
+		return;
+	}
+	if (run < U8_MAX)
+		q->spurious_run[which] = ++run;
+	hold = xnb_spurious_hold(run, XNB_SPURIOUS_GRACE, HZ);
+	if (!hold) {
+		xen_irq_lateeoi(xnb_eoi_irq(q, which), XEN_EOI_FLAG_SPURIOUS);
+		return;
+	}
+	set_bit(which, &q->eoi_held);
+	/* Both channels may be held: the earlier release wins. */
+	timer_reduce(&q->eoi_timer, jiffies + hold);
+}
+
+static void xnb_eoi_timer_fn(struct timer_list *t)
+{
+	struct xnb_queue *q = timer_container_of(q, t, eoi_timer);
+	unsigned int which;
+
+	for (which = XNB_EOI_TX; which <= XNB_EOI_RX; which++)
+		if (test_and_clear_bit(which, &q->eoi_held))
+			xen_irq_lateeoi(xnb_eoi_irq(q, which),
+					XEN_EOI_FLAG_SPURIOUS);
+}
+
 /* Called by the group once the ring is drained (or the vif disabled).
  * An owed EOI for which the group found no work since the last one is
  * flagged spurious: a guest raising events that lead nowhere is then
- * delayed by Xen's lateeoi back-off, not served at dom0's cost.
+ * delayed by the back-off above, not served at dom0's cost.
  */
 void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 {
 	bool single = q->tx_irq == q->rx_irq;
 	unsigned long mask = single ? ~0UL : BIT(which);
-	unsigned int flags = 0;
+	bool spurious;
 
 	if (!test_and_clear_bit(which, &q->eoi))
 		return;
 	/* Work polled before the event was handled still counts for it. */
-	if (!(q->worked & mask) || READ_ONCE(q->vif->disabled))
-		flags = XEN_EOI_FLAG_SPURIOUS;
+	spurious = !(q->worked & mask) || READ_ONCE(q->vif->disabled);
 	q->worked &= ~mask;
 	/* Snapshot before the EOI: whatever the guest produces after it
 	 * raises an event that will not look spurious.
 	 */
 	if (which == XNB_EOI_TX || single)
 		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
-	xen_irq_lateeoi(which == XNB_EOI_TX ? q->tx_irq : q->rx_irq, flags);
+	xnb_lateeoi(q, which, spurious);
 }
 
 /* Interrupts only mark work and kick the group; the EOI waits until the
  * group has served the queue, so an event storm costs the guest, not dom0.
- * Events that bring no work are EOI'd as spurious at once (tx.c and rx.c
- * judge them), and so are owed EOIs the group's pass found nothing for.
+ * Events that bring no work are EOI'd as spurious at once, or held back
+ * (tx.c and rx.c judge them), and so are owed EOIs the group's pass
+ * found nothing for.
  */
 static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 			     unsigned int which)
@@ -102,7 +152,7 @@ static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 			xnb_group_kick(q);
 		break;
 	default:
-		xen_irq_lateeoi(irq, XEN_EOI_FLAG_SPURIOUS);
+		xnb_lateeoi(q, which, true);
 		break;
 	}
 	return IRQ_HANDLED;
@@ -286,6 +336,7 @@ int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
 		atomic_long_set(&q->unsupported_dropped, 0);
 		timer_setup(&q->credit_timer, xnb_credit_timer_fn, 0);
 		timer_setup(&q->stall_timer, xnb_stall_timer_fn, 0);
+		timer_setup(&q->eoi_timer, xnb_eoi_timer_fn, 0);
 		u64_stats_init(&q->stats.sync);
 	}
 	spin_lock_bh(&vif->stats_lock);
@@ -402,6 +453,14 @@ static void xnb_queue_release(struct xnb_queue *q)
 	 * or a timer after this kicks nothing (the queue has no group).
 	 */
 	xnb_group_detach(q);
+	/* Only handlers and the worker hold EOIs back: with both gone, the
+	 * EOI timer is stopped for good before its irqs are.
+	 */
+	if (q->tx_irq)
+		disable_irq(q->tx_irq);
+	if (q->rx_irq && q->rx_irq != q->tx_irq)
+		disable_irq(q->rx_irq);
+	timer_delete_sync(&q->eoi_timer);
 	if (q->tx_irq)
 		unbind_from_irqhandler(q->tx_irq, q);
 	if (q->rx_irq && q->rx_irq != q->tx_irq)

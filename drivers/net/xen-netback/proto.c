@@ -66,6 +66,19 @@ enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx)
 	return tx > rx ? tx : rx;
 }
 
+unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
+			       unsigned int max)
+{
+	unsigned int shift;
+
+	if (run <= grace)
+		return 0;
+	shift = run - grace - 1;
+	if (shift >= 31 || (1U << shift) > max)
+		return max;
+	return 1U << shift;
+}
+
 /* Copy a slot field by field: the guest may rewrite it as we read. */
 static void xnb_read_slot(const union xen_netif_tx_sring_entry *ring,
 			  u32 ring_size, u32 idx,
