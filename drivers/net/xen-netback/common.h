@@ -92,6 +92,7 @@ extern bool xnb_separate_tx_rx_irq;
 
 /* Per-queue counters, read by ethtool and ndo_get_stats64. */
 struct xnb_queue_stats {
+	u64 rx_gso_checksum_fixup;	/* guest GSO without csum_blank */
 	u64 tx_packets;		/* guest -> dom0 (the guest's TX) */
 	u64 tx_bytes;
 	u64 tx_dropped;		/* answered with errors */
