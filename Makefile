@@ -93,6 +93,7 @@ DKMS_SRC := /usr/src/$(PKG_NAME)-$(PKG_VERSION)
 DKMS_MOD := -m $(PKG_NAME) -v $(PKG_VERSION)
 DKMS_FILES = Makefile Kbuild Kconfig VERSION dkms.conf \
 	drivers/net/xen-netback/Kbuild include/xen/xnb_proto.h \
+	include/xen/xnb_ctrl.h \
 	$(filter-out %.mod.c,$(wildcard drivers/net/xen-netback/*.[ch]))
 .PHONY: deb dkms-add dkms-install dkms-remove
 

@@ -1,14 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Userspace tests of the pure protocol core, included by the top-level
-# Makefile.  proto.c is built straight from the tree, never copied.
+# Makefile.  proto.c and ctrl.c (the control ring) are built straight
+# from the tree, never copied.
 #
 #   make unit                  cmocka unit tests (ASan + UBSan)
 #   make fuzz [FUZZ_SECONDS=600] [FUZZ_MERGE=1]
 #                              libFuzzer run on a copy of the seed corpus;
 #                              FUZZ_MERGE=1 merges new coverage back into
 #                              tests/fuzz/corpus (keep it small)
-#   make fuzz-smoke            corpus replay plus a short run (< 60 s)
+#   make fuzz-smoke            corpus replay plus a short run (< 60 s),
+#                              both targets
+#   make fuzz-ctrl [FUZZ_SECONDS=600]
+#                              the control-ring target (fuzz_ctrl.c)
 #   make fuzz-corpus           regenerate the hand-built seeds
 #   make shellcheck            every shell file: SPDX line, shell directive,
 #                              no shellcheck warning
@@ -22,6 +26,8 @@ XNB_PROTO_C := $(XNB_TOP)/drivers/net/xen-netback/proto.c
 XNB_PROTO_H := $(XNB_TOP)/include/xen/xnb_proto.h
 XNB_HOOK_C := $(XNB_TOP)/tests/common/xnb_read_hook.c
 XNB_HOOK_H := $(XNB_TOP)/tests/common/xnb_read_hook.h
+XNB_CTRL_C := $(XNB_TOP)/drivers/net/xen-netback/ctrl.c
+XNB_CTRL_H := $(XNB_TOP)/include/xen/xnb_ctrl.h
 XNB_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 XNB_WARN := -Wall -Wextra -Werror
@@ -30,6 +36,7 @@ UNIT_OUT := $(XNB_TOP)/tests/unit/out
 UNIT_CC ?= gcc
 UNIT_CFLAGS := -std=gnu11 -O1 -g $(XNB_WARN) $(XNB_SAN) -I$(XNB_TOP)/include
 UNIT_BIN := $(UNIT_OUT)/test_proto
+UNIT_CTRL_BIN := $(UNIT_OUT)/test_ctrl
 
 FUZZ_OUT := $(XNB_TOP)/tests/fuzz/out
 FUZZ_CC ?= clang
@@ -37,13 +44,15 @@ FUZZ_CFLAGS := -O1 -g $(XNB_WARN) -fsanitize=fuzzer,address,undefined \
 	       -fno-sanitize-recover=all -I$(XNB_TOP)/include
 FUZZ_BIN := $(FUZZ_OUT)/fuzz_proto
 FUZZ_SEEDS := $(XNB_TOP)/tests/fuzz/corpus
+FUZZ_CTRL_BIN := $(FUZZ_OUT)/fuzz_ctrl
+FUZZ_CTRL_SEEDS := $(XNB_TOP)/tests/fuzz/corpus-ctrl
 FUZZ_SECONDS ?= 600
 FUZZ_MERGE ?= 0
 FUZZ_OPTS := -max_len=4096 -timeout=10 -print_final_stats=1 \
 	     -artifact_prefix=$(FUZZ_OUT)/artifacts/
 
 .PHONY: unit unit-build fuzz fuzz-build fuzz-smoke fuzz-corpus tests-clean \
-	unit-deps fuzz-deps shellcheck
+	unit-deps fuzz-deps shellcheck fuzz-ctrl
 
 XNB_NEED := $(XNB_TOP)/scripts/need.sh
 unit-deps:
@@ -69,12 +78,28 @@ $(UNIT_BIN): $(XNB_TOP)/tests/unit/test_proto.c $(XNB_PROTO_C) \
 	$(UNIT_CC) $(UNIT_CFLAGS) $(UNIT_OUT)/test_proto.o \
 		$(UNIT_OUT)/proto.o $(UNIT_OUT)/hook.o -lcmocka -o $@
 
-unit-build: $(UNIT_BIN)
+# The control-ring tests: ctrl.c as the module builds it, plus the same
+# plain gcc and clang warning builds.
+$(UNIT_CTRL_BIN): $(XNB_TOP)/tests/unit/test_ctrl.c $(XNB_CTRL_C) \
+		  $(XNB_CTRL_H) $(XNB_PROTO_H) | unit-deps
+	@mkdir -p $(UNIT_OUT)
+	gcc -std=gnu11 -O2 $(XNB_WARN) -I$(XNB_TOP)/include \
+		-c $(XNB_CTRL_C) -o $(UNIT_OUT)/ctrl-plain-gcc.o
+	clang -std=gnu11 -O2 $(XNB_WARN) -I$(XNB_TOP)/include \
+		-c $(XNB_CTRL_C) -o $(UNIT_OUT)/ctrl-plain-clang.o
+	$(UNIT_CC) $(UNIT_CFLAGS) -c $(XNB_CTRL_C) -o $(UNIT_OUT)/ctrl.o
+	$(UNIT_CC) $(UNIT_CFLAGS) $(XNB_TOP)/tests/unit/test_ctrl.c \
+		$(UNIT_OUT)/ctrl.o -lcmocka -o $@
 
-unit: $(UNIT_BIN)
+unit-build: $(UNIT_BIN) $(UNIT_CTRL_BIN)
+
+unit: $(UNIT_BIN) $(UNIT_CTRL_BIN)
 	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		$(UNIT_BIN)
+	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		$(UNIT_CTRL_BIN)
 
 $(FUZZ_BIN): $(XNB_TOP)/tests/fuzz/fuzz_proto.c $(XNB_PROTO_C) \
 	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H) | fuzz-deps
@@ -85,7 +110,21 @@ $(FUZZ_BIN): $(XNB_TOP)/tests/fuzz/fuzz_proto.c $(XNB_PROTO_C) \
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(XNB_TOP)/tests/fuzz/fuzz_proto.c \
 		$(FUZZ_OUT)/proto.o $(FUZZ_OUT)/hook.o -o $@
 
-fuzz-build: $(FUZZ_BIN)
+$(FUZZ_CTRL_BIN): $(XNB_TOP)/tests/fuzz/fuzz_ctrl.c $(XNB_CTRL_C) \
+		  $(XNB_CTRL_H) $(XNB_PROTO_H) | fuzz-deps
+	@mkdir -p $(FUZZ_OUT)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $(XNB_CTRL_C) -o $(FUZZ_OUT)/ctrl.o
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(XNB_TOP)/tests/fuzz/fuzz_ctrl.c \
+		$(FUZZ_OUT)/ctrl.o -o $@
+
+fuzz-build: $(FUZZ_BIN) $(FUZZ_CTRL_BIN)
+
+# Like fuzz, for the control ring; its own working corpus under out/.
+fuzz-ctrl: $(FUZZ_CTRL_BIN)
+	@mkdir -p $(FUZZ_OUT)/corpus-ctrl $(FUZZ_OUT)/artifacts
+	cp -n $(FUZZ_CTRL_SEEDS)/* $(FUZZ_OUT)/corpus-ctrl/
+	$(FUZZ_CTRL_BIN) $(FUZZ_OPTS) -max_total_time=$(FUZZ_SECONDS) \
+		$(FUZZ_OUT)/corpus-ctrl
 
 # The working corpus lives under out/ and grows from run to run; the
 # seeds in the repo are only copied in (never overwritten) unless merging.
@@ -103,17 +142,23 @@ fuzz: $(FUZZ_BIN)
 			$(FUZZ_SEEDS) $(FUZZ_OUT)/corpus; \
 	fi
 
-# Bounded: replay every seed once, then 40 s of fuzzing from a fresh copy.
-fuzz-smoke: $(FUZZ_BIN)
-	rm -rf $(FUZZ_OUT)/smoke
-	@mkdir -p $(FUZZ_OUT)/smoke $(FUZZ_OUT)/artifacts
+# Bounded: replay every seed once, then 40 s of fuzzing from a fresh
+# copy; the same for the control ring with 10 s.
+fuzz-smoke: $(FUZZ_BIN) $(FUZZ_CTRL_BIN)
+	rm -rf $(FUZZ_OUT)/smoke $(FUZZ_OUT)/smoke-ctrl
+	@mkdir -p $(FUZZ_OUT)/smoke $(FUZZ_OUT)/smoke-ctrl $(FUZZ_OUT)/artifacts
 	$(FUZZ_BIN) $(FUZZ_SEEDS)/*
 	cp $(FUZZ_SEEDS)/* $(FUZZ_OUT)/smoke/
 	timeout -k 5 50 $(FUZZ_BIN) $(FUZZ_OPTS) -max_total_time=40 \
 		$(FUZZ_OUT)/smoke
+	$(FUZZ_CTRL_BIN) $(FUZZ_CTRL_SEEDS)/*
+	cp $(FUZZ_CTRL_SEEDS)/* $(FUZZ_OUT)/smoke-ctrl/
+	timeout -k 5 20 $(FUZZ_CTRL_BIN) $(FUZZ_OPTS) -max_total_time=10 \
+		$(FUZZ_OUT)/smoke-ctrl
 
 fuzz-corpus:
 	python3 $(XNB_TOP)/tests/fuzz/mkcorpus.py $(FUZZ_SEEDS)
+	python3 $(XNB_TOP)/tests/fuzz/mkcorpus_ctrl.py $(FUZZ_CTRL_SEEDS)
 
 tests-clean:
 	rm -rf $(UNIT_OUT) $(FUZZ_OUT)

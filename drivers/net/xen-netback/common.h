@@ -77,8 +77,13 @@
 #define XNB_RX_MAX_OPS		(2 * XNB_TX_MAX_DATA + 2 * (MAX_SKB_FRAGS + 1))
 #define XNB_COPY_BATCH_MIN	128u
 #define XNB_COPY_BATCH_MAX	4096u
+#define XNB_BUDGET_MAX		1024u
+#define XNB_MAX_QUEUES		64u
 
-/* main.c: module parameters, read-only after load. */
+/* main.c: module parameters.  budget, max_queues and separate_tx_rx_irq
+ * may change at any time (READ_ONCE); copy_batch changes under group.c's
+ * assign mutex.
+ */
 extern unsigned int xnb_nr_groups;
 extern bool xnb_use_tasklet;
 extern unsigned int xnb_copy_batch;
@@ -92,6 +97,7 @@ extern bool xnb_separate_tx_rx_irq;
 
 /* Per-queue counters, read by ethtool and ndo_get_stats64. */
 struct xnb_queue_stats {
+	u64 rx_gso_checksum_fixup;	/* guest GSO without csum_blank */
 	u64 tx_packets;		/* guest -> dom0 (the guest's TX) */
 	u64 tx_bytes;
 	u64 tx_dropped;		/* answered with errors */
@@ -251,7 +257,10 @@ struct xnb_group {
 	struct mutex pass_mutex;	/* held by the kthread for a pass */
 	struct tasklet_struct tasklet;	/* worker=tasklet */
 
-	/* The batch: only the worker touches it. */
+	/* The batch: only the worker touches it, between passes only
+	 * xnb_groups_set_batch.  batch entries in each array.
+	 */
+	unsigned int batch;
 	struct gnttab_copy *ops;
 	unsigned int nr_ops;
 	struct gnttab_copy *retry;	/* the eagain ops, reissued */
@@ -269,6 +278,7 @@ void xnb_groups_exit(void);
 void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_kick(struct xnb_queue *queue);
+int xnb_groups_set_batch(unsigned int batch);
 int xnb_debugfs_init(void);
 void xnb_debugfs_exit(void);
 
@@ -279,7 +289,8 @@ struct xnb_inflight *xnb_copy_begin(struct xnb_group *group,
 void xnb_copy_commit(struct xnb_group *group, struct xnb_inflight *f,
 		     unsigned int nr_ops);
 void xnb_copy_flush(struct xnb_group *group);
-int xnb_copy_alloc(struct xnb_group *group);
+int xnb_copy_alloc(struct xnb_group *group, unsigned int batch);
+int xnb_copy_resize(struct xnb_group *group, unsigned int batch);
 void xnb_copy_free(struct xnb_group *group);
 
 /* tx.c */

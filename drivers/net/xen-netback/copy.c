@@ -38,18 +38,44 @@
 
 #include "common.h"
 
-int xnb_copy_alloc(struct xnb_group *g)
+int xnb_copy_alloc(struct xnb_group *g, unsigned int n)
 {
-	g->ops = kvcalloc(xnb_copy_batch, sizeof(*g->ops), GFP_KERNEL);
-	g->inflight = kvcalloc(xnb_copy_batch, sizeof(*g->inflight),
-			       GFP_KERNEL);
-	g->retry = kvcalloc(xnb_copy_batch, sizeof(*g->retry), GFP_KERNEL);
-	g->retry_idx = kvcalloc(xnb_copy_batch, sizeof(*g->retry_idx),
-				GFP_KERNEL);
+	g->ops = kvcalloc(n, sizeof(*g->ops), GFP_KERNEL);
+	g->inflight = kvcalloc(n, sizeof(*g->inflight), GFP_KERNEL);
+	g->retry = kvcalloc(n, sizeof(*g->retry), GFP_KERNEL);
+	g->retry_idx = kvcalloc(n, sizeof(*g->retry_idx), GFP_KERNEL);
 	if (!g->ops || !g->inflight || !g->retry || !g->retry_idx) {
 		xnb_copy_free(g);
 		return -ENOMEM;
 	}
+	g->batch = n;
+	return 0;
+}
+
+/* New arrays for @n ops; the old ones stay if there is no memory.  The
+ * caller keeps the worker out: between passes the batch is empty (each
+ * pass ends with a flush), so nothing in the arrays needs to move.
+ */
+int xnb_copy_resize(struct xnb_group *g, unsigned int n)
+{
+	struct gnttab_copy *ops = g->ops, *retry = g->retry;
+	struct xnb_inflight *inflight = g->inflight;
+	u16 *retry_idx = g->retry_idx;
+	int err;
+
+	WARN_ON_ONCE(g->nr_ops || g->nr_inflight);
+	err = xnb_copy_alloc(g, n);
+	if (err) {
+		g->ops = ops;
+		g->inflight = inflight;
+		g->retry = retry;
+		g->retry_idx = retry_idx;
+		return err;
+	}
+	kvfree(ops);
+	kvfree(inflight);
+	kvfree(retry);
+	kvfree(retry_idx);
 	return 0;
 }
 
@@ -73,8 +99,7 @@ struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
 {
 	struct xnb_inflight *f;
 
-	if (g->nr_ops + max_ops > xnb_copy_batch ||
-	    g->nr_inflight >= xnb_copy_batch) {
+	if (g->nr_ops + max_ops > g->batch || g->nr_inflight >= g->batch) {
 		g->stats.full_flushes++;
 		xnb_copy_flush(g);
 	}

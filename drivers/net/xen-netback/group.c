@@ -76,13 +76,14 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g)
 /* Serve one queue for one budget; true when it still has work. */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q)
 {
-	int rx, tx;
+	int rx, tx, budget;
 
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
-	rx = xnb_rx_gather(g, q, xnb_budget);
-	tx = xnb_tx_gather(g, q, xnb_budget);
+	budget = READ_ONCE(xnb_budget);
+	rx = xnb_rx_gather(g, q, budget);
+	tx = xnb_tx_gather(g, q, budget);
 	g->stats.packets += rx + tx;
 	if (rx)
 		q->worked |= BIT(XNB_EOI_RX);
@@ -170,6 +171,36 @@ static void xnb_group_sync(struct xnb_group *g)
 	}
 }
 
+/* copy_batch written at runtime: every group's batch gets the new size
+ * between two of its passes.  Under the assign mutex, so groups made
+ * meanwhile use the value in force.  Out of memory, the groups already
+ * resized keep the new size and copy_batch keeps the old value.
+ */
+int xnb_groups_set_batch(unsigned int batch)
+{
+	unsigned int i;
+	int err = 0;
+
+	mutex_lock(&xnb_assign_mutex);
+	for (i = 0; xnb_groups && i < xnb_nr_groups && !err; i++) {
+		struct xnb_group *g = &xnb_groups[i];
+
+		if (xnb_use_tasklet) {
+			tasklet_disable(&g->tasklet);
+			err = xnb_copy_resize(g, batch);
+			tasklet_enable(&g->tasklet);
+		} else {
+			mutex_lock(&g->pass_mutex);
+			err = xnb_copy_resize(g, batch);
+			mutex_unlock(&g->pass_mutex);
+		}
+	}
+	if (!err)
+		WRITE_ONCE(xnb_copy_batch, batch);
+	mutex_unlock(&xnb_assign_mutex);
+	return err;
+}
+
 void xnb_group_attach(struct xnb_queue *q, int pinned)
 {
 	struct xnb_group *g;
@@ -230,7 +261,7 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	mutex_init(&g->pass_mutex);
 	skb_queue_head_init(&g->deliver);
 
-	err = xnb_copy_alloc(g);
+	err = xnb_copy_alloc(g, xnb_copy_batch);
 	if (err)
 		return err;
 
@@ -268,37 +299,48 @@ int xnb_groups_init(void)
 	unsigned int i;
 	int err;
 
-	xnb_groups = kcalloc(xnb_nr_groups, sizeof(*xnb_groups), GFP_KERNEL);
+	struct xnb_group *groups;
+
+	groups = kcalloc(xnb_nr_groups, sizeof(*groups), GFP_KERNEL);
 	xnb_loads = kcalloc(xnb_nr_groups, sizeof(*xnb_loads), GFP_KERNEL);
-	if (!xnb_groups || !xnb_loads) {
+	if (!groups || !xnb_loads) {
 		err = -ENOMEM;
 		goto fail;
 	}
+	/* copy_batch may be written from sysfs already. */
+	mutex_lock(&xnb_assign_mutex);
 	for (i = 0; i < xnb_nr_groups; i++) {
-		err = xnb_group_start(&xnb_groups[i], i);
+		err = xnb_group_start(&groups[i], i);
 		if (err)
 			goto fail_started;
 	}
+	xnb_groups = groups;
+	mutex_unlock(&xnb_assign_mutex);
 	return 0;
 
 fail_started:
+	mutex_unlock(&xnb_assign_mutex);
 	while (i--)
-		xnb_group_stop(&xnb_groups[i]);
+		xnb_group_stop(&groups[i]);
 fail:
 	kfree(xnb_loads);
-	kfree(xnb_groups);
+	kfree(groups);
 	return err;
 }
 
 /* Every queue is detached by now: the backend driver is gone. */
 void xnb_groups_exit(void)
 {
+	struct xnb_group *groups = xnb_groups;
 	unsigned int i;
 
+	mutex_lock(&xnb_assign_mutex);
+	xnb_groups = NULL;
+	mutex_unlock(&xnb_assign_mutex);
 	for (i = 0; i < xnb_nr_groups; i++)
-		xnb_group_stop(&xnb_groups[i]);
+		xnb_group_stop(&groups[i]);
 	kfree(xnb_loads);
-	kfree(xnb_groups);
+	kfree(groups);
 }
 
 static struct dentry *xnb_debugfs_dir;
@@ -338,7 +380,7 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 
 	seq_printf(m, "worker=%s groups=%u copy_batch=%u budget=%u\n",
 		   xnb_use_tasklet ? "tasklet" : "kthread", xnb_nr_groups,
-		   xnb_copy_batch, xnb_budget);
+		   READ_ONCE(xnb_copy_batch), READ_ONCE(xnb_budget));
 	for (i = 0; i < xnb_nr_groups; i++) {
 		struct xnb_group *g = &xnb_groups[i];
 		const struct xnb_group_stats *s = &g->stats;

@@ -2,9 +2,13 @@
 /*
  * Module parameters, init and exit.
  *
- * Every parameter is read-only after load (0444): groups and their
- * batches are sized once.  Out-of-range values are clamped with a log
- * line; an unknown worker= refuses the load.
+ * groups and worker are read-only after load (0444): the groups are
+ * made once.  budget and copy_batch can be changed at runtime and refuse
+ * an out-of-range value, at load as later.  The stock driver's runtime
+ * parameters (max_queues, separate_tx_rx_irq, hash_cache_size,
+ * provides_xdp_headroom) are writable as in stock; the first two apply
+ * to what the next connection is offered.  Other out-of-range values
+ * are clamped with a log line; an unknown worker= refuses the load.
  *
  * Unloading is refused while any vif exists: xenbus holds a module
  * reference for every bound device.
@@ -26,17 +30,99 @@ module_param(worker, charp, 0444);
 MODULE_PARM_DESC(worker, "What runs a group: kthread or tasklet");
 bool xnb_use_tasklet;
 
+static int xnb_param_range(const char *val, const struct kernel_param *kp,
+			   unsigned int lo, unsigned int hi, unsigned int *v)
+{
+	int err = kstrtouint(val, 0, v);
+
+	if (err)
+		return err;
+	if (*v < lo || *v > hi) {
+		pr_warn("%s=%u refused: out of range [%u, %u]\n",
+			kp->name, *v, lo, hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Each group resizes its batch between two passes (group.c). */
 unsigned int xnb_copy_batch = 256;
-module_param_named(copy_batch, xnb_copy_batch, uint, 0444);
+
+static int xnb_copy_batch_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err;
+
+	err = xnb_param_range(val, kp, XNB_COPY_BATCH_MIN, XNB_COPY_BATCH_MAX,
+			      &v);
+	return err ? err : xnb_groups_set_batch(v);
+}
+
+static const struct kernel_param_ops xnb_copy_batch_ops = {
+	.set = xnb_copy_batch_set,
+	.get = param_get_uint,
+};
+module_param_cb(copy_batch, &xnb_copy_batch_ops, &xnb_copy_batch, 0644);
 MODULE_PARM_DESC(copy_batch, "Grant copy ops per hypercall at most (128-4096)");
 
+/* Read by each group pass. */
 unsigned int xnb_budget = 64;
-module_param_named(budget, xnb_budget, uint, 0444);
-MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per queue and direction in one group pass");
 
+static int xnb_budget_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err;
+
+	err = xnb_param_range(val, kp, 1, XNB_BUDGET_MAX, &v);
+	if (!err)
+		WRITE_ONCE(xnb_budget, v);
+	return err;
+}
+
+static const struct kernel_param_ops xnb_budget_ops = {
+	.set = xnb_budget_set,
+	.get = param_get_uint,
+};
+module_param_cb(budget, &xnb_budget_ops, &xnb_budget, 0644);
+MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per queue and direction in one group pass (1-1024)");
+
+static unsigned int xnb_clamp(const char *name, unsigned int v,
+			      unsigned int lo, unsigned int hi)
+{
+	unsigned int c = clamp(v, lo, hi);
+
+	if (c != v)
+		pr_info("%s=%u out of range [%u, %u], using %u\n",
+			name, v, lo, hi, c);
+	return c;
+}
+
+/* As in stock, any number is accepted; 0 is the default. */
 unsigned int xnb_max_queues;
-module_param_named(max_queues, xnb_max_queues, uint, 0444);
-MODULE_PARM_DESC(max_queues, "Queues a frontend may use (0 = min(8, online CPUs))");
+
+static unsigned int xnb_max_queues_pick(unsigned int v)
+{
+	if (!v)
+		return min(8U, num_online_cpus());
+	return xnb_clamp("max_queues", v, 1, XNB_MAX_QUEUES);
+}
+
+static int xnb_max_queues_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err = kstrtouint(val, 0, &v);
+
+	if (!err)
+		WRITE_ONCE(xnb_max_queues, xnb_max_queues_pick(v));
+	return err;
+}
+
+static const struct kernel_param_ops xnb_max_queues_ops = {
+	.set = xnb_max_queues_set,
+	.get = param_get_uint,
+};
+module_param_cb(max_queues, &xnb_max_queues_ops, &xnb_max_queues, 0644);
+MODULE_PARM_DESC(max_queues, "Queues a frontend may use (0 = min(8, online CPUs)); for the next connection");
 
 unsigned int xnb_fatal_skb_slots = 20;
 module_param_named(fatal_skb_slots, xnb_fatal_skb_slots, uint, 0444);
@@ -55,19 +141,20 @@ module_param_named(rx_stall_timeout_msecs, xnb_rx_stall_msecs, uint, 0444);
 MODULE_PARM_DESC(rx_stall_timeout_msecs, "Carrier off when a guest posts no buffers for this long");
 
 bool xnb_separate_tx_rx_irq = true;
-module_param_named(separate_tx_rx_irq, xnb_separate_tx_rx_irq, bool, 0444);
-MODULE_PARM_DESC(separate_tx_rx_irq, "Offer split event channels");
+module_param_named(separate_tx_rx_irq, xnb_separate_tx_rx_irq, bool, 0644);
+MODULE_PARM_DESC(separate_tx_rx_irq, "Offer split event channels; for the next connection");
 
-static unsigned int xnb_clamp(const char *name, unsigned int v,
-			      unsigned int lo, unsigned int hi)
-{
-	unsigned int c = clamp(v, lo, hi);
+/* Stock's parameters for features not offered yet (docs/protocol.md):
+ * accepted, so a stock configuration loads, and without effect.
+ */
+static unsigned int xnb_hash_cache_size = 64;
+module_param_named(hash_cache_size, xnb_hash_cache_size, uint, 0644);
+MODULE_PARM_DESC(hash_cache_size, "Stock's hash cache bound; no effect (no control ring yet)");
 
-	if (c != v)
-		pr_info("%s=%u out of range [%u, %u], using %u\n",
-			name, v, lo, hi, c);
-	return c;
-}
+static bool xnb_provides_xdp_headroom = true;
+module_param_named(provides_xdp_headroom, xnb_provides_xdp_headroom, bool,
+		   0644);
+MODULE_PARM_DESC(provides_xdp_headroom, "Stock's XDP headroom offer; no effect (not offered yet)");
 
 static int __init xnb_params(void)
 {
@@ -85,12 +172,9 @@ static int __init xnb_params(void)
 	if (!xnb_nr_groups)
 		xnb_nr_groups = cpus;
 	xnb_nr_groups = xnb_clamp("groups", xnb_nr_groups, 1, 4 * nr_cpu_ids);
-	xnb_copy_batch = xnb_clamp("copy_batch", xnb_copy_batch,
-				   XNB_COPY_BATCH_MIN, XNB_COPY_BATCH_MAX);
-	xnb_budget = xnb_clamp("budget", xnb_budget, 1, 1024);
+	/* budget and copy_batch were range-checked as they were set. */
 	if (!xnb_max_queues)
-		xnb_max_queues = min(8U, cpus);
-	xnb_max_queues = xnb_clamp("max_queues", xnb_max_queues, 1, 64);
+		xnb_max_queues = xnb_max_queues_pick(0);
 	/* Honest frontends use up to 17 further slots; see xnb_proto.h. */
 	xnb_fatal_skb_slots = xnb_clamp("fatal_skb_slots", xnb_fatal_skb_slots,
 					XNB_TX_MAX_DATA, XNB_TX_FATAL_MAX);

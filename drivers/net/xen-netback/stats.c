@@ -5,6 +5,17 @@
  *
  * Directions are named from the guest's side, as in the stock driver's
  * ethtool output: "tx" is what the guest sent (dom0 received).
+ *
+ * ethtool -S offers the stock driver's five names too, so scripts that
+ * read them work.  rx_gso_checksum_fixup counts the same event as stock
+ * (a guest GSO packet without a partial checksum).  The zerocopy rows
+ * stay 0: guest TX is always copied here, never sent zerocopy.
+ * tx_frag_overflow stays 0: stock counts packets with more slots than
+ * an skb has frags; copying packs the data into full pages, so a packet
+ * never needs more frags than an skb has.
+ *
+ * ethtool -i: no get_drvinfo, as in stock, so the core reports the
+ * parent's driver: "vif" (the xenbus driver) and bus-info "vif-<d>-<n>".
  */
 #include <linux/ethtool.h>
 
@@ -18,6 +29,7 @@ struct xnb_stat_desc {
 #define XNB_STAT(field) { #field, offsetof(struct xnb_queue_stats, field) }
 
 static const struct xnb_stat_desc xnb_stat_descs[] = {
+	XNB_STAT(rx_gso_checksum_fixup),
 	XNB_STAT(tx_packets),
 	XNB_STAT(tx_bytes),
 	XNB_STAT(tx_dropped),
@@ -33,10 +45,19 @@ static const struct xnb_stat_desc xnb_stat_descs[] = {
 };
 
 #define XNB_NR_STATS ARRAY_SIZE(xnb_stat_descs)
-/* Extra ethtool rows after the counters. */
-enum { XNB_ROW_UNSUPPORTED, XNB_ROW_DISABLED, XNB_ROW_QUEUES, XNB_NR_ROWS };
+/* Extra ethtool rows after the counters; the stock ones we leave at 0
+ * (see the top) come last.
+ */
+enum {
+	XNB_ROW_UNSUPPORTED, XNB_ROW_DISABLED, XNB_ROW_QUEUES,
+	XNB_ROW_ZC_SENT, XNB_ROW_ZC_SUCCESS, XNB_ROW_ZC_FAIL,
+	XNB_ROW_FRAG_OVERFLOW, XNB_NR_ROWS
+};
+
 static const char xnb_row_names[XNB_NR_ROWS][ETH_GSTRING_LEN] = {
 	"rx_unsupported_dropped", "disabled", "queues",
+	"tx_zerocopy_sent", "tx_zerocopy_success", "tx_zerocopy_fail",
+	"tx_frag_overflow",
 };
 
 static u64 xnb_stat(const struct xnb_queue_stats *s, unsigned int i)
@@ -159,18 +180,13 @@ static void xnb_get_ethtool_stats(struct net_device *dev,
 	spin_unlock_bh(&vif->stats_lock);
 	data[XNB_NR_STATS + XNB_ROW_UNSUPPORTED] = xd;
 	data[XNB_NR_STATS + XNB_ROW_DISABLED] = READ_ONCE(vif->disabled);
-}
-
-static void xnb_get_drvinfo(struct net_device *dev,
-			    struct ethtool_drvinfo *info)
-{
-	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
-	strscpy(info->bus_info, dev_name(dev->dev.parent),
-		sizeof(info->bus_info));
+	data[XNB_NR_STATS + XNB_ROW_ZC_SENT] = 0;
+	data[XNB_NR_STATS + XNB_ROW_ZC_SUCCESS] = 0;
+	data[XNB_NR_STATS + XNB_ROW_ZC_FAIL] = 0;
+	data[XNB_NR_STATS + XNB_ROW_FRAG_OVERFLOW] = 0;
 }
 
 const struct ethtool_ops xnb_ethtool_ops = {
-	.get_drvinfo = xnb_get_drvinfo,
 	.get_link = ethtool_op_get_link,
 	.get_sset_count = xnb_get_sset_count,
 	.get_strings = xnb_get_strings,

@@ -348,6 +348,7 @@ static bool xnb_tx_finish(struct xnb_queue *q, struct sk_buff *skb)
 		/* GSO needs a partial checksum; rebuild the pseudo header. */
 		skb->ip_summed = CHECKSUM_PARTIAL;
 		recalc = true;
+		xnb_stat_add(q, &q->stats.rx_gso_checksum_fixup, 1);
 	}
 	if (skb->ip_summed == CHECKSUM_PARTIAL &&
 	    skb_checksum_setup(skb, recalc))

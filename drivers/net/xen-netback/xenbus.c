@@ -29,13 +29,22 @@ struct xnb_backend {
 	struct mutex lock;	/* state changes vs. watches vs. remove */
 	bool hotplug_ok;	/* the hotplug script said "connected" */
 	bool want_connected;	/* connected, waiting for the script */
+	/* What the frontend was offered at the last InitWait: the
+	 * parameters may change at runtime, a connection keeps its offer.
+	 */
+	unsigned int max_queues;
+	bool split_evtchn;
 	struct xenbus_watch rate_watch;
 	struct xenbus_watch group_watch;
 	struct xenbus_watch hotplug_watch;
 };
 
-static int xnb_write_features(struct xenbus_device *dev)
+/* At probe and at each new InitWait, so a changed max_queues or
+ * separate_tx_rx_irq applies from the next connection on.
+ */
+static int xnb_write_features(struct xnb_backend *be)
 {
+	struct xenbus_device *dev = be->dev;
 	static const char *const on[] = {
 		"feature-sg", "feature-gso-tcpv4", "feature-gso-tcpv6",
 		"feature-ipv6-csum-offload", "feature-rx-copy",
@@ -61,13 +70,18 @@ again:
 	err = xenbus_printf(xbt, dev->nodename, what, "%d", 0);
 	if (err)
 		goto abort;
+	be->split_evtchn = READ_ONCE(xnb_separate_tx_rx_irq);
 	what = "feature-split-event-channels";
-	err = xenbus_printf(xbt, dev->nodename, what, "%u",
-			    xnb_separate_tx_rx_irq);
+	err = xenbus_printf(xbt, dev->nodename, what, "%u", be->split_evtchn);
 	if (err)
 		goto abort;
+	/* No more than the netdev was made with. */
+	be->max_queues = READ_ONCE(xnb_max_queues);
+	if (be->vif)
+		be->max_queues = min(be->max_queues,
+				     be->vif->dev->num_tx_queues);
 	what = "multi-queue-max-queues";
-	err = xenbus_printf(xbt, dev->nodename, what, "%u", xnb_max_queues);
+	err = xenbus_printf(xbt, dev->nodename, what, "%u", be->max_queues);
 	if (err)
 		goto abort;
 
@@ -187,7 +201,7 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 	}
 	err = xenbus_gather(XBT_NIL, path, "event-channel-tx", "%u", &tx_evt,
 			    "event-channel-rx", "%u", &rx_evt, NULL);
-	if (err || !xnb_separate_tx_rx_irq) {
+	if (err || !be->split_evtchn) {
 		err = xenbus_scanf(XBT_NIL, path, "event-channel", "%u",
 				   &tx_evt);
 		if (err != 1) {
@@ -217,10 +231,10 @@ static int xnb_connect(struct xnb_backend *be)
 	int err;
 
 	n = xenbus_read_unsigned(fe, "multi-queue-num-queues", 1);
-	if (n == 0 || n > xnb_max_queues) {
+	if (n == 0 || n > be->max_queues) {
 		xenbus_dev_fatal(dev, -EINVAL,
 				 "guest asked for %u queues, the maximum is %u",
-				 n, xnb_max_queues);
+				 n, be->max_queues);
 		return -EINVAL;
 	}
 	if (!xenbus_read_unsigned(fe, "request-rx-copy", 0)) {
@@ -293,7 +307,8 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 			if (dev->state == XenbusStateConnected)
 				xenbus_switch_state(dev, XenbusStateClosing);
 		}
-		if (dev->state != XenbusStateInitWait)
+		if (dev->state != XenbusStateInitWait &&
+		    !xnb_write_features(be))
 			xenbus_switch_state(dev, XenbusStateInitWait);
 		break;
 	case XenbusStateInitialised:
@@ -371,10 +386,6 @@ static int xnb_probe(struct xenbus_device *dev,
 	mutex_init(&be->lock);
 	dev_set_drvdata(&dev->dev, be);
 
-	err = xnb_write_features(dev);
-	if (err)
-		goto fail;
-
 	err = xenbus_scanf(XBT_NIL, dev->nodename, "handle", "%u", &handle);
 	if (err != 1) {
 		err = err < 0 ? err : -EINVAL;
@@ -389,6 +400,9 @@ static int xnb_probe(struct xenbus_device *dev,
 		xenbus_dev_fatal(dev, err, "creating interface");
 		goto fail;
 	}
+	err = xnb_write_features(be);
+	if (err)
+		goto fail;
 	kobject_uevent(&dev->dev.kobj, KOBJ_ONLINE);
 
 	/* Each watch fires once at once, applying the current value. */

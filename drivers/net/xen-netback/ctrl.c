@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Control ring logic, shared with the userspace tests: see xnb_ctrl.h.
+ * No kernel state, no allocation.  Everything a request carries is the
+ * guest's to choose; each field is judged before it is used, and a
+ * request that fails leaves the configuration as it was.
+ */
+#ifdef __KERNEL__
+#include <linux/string.h>
+#else
+#include <string.h>
+#endif
+
+#include <xen/xnb_ctrl.h>
+
+void xnb_hash_init(struct xnb_hash *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->alg = XEN_NETIF_CTRL_HASH_ALGORITHM_NONE;
+}
+
+static u8 xnb_key_octet(const u8 *key, u32 keylen, u32 i)
+{
+	return i < keylen ? key[i] : 0;
+}
+
+/* For input bit n the hash takes key bits n .. n + 31 (bit 0 being the
+ * top bit of key[0]).  window holds them; after each input bit it moves
+ * on by one, taking in the key bit at the same position of the octet
+ * four further on.
+ */
+u32 xnb_toeplitz(const u8 *key, u32 keylen, const u8 *data, u32 len)
+{
+	u32 hash = 0, window = 0, i, bit;
+
+	for (i = 0; i < 4; i++)
+		window = (window << 8) | xnb_key_octet(key, keylen, i);
+
+	for (i = 0; i < len; i++) {
+		u8 in = data[i];
+		u8 next = xnb_key_octet(key, keylen, i + 4);
+
+		for (bit = 0; bit < 8; bit++) {
+			if ((in >> (7 - bit)) & 1)
+				hash ^= window;
+			window = (window << 1) | ((next >> (7 - bit)) & 1);
+		}
+	}
+	return hash;
+}
+
+bool xnb_hash_flags_valid(u32 flags)
+{
+	return !(flags & ~XNB_HASH_FLAGS_ALL);
+}
+
+u32 xnb_hash_flow(const struct xnb_hash *h, u32 type, const u8 *saddr,
+		  const u8 *daddr, u16 sport_be, u16 dport_be)
+{
+	u8 in[XNB_HASH_INPUT_MAX];
+	bool ports;
+	u32 alen, n;
+
+	switch (type) {
+	case XEN_NETIF_CTRL_HASH_TYPE_IPV4:
+	case XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP:
+		alen = 4;
+		ports = type == XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+		break;
+	case XEN_NETIF_CTRL_HASH_TYPE_IPV6:
+	case XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP:
+		alen = 16;
+		ports = type == XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP;
+		break;
+	default:
+		return 0;
+	}
+	memcpy(in, saddr, alen);
+	memcpy(in + alen, daddr, alen);
+	n = 2 * alen;
+	if (ports) {
+		/* Already in network order: copied as they lie in memory. */
+		memcpy(in + n, &sport_be, 2);
+		memcpy(in + n + 2, &dport_be, 2);
+		n += 4;
+	}
+	return xnb_toeplitz(h->key, XNB_HASH_KEY_MAX, in, n);
+}
+
+u32 xnb_hash_queue(const struct xnb_hash *h, u32 hash, u32 num_queues)
+{
+	u32 size = h->size, q;
+
+	if (size && size <= XNB_HASH_MAPPING_MAX) {
+		q = h->mapping[hash % size];
+		if (q < num_queues)
+			return q;
+	}
+	return hash % num_queues;
+}
+
+/* SET_HASH_MAPPING's range, as stock checks it: within the table size
+ * and no more than a page of entries, without overflowing off + len.
+ */
+static bool xnb_mapping_range_ok(const struct xnb_hash *h, u32 len, u32 off)
+{
+	return len <= h->size && off <= h->size - len &&
+	       len <= XNB_PAGE_SIZE / sizeof(u32);
+}
+
+u32 xnb_ctrl_copy_len(const struct xnb_hash *h,
+		      const struct xen_netif_ctrl_request *req)
+{
+	switch (req->type) {
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_KEY:
+		return req->data[1] <= XNB_HASH_KEY_MAX ? req->data[1] : 0;
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING:
+		if (!xnb_mapping_range_ok(h, req->data[1], req->data[2]))
+			return 0;
+		return req->data[1] * sizeof(u32);
+	default:
+		return 0;
+	}
+}
+
+static u32 xnb_ctrl_set_key(struct xnb_hash *h, u32 len, const void *buf,
+			    bool copied)
+{
+	if (len > XNB_HASH_KEY_MAX)
+		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	if (len && !copied)
+		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	/* Octets not given are zero: a length of 0 clears the key. */
+	memset(h->key, 0, sizeof(h->key));
+	if (len)
+		memcpy(h->key, buf, len);
+	return XEN_NETIF_CTRL_STATUS_SUCCESS;
+}
+
+static u32 xnb_ctrl_set_mapping(struct xnb_hash *h, u32 num_queues,
+				u32 len, u32 off, const void *buf, bool copied)
+{
+	const u8 *p = buf;
+	u32 i, q;
+
+	if (!xnb_mapping_range_ok(h, len, off))
+		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	if (len && !copied)
+		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	/* Every entry is checked before any is taken: a bad table changes
+	 * nothing.
+	 */
+	for (i = 0; i < len; i++) {
+		memcpy(&q, p + i * sizeof(q), sizeof(q));
+		if (q >= num_queues)
+			return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+	}
+	if (len)
+		memcpy(&h->mapping[off], buf, len * sizeof(u32));
+	return XEN_NETIF_CTRL_STATUS_SUCCESS;
+}
+
+u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
+		    const struct xen_netif_ctrl_request *req,
+		    const void *buf, bool copied, u32 *data)
+{
+	u32 d0 = req->data[0];
+
+	*data = 0;
+	switch (req->type) {
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM:
+		if (d0 != XEN_NETIF_CTRL_HASH_ALGORITHM_NONE &&
+		    d0 != XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
+			return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+		h->alg = d0;
+		return XEN_NETIF_CTRL_STATUS_SUCCESS;
+
+	case XEN_NETIF_CTRL_TYPE_GET_HASH_FLAGS:
+		if (h->alg == XEN_NETIF_CTRL_HASH_ALGORITHM_NONE)
+			return XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED;
+		*data = XNB_HASH_FLAGS_ALL;
+		return XEN_NETIF_CTRL_STATUS_SUCCESS;
+
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS:
+		/* Stock answers both cases INVALID_PARAMETER. */
+		if (!xnb_hash_flags_valid(d0) ||
+		    h->alg == XEN_NETIF_CTRL_HASH_ALGORITHM_NONE)
+			return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+		h->flags = d0;
+		return XEN_NETIF_CTRL_STATUS_SUCCESS;
+
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_KEY:
+		return xnb_ctrl_set_key(h, req->data[1], buf, copied);
+
+	case XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE:
+		*data = XNB_HASH_MAPPING_MAX;
+		return XEN_NETIF_CTRL_STATUS_SUCCESS;
+
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE:
+		if (d0 > XNB_HASH_MAPPING_MAX)
+			return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
+		/* A new size starts a zero-filled table. */
+		memset(h->mapping, 0, sizeof(h->mapping));
+		h->size = d0;
+		return XEN_NETIF_CTRL_STATUS_SUCCESS;
+
+	case XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING:
+		return xnb_ctrl_set_mapping(h, num_queues, req->data[1],
+					    req->data[2], buf, copied);
+
+	default:
+		/* INVALID (0), the gref-mapping types, anything newer. */
+		return XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED;
+	}
+}
