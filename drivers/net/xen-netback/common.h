@@ -170,10 +170,12 @@ struct xnb_queue {
 	RING_IDX tx_prod_eoi;
 	/* Our own late-EOI back-off (xnb_lateeoi): per channel, the events
 	 * in a row that led to no work (touched only by whoever owes that
-	 * channel's EOI: it stays masked until then), and the EOIs held
-	 * back until eoi_timer.
+	 * channel's EOI: it stays masked until then), the rings' consumer
+	 * indices at the last of them, and the EOIs held back until
+	 * eoi_timer.
 	 */
 	u8 spurious_run[2];
+	u32 spurious_progress[2];
 	unsigned long eoi_held;		/* BIT(XNB_EOI_*) */
 	struct timer_list eoi_timer;
 	/* The group whose flush is completing our packets; set and

@@ -67,17 +67,42 @@ static unsigned int xnb_eoi_irq(struct xnb_queue *q, unsigned int which)
 	return which == XNB_EOI_TX ? q->tx_irq : q->rx_irq;
 }
 
+/* Where the consumers of @which's rings stand: the backend's own
+ * progress, which a guest cannot fake by moving req_prod.
+ */
+static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
+{
+	bool single = q->tx_irq == q->rx_irq;
+	u32 p = 0;
+
+	if (which == XNB_EOI_TX || single)
+		p += READ_ONCE(q->tx.req_cons);
+	if (which == XNB_EOI_RX || single)
+		p += READ_ONCE(q->rx.req_cons);
+	return p;
+}
+
 /* Send the EOI we owe for @which's channel, or hold it back. */
 static void xnb_lateeoi(struct xnb_queue *q, unsigned int which,
 			bool spurious)
 {
 	unsigned int run = q->spurious_run[which];
+	u32 progress = xnb_eoi_progress(q, which);
 	unsigned int hold;
 
 	if (!spurious) {
 		q->spurious_run[which] = 0;
 		xen_irq_lateeoi(xnb_eoi_irq(q, which), 0);
 		return;
+	}
+	/* Not in a row if the rings moved since the last one: an honest
+	 * guest's event finds nothing when the worker, polling for other
+	 * work, took its requests before the handler ran (RX buffers
+	 * posted while the queue was blocked, above all).
+	 */
+	if (progress != q->spurious_progress[which]) {
+		q->spurious_progress[which] = progress;
+		run = 0;
 	}
 	if (run < U8_MAX)
 		q->spurious_run[which] = ++run;
