@@ -3,12 +3,13 @@
  * Module parameters, init and exit.
  *
  * groups and worker are read-only after load (0444): the groups are
- * made once.  budget and copy_batch can be changed at runtime and refuse
- * an out-of-range value, at load as later.  The stock driver's runtime
- * parameters (max_queues, separate_tx_rx_irq, hash_cache_size,
- * provides_xdp_headroom) are writable as in stock; the first two apply
- * to what the next connection is offered.  Other out-of-range values
- * are clamped with a log line; an unknown worker= refuses the load.
+ * made once.  budget and copy_batch can be changed at runtime, where an
+ * out-of-range value is refused (at load it is clamped).  The stock
+ * driver's runtime parameters (max_queues, separate_tx_rx_irq,
+ * hash_cache_size, provides_xdp_headroom) are writable as in stock; the
+ * first two apply to what the next connection is offered.  Other
+ * out-of-range values are clamped with a log line; an unknown worker=
+ * refuses the load.
  *
  * Unloading is refused while any vif exists: xenbus holds a module
  * reference for every bound device.
@@ -30,6 +31,24 @@ module_param(worker, charp, 0444);
 MODULE_PARM_DESC(worker, "What runs a group: kthread or tasklet");
 bool xnb_use_tasklet;
 
+static unsigned int xnb_clamp(const char *name, unsigned int v,
+			      unsigned int lo, unsigned int hi)
+{
+	unsigned int c = clamp(v, lo, hi);
+
+	if (c != v)
+		pr_warn("%s=%u out of range [%u, %u], using %u\n",
+			name, v, lo, hi, c);
+	return c;
+}
+
+/* Set as init starts.  Before, an out-of-range value (modprobe.d, the
+ * kernel command line) is clamped, as it always was: a configuration
+ * that loaded before must not leave dom0 without its network backend.
+ * After, a write to sysfs gets -EINVAL, so the admin sees it failed.
+ */
+static bool xnb_loaded;
+
 static int xnb_param_range(const char *val, const struct kernel_param *kp,
 			   unsigned int lo, unsigned int hi, unsigned int *v)
 {
@@ -37,12 +56,14 @@ static int xnb_param_range(const char *val, const struct kernel_param *kp,
 
 	if (err)
 		return err;
-	if (*v < lo || *v > hi) {
-		pr_warn("%s=%u refused: out of range [%u, %u]\n",
-			kp->name, *v, lo, hi);
-		return -EINVAL;
+	if (*v >= lo && *v <= hi)
+		return 0;
+	if (!READ_ONCE(xnb_loaded)) {
+		*v = xnb_clamp(kp->name, *v, lo, hi);
+		return 0;
 	}
-	return 0;
+	pr_warn("%s=%u refused: out of range [%u, %u]\n", kp->name, *v, lo, hi);
+	return -EINVAL;
 }
 
 /* Each group resizes its batch between two passes (group.c). */
@@ -85,17 +106,6 @@ static const struct kernel_param_ops xnb_budget_ops = {
 };
 module_param_cb(budget, &xnb_budget_ops, &xnb_budget, 0644);
 MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per queue and direction in one group pass (1-1024)");
-
-static unsigned int xnb_clamp(const char *name, unsigned int v,
-			      unsigned int lo, unsigned int hi)
-{
-	unsigned int c = clamp(v, lo, hi);
-
-	if (c != v)
-		pr_info("%s=%u out of range [%u, %u], using %u\n",
-			name, v, lo, hi, c);
-	return c;
-}
 
 /* As in stock, any number is accepted; 0 is the default. */
 unsigned int xnb_max_queues;
@@ -172,7 +182,7 @@ static int __init xnb_params(void)
 	if (!xnb_nr_groups)
 		xnb_nr_groups = cpus;
 	xnb_nr_groups = xnb_clamp("groups", xnb_nr_groups, 1, 4 * nr_cpu_ids);
-	/* budget and copy_batch were range-checked as they were set. */
+	/* budget and copy_batch were clamped as they were set. */
 	if (!xnb_max_queues)
 		xnb_max_queues = xnb_max_queues_pick(0);
 	/* Honest frontends use up to 17 further slots; see xnb_proto.h. */
@@ -191,6 +201,7 @@ static int __init xnb_init(void)
 {
 	int err;
 
+	WRITE_ONCE(xnb_loaded, true);
 	if (!xen_domain())
 		return -ENODEV;
 
