@@ -292,8 +292,20 @@ void xnb_copy_commit(struct xnb_group *group, struct xnb_inflight *f,
 		     unsigned int nr_ops);
 void xnb_copy_flush(struct xnb_group *group);
 int xnb_copy_alloc(struct xnb_group *group, unsigned int batch);
-int xnb_copy_resize(struct xnb_group *group, unsigned int batch);
 void xnb_copy_free(struct xnb_group *group);
+
+/* A group's batch arrays, allocated apart for xnb_copy_swap(). */
+struct xnb_copy_arrays {
+	struct gnttab_copy *ops;
+	struct xnb_inflight *inflight;
+	struct gnttab_copy *retry;
+	u16 *retry_idx;
+	unsigned int batch;
+};
+
+int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int batch);
+void xnb_copy_arrays_free(struct xnb_copy_arrays *a);
+void xnb_copy_swap(struct xnb_group *group, struct xnb_copy_arrays *a);
 
 /* tx.c */
 int xnb_tx_gather(struct xnb_group *group, struct xnb_queue *queue,

@@ -38,45 +38,52 @@
 
 #include "common.h"
 
-int xnb_copy_alloc(struct xnb_group *g, unsigned int n)
+int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
 {
-	g->ops = kvcalloc(n, sizeof(*g->ops), GFP_KERNEL);
-	g->inflight = kvcalloc(n, sizeof(*g->inflight), GFP_KERNEL);
-	g->retry = kvcalloc(n, sizeof(*g->retry), GFP_KERNEL);
-	g->retry_idx = kvcalloc(n, sizeof(*g->retry_idx), GFP_KERNEL);
-	if (!g->ops || !g->inflight || !g->retry || !g->retry_idx) {
-		xnb_copy_free(g);
+	a->ops = kvcalloc(n, sizeof(*a->ops), GFP_KERNEL);
+	a->inflight = kvcalloc(n, sizeof(*a->inflight), GFP_KERNEL);
+	a->retry = kvcalloc(n, sizeof(*a->retry), GFP_KERNEL);
+	a->retry_idx = kvcalloc(n, sizeof(*a->retry_idx), GFP_KERNEL);
+	if (!a->ops || !a->inflight || !a->retry || !a->retry_idx) {
+		xnb_copy_arrays_free(a);
 		return -ENOMEM;
 	}
-	g->batch = n;
+	a->batch = n;
 	return 0;
 }
 
-/* New arrays for @n ops; the old ones stay if there is no memory.  The
- * caller keeps the worker out: between passes the batch is empty (each
- * pass ends with a flush), so nothing in the arrays needs to move.
- */
-int xnb_copy_resize(struct xnb_group *g, unsigned int n)
+void xnb_copy_arrays_free(struct xnb_copy_arrays *a)
 {
-	struct gnttab_copy *ops = g->ops, *retry = g->retry;
-	struct xnb_inflight *inflight = g->inflight;
-	u16 *retry_idx = g->retry_idx;
+	kvfree(a->ops);
+	kvfree(a->inflight);
+	kvfree(a->retry);
+	kvfree(a->retry_idx);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Give @g the arrays of @a; its old ones come back in @a, for the caller
+ * to free.  The caller keeps the worker out: between passes the batch is
+ * empty (each pass ends with a flush), so nothing in them needs to move.
+ */
+void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
+{
+	WARN_ON_ONCE(g->nr_ops || g->nr_inflight);
+	swap(g->ops, a->ops);
+	swap(g->inflight, a->inflight);
+	swap(g->retry, a->retry);
+	swap(g->retry_idx, a->retry_idx);
+	swap(g->batch, a->batch);
+}
+
+int xnb_copy_alloc(struct xnb_group *g, unsigned int n)
+{
+	struct xnb_copy_arrays a;
 	int err;
 
-	WARN_ON_ONCE(g->nr_ops || g->nr_inflight);
-	err = xnb_copy_alloc(g, n);
-	if (err) {
-		g->ops = ops;
-		g->inflight = inflight;
-		g->retry = retry;
-		g->retry_idx = retry_idx;
-		return err;
-	}
-	kvfree(ops);
-	kvfree(inflight);
-	kvfree(retry);
-	kvfree(retry_idx);
-	return 0;
+	err = xnb_copy_arrays_alloc(&a, n);
+	if (!err)
+		xnb_copy_swap(g, &a);	/* g had none: nothing comes back */
+	return err;
 }
 
 void xnb_copy_free(struct xnb_group *g)

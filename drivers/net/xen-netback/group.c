@@ -172,31 +172,48 @@ static void xnb_group_sync(struct xnb_group *g)
 }
 
 /* copy_batch written at runtime: every group's batch gets the new size
- * between two of its passes.  Under the assign mutex, so groups made
- * meanwhile use the value in force.  Out of memory, the groups already
- * resized keep the new size and copy_batch keeps the old value.
+ * between two of its passes.  All the new arrays are allocated first,
+ * with no worker held up, so either every group takes the new size or,
+ * out of memory, none does.  Under the assign mutex, so groups made or
+ * taken down meanwhile use the value in force.
  */
 int xnb_groups_set_batch(unsigned int batch)
 {
-	unsigned int i;
+	struct xnb_copy_arrays *a = NULL;
+	unsigned int i, n;
 	int err = 0;
 
 	mutex_lock(&xnb_assign_mutex);
-	for (i = 0; xnb_groups && i < xnb_nr_groups && !err; i++) {
+	n = xnb_groups ? xnb_nr_groups : 0;
+	if (n) {
+		a = kcalloc(n, sizeof(*a), GFP_KERNEL);
+		if (!a) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	for (i = 0; i < n && !err; i++)
+		err = xnb_copy_arrays_alloc(&a[i], batch);
+	for (i = 0; i < n && !err; i++) {
 		struct xnb_group *g = &xnb_groups[i];
 
 		if (xnb_use_tasklet) {
 			tasklet_disable(&g->tasklet);
-			err = xnb_copy_resize(g, batch);
+			xnb_copy_swap(g, &a[i]);
 			tasklet_enable(&g->tasklet);
 		} else {
 			mutex_lock(&g->pass_mutex);
-			err = xnb_copy_resize(g, batch);
+			xnb_copy_swap(g, &a[i]);
 			mutex_unlock(&g->pass_mutex);
 		}
 	}
 	if (!err)
 		WRITE_ONCE(xnb_copy_batch, batch);
+	/* The old arrays, or on failure the new ones. */
+	for (i = 0; i < n; i++)
+		xnb_copy_arrays_free(&a[i]);
+	kfree(a);
+out:
 	mutex_unlock(&xnb_assign_mutex);
 	return err;
 }
