@@ -40,6 +40,14 @@
 
 int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
 {
+	/* A packet's ops always fit an empty batch (xnb_copy_begin), with
+	 * MAX_SKB_FRAGS up to 45 (CONFIG_MAX_SKB_FRAGS, 6.3 on), and every
+	 * op index fits the u16 fields.
+	 */
+	BUILD_BUG_ON(XNB_RX_MAX_OPS > XNB_COPY_BATCH_MIN);
+	BUILD_BUG_ON(XNB_TX_MAX_OPS > XNB_COPY_BATCH_MIN);
+	BUILD_BUG_ON(XNB_COPY_BATCH_MAX > U16_MAX);
+
 	a->ops = kvcalloc(n, sizeof(*a->ops), GFP_KERNEL);
 	a->inflight = kvcalloc(n, sizeof(*a->inflight), GFP_KERNEL);
 	a->retry = kvcalloc(n, sizeof(*a->retry), GFP_KERNEL);
