@@ -172,11 +172,12 @@ struct xnb_queue {
 	 * in a row that led to no work (touched only by whoever owes that
 	 * channel's EOI: it stays masked until then), the rings' consumer
 	 * indices at the last of them, and the EOIs held back until
-	 * eoi_timer.
+	 * eoi_timer, with their irqs.
 	 */
 	u8 spurious_run[2];
 	u32 spurious_progress[2];
 	unsigned long eoi_held;		/* BIT(XNB_EOI_*) */
+	unsigned int held_irq[2];
 	struct timer_list eoi_timer;
 	/* The group whose flush is completing our packets; set and
 	 * cleared within one xnb_copy_flush.

@@ -82,9 +82,13 @@ static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
 	return p;
 }
 
-/* Send the EOI we owe for @which's channel, or hold it back. */
+/* Send the EOI we owe for @which's channel, @irq, or hold it back.
+ * The irq comes from the caller: Xen raises an event on each new
+ * binding, so the handler first runs inside the bind, before the queue
+ * has learnt its irq.
+ */
 static void xnb_lateeoi(struct xnb_queue *q, unsigned int which,
-			bool spurious)
+			unsigned int irq, bool spurious)
 {
 	unsigned int run = q->spurious_run[which];
 	u32 progress = xnb_eoi_progress(q, which);
@@ -92,7 +96,7 @@ static void xnb_lateeoi(struct xnb_queue *q, unsigned int which,
 
 	if (!spurious) {
 		q->spurious_run[which] = 0;
-		xen_irq_lateeoi(xnb_eoi_irq(q, which), 0);
+		xen_irq_lateeoi(irq, 0);
 		return;
 	}
 	/* Not in a row if the rings moved since the last one: an honest
@@ -108,9 +112,11 @@ static void xnb_lateeoi(struct xnb_queue *q, unsigned int which,
 		q->spurious_run[which] = ++run;
 	hold = xnb_spurious_hold(run, XNB_SPURIOUS_GRACE, HZ);
 	if (!hold) {
-		xen_irq_lateeoi(xnb_eoi_irq(q, which), XEN_EOI_FLAG_SPURIOUS);
+		xen_irq_lateeoi(irq, XEN_EOI_FLAG_SPURIOUS);
 		return;
 	}
+	q->held_irq[which] = irq;
+	smp_mb__before_atomic();	/* held_irq before the bit: see below */
 	set_bit(which, &q->eoi_held);
 	/* Both channels may be held: the earlier release wins. */
 	timer_reduce(&q->eoi_timer, jiffies + hold);
@@ -121,9 +127,10 @@ static void xnb_eoi_timer_fn(struct timer_list *t)
 	struct xnb_queue *q = timer_container_of(q, t, eoi_timer);
 	unsigned int which;
 
+	/* A bit taken (fully ordered) shows the held_irq set before it. */
 	for (which = XNB_EOI_TX; which <= XNB_EOI_RX; which++)
 		if (test_and_clear_bit(which, &q->eoi_held))
-			xen_irq_lateeoi(xnb_eoi_irq(q, which),
+			xen_irq_lateeoi(q->held_irq[which],
 					XEN_EOI_FLAG_SPURIOUS);
 }
 
@@ -148,7 +155,7 @@ void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 	 */
 	if (which == XNB_EOI_TX || single)
 		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
-	xnb_lateeoi(q, which, spurious);
+	xnb_lateeoi(q, which, xnb_eoi_irq(q, which), spurious);
 }
 
 /* Interrupts only mark work and kick the group; the EOI waits until the
@@ -177,7 +184,7 @@ static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 			xnb_group_kick(q);
 		break;
 	default:
-		xnb_lateeoi(q, which, true);
+		xnb_lateeoi(q, which, irq, true);
 		break;
 	}
 	return IRQ_HANDLED;
