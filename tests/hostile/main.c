@@ -127,8 +127,8 @@ static enum hostile_end run_case(struct fe *f, const struct hostile_case *c,
 		printf("HOSTILE case=%d n/a\n", cs);
 		return END_NONE;
 	}
-	/* A case after an "up" one in the same invocation goes on on the
-	 * same connection (the ring is in step, buffers posted).
+	/* A case after an "up" one in the same invocation carries on
+	 * with that connection (the ring is in step, buffers posted).
 	 */
 	if (c->start == START_CONNECTED && !f->connected &&
 	    connect_or_die(f, &honest, cs))
@@ -146,7 +146,7 @@ static void print_end(const struct fe *f, int cs, int fail,
 	       takeover_ms, ms);
 }
 
-/* Several cases: each after an "up" one goes on on the same connection;
+/* Several cases: each after an "up" one carries on with its connection;
  * the ones that connect in their own way or follow a fatal/refused one
  * start from InitWait.  Only the last case may leave the vif disabled:
  * dom0 checks that.  Returns 1 when a check failed.
@@ -214,8 +214,7 @@ int main(int argc, char **argv)
 			       argv[i + 1][0] <= '9' && nids < 64)
 				ids[nids++] = atoi(argv[++i]);
 			cs = nids ? ids[0] : -1;
-		}
-		else if (!strcmp(argv[i], "--grant-page") && i + 1 < argc)
+		} else if (!strcmp(argv[i], "--grant-page") && i + 1 < argc)
 			return grant_page(atoi(argv[i + 1]));
 		else if (!strcmp(argv[i], "--foreign-send") && i + 5 < argc)
 			return foreign_send(atoi(argv[i + 1]),
