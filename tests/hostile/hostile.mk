@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The hostile-frontend campaign (tests/hostile/hostile.c, run inside a lab
+# The hostile-frontend campaign (tests/hostile/*.c, run inside a lab
 # guest against the backend in dom0; see tests/lab/scenarios/hostile.sh).
 #
 #   make hostile [NETBACK=ours|stock] [HOSTILE_COUNT=100000] [HOSTILE_SEED=1]
@@ -15,6 +15,8 @@
 HOSTILE_OUT := $(CURDIR)/build/hostile
 HOSTILE_BIN := $(HOSTILE_OUT)/hostile
 HOSTILE_GUEST := $(HOSTILE_OUT)/guest
+HOSTILE_SRC := $(wildcard $(CURDIR)/tests/hostile/*.c)
+HOSTILE_HDR := $(wildcard $(CURDIR)/tests/hostile/*.h)
 HOSTILE_COUNT ?= 100000
 HOSTILE_SEED ?= 1
 HOSTILE_CASES ?=
@@ -31,10 +33,10 @@ hostile-deps:
 
 hostile-bin: $(HOSTILE_BIN)
 
-$(HOSTILE_BIN): $(CURDIR)/tests/hostile/hostile.c | hostile-deps
+$(HOSTILE_BIN): $(HOSTILE_SRC) $(HOSTILE_HDR) | hostile-deps
 	@mkdir -p $(HOSTILE_OUT)
-	$(HOSTILE_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ $< \
-		$(HOSTILE_LIBS)
+	$(HOSTILE_CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -static -o $@ \
+		$(HOSTILE_SRC) $(HOSTILE_LIBS)
 
 # Guest extras: the program, the two modules, a boot script, a config.
 hostile-guest: $(HOSTILE_BIN) lab-fetch

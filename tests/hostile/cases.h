@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The catalogue cases (docs/hostile-catalogue.md): one function each,
+ * listed with its expected final state in the table of main.c.
+ */
+#ifndef HOSTILE_CASES_H
+#define HOSTILE_CASES_H
+
+#include "fe.h"
+
+/* What dom0 must find after a case: carrier 1, the "vif disabled" log
+ * line and carrier 0, or a backend that never went Connected.
+ */
+enum hostile_end {
+	END_NONE,		/* no such case ("n/a") */
+	END_UP,
+	END_FATAL,
+	END_REFUSED,
+	END_UNKNOWN,		/* the random run could not finish */
+};
+
+/* How a case starts when it follows another in the same invocation. */
+enum hostile_start {
+	/* On a connection: the previous case's if it ended up, else a
+	 * fresh honest one.
+	 */
+	START_CONNECTED,
+	/* From InitWait: the case connects in its own way. */
+	START_INITWAIT,
+	/* As the previous case left it: the case resets by itself. */
+	START_AS_LEFT,
+};
+
+struct hostile_case {
+	int id;
+	enum hostile_end (*run)(struct fe *f);
+	enum hostile_end expect;
+	enum hostile_start start;
+	const char *what;
+};
+
+const char *end_name(enum hostile_end e);
+
+/* cases_tx.c: guest TX requests */
+enum hostile_end case_tx_overflow(struct fe *f);
+enum hostile_end case_chain_past_prod(struct fe *f);
+enum hostile_end case_too_many_slots(struct fe *f);
+enum hostile_end case_runts(struct fe *f);
+enum hostile_end case_slot_crosses_page(struct fe *f);
+enum hostile_end case_slot_too_large(struct fe *f);
+enum hostile_end case_zero_slots(struct fe *f);
+enum hostile_end case_tiny_slots(struct fe *f);
+enum hostile_end case_frag_boundary(struct fe *f);
+enum hostile_end case_extra_no_slot(struct fe *f);
+enum hostile_end case_extra_types(struct fe *f);
+enum hostile_end case_gso(struct fe *f);
+enum hostile_end case_csum(struct fe *f);
+enum hostile_end case_mcast_extras(struct fe *f);
+enum hostile_end case_bad_grefs(struct fe *f);
+enum hostile_end case_doublefetch(struct fe *f);
+enum hostile_end case_ids(struct fe *f);
+enum hostile_end case_rate(struct fe *f);
+
+/* cases_rx.c: the RX ring */
+enum hostile_end case_rx_nobuf(struct fe *f);
+enum hostile_end case_rx_bad_grefs(struct fe *f);
+enum hostile_end case_rx_wiggle(struct fe *f);
+
+/* cases_ctl.c: connect time, xenstore, event channels */
+enum hostile_end case_connect_indices(struct fe *f);
+enum hostile_end case_ctrl_ring(struct fe *f);
+enum hostile_end case_ctrl_ring_far(struct fe *f);
+enum hostile_end case_queues(struct fe *f);
+enum hostile_end case_feature_keys(struct fe *f);
+enum hostile_end case_xs_storm(struct fe *f);
+enum hostile_end case_evtchn_storm(struct fe *f);
+
+/* random.c: seeded random TX requests; 0 when it passed */
+int random_mode(struct fe *f, unsigned long seed, unsigned long count);
+
+/* foreign.c: a guest page granted to dom0, sent by dom0 */
+int grant_page(int seconds);
+int foreign_send(int domid, uint32_t gref, const char *ip, int port,
+		 int pages);
+
+#endif

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hostile: the guest TX request cases.  Each queues its crafted requests
+ * on a connected ring and judges the responses (check(): the requests,
+ * then a probe; report(): its own verdict).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cases.h"
+
+/* 1: producer more than a ring ahead */
+enum hostile_end case_tx_overflow(struct fe *f)
+{
+	put(f, f->txref[0], 0, 0, 1, 60);
+	f->tx_prod += TXR + 40;
+	check(f, 1, "", "fatal", 1);
+	return END_FATAL;
+}
+
+/* 3: more-data chain running past req_prod */
+enum hostile_end case_chain_past_prod(struct fe *f)
+{
+	frame(f, 0, 0, 200);
+	put(f, f->txref[0], 0, NETTXF_more_data, 1, 200);
+	check(f, 3, "", "fatal", 1);
+	return END_FATAL;
+}
+
+/* 4: 19 data slots: drop; first + 20 further: fatal */
+enum hostile_end case_too_many_slots(struct fe *f)
+{
+	check(f, 4, "a", "drop", chain_even(f, 19, 100));
+	check(f, 4, "b", "fatal", chain_even(f, 21, 100));
+	return END_FATAL;
+}
+
+/* 5: runts */
+enum hostile_end case_runts(struct fe *f)
+{
+	uint16_t sz[2];
+
+	check(f, 5, "a", "drop", chain_even(f, 1, 13));
+	sz[1] = 4;
+	check(f, 5, "b", "drop", chain(f, 2, 10, sz, 0));
+	check(f, 5, "c", "drop", chain_even(f, 1, 0));
+	return END_UP;
+}
+
+/* 6: offset + size beyond the page in a later slot */
+enum hostile_end case_slot_crosses_page(struct fe *f)
+{
+	put(f, f->txref[0], 0, NETTXF_more_data, 1, 160);
+	frame(f, 0, 0, 60);
+	put(f, f->txref[1], 4050, 0, 2, 100);
+	check(f, 6, "", "fatal", 2);
+	return END_FATAL;
+}
+
+/* @n slots after the first, each of @size bytes. */
+static void sizes(uint16_t *sz, int n, uint16_t size)
+{
+	int i;
+
+	for (i = 1; i <= n; i++)
+		sz[i] = size;
+}
+
+/* 7: later slot larger than what remains */
+enum hostile_end case_slot_too_large(struct fe *f)
+{
+	uint16_t sz[18];
+
+	/* 100 bytes in all, 120 in the second slot (80 would be a
+	 * valid packet: 20 bytes in the first slot, 80 after).
+	 */
+	sz[1] = 120;
+	check(f, 7, "a", "drop", chain(f, 2, 100, sz, 0));
+	/* 65535 total, 17 x 4096 after the first: beyond 64 KiB */
+	sizes(sz, 17, 4096);
+	check(f, 7, "b", "drop", chain(f, 18, 65535, sz, 0));
+	/* 64 KiB - 1: 4095 bytes in the first slot, 15 full pages */
+	check(f, 7, "c", "ok", chain(f, 16, 65535, sz, 0));
+	return END_UP;
+}
+
+/* 8: zero-length slots */
+enum hostile_end case_zero_slots(struct fe *f)
+{
+	uint16_t sz[18];
+
+	sz[1] = 0; sz[2] = 100;
+	check(f, 8, "a", "ok|drop", chain(f, 3, 200, sz, 0));
+	sizes(sz, 5, 0);
+	check(f, 8, "b", "ok|drop", chain(f, 6, 100, sz, 0));
+	sizes(sz, 17, 0);
+	check(f, 8, "c", "ok|drop", chain(f, 18, 60, sz, 0));
+	return END_UP;
+}
+
+/* 9: headers in 1-byte slots */
+enum hostile_end case_tiny_slots(struct fe *f)
+{
+	uint16_t sz[19];
+
+	sizes(sz, 17, 1);
+	check(f, 9, "a", "ok", chain(f, 18, 60, sz, 0));
+	check(f, 9, "b", "ok", chain(f, 18, 18, sz, 0));
+	sizes(sz, 18, 1);
+	check(f, 9, "c", "drop", chain(f, 19, 128, sz, 0));
+	return END_UP;
+}
+
+/* 10: the frag-array boundary */
+enum hostile_end case_frag_boundary(struct fe *f)
+{
+	check(f, 10, "a", "ok", chain_even(f, 17, 1000));
+	check(f, 10, "b", "ok", chain_even(f, 18, 1000));
+	check(f, 10, "c", "drop", chain_even(f, 19, 1000));
+	return END_UP;
+}
+
+/* 11: extra-info flag with no slot left */
+enum hostile_end case_extra_no_slot(struct fe *f)
+{
+	frame(f, 0, 0, 60);
+	put(f, f->txref[0], 0, NETTXF_extra_info, 1, 60);
+	check(f, 11, "", "fatal", 1);
+	return END_FATAL;
+}
+
+/* 12: repeated types (last wins), then type 0 */
+enum hostile_end case_extra_types(struct fe *f)
+{
+	int n = tcp_frame(f, 1000, 0);
+
+	put(f, f->txref[0], 0, NETTXF_extra_info | NETTXF_csum_blank, 1, n);
+	put_extra(f, XEN_NETIF_EXTRA_TYPE_GSO, XEN_NETIF_EXTRA_FLAG_MORE,
+		  1, XEN_NETIF_GSO_TYPE_TCPV4);
+	put_extra(f, XEN_NETIF_EXTRA_TYPE_GSO, 0, 536,
+		  XEN_NETIF_GSO_TYPE_TCPV4);
+	check(f, 12, "a", "ok|drop", 3);
+	put(f, f->txref[0], 0, NETTXF_extra_info, 1, 60);
+	put_extra(f, XEN_NETIF_EXTRA_TYPE_HASH, XEN_NETIF_EXTRA_FLAG_MORE, 0, 0);
+	put_extra(f, XEN_NETIF_EXTRA_TYPE_HASH, 0, 0, 0);
+	frame(f, 0, 0, 60);
+	check(f, 12, "b", "ok", 3);
+	put(f, f->txref[0], 0, NETTXF_extra_info, 1, 60);
+	put_extra(f, 0, 0, 0, 0);
+	check(f, 12, "c", "fatal", 2);
+	return END_FATAL;
+}
+
+/* 13: GSO without L4 header: drop; GSO size 0: fatal */
+enum hostile_end case_gso(struct fe *f)
+{
+	frame(f, 0, 0, 60);
+	put(f, f->txref[0], 0, NETTXF_extra_info, 1, 60);
+	put_extra(f, XEN_NETIF_EXTRA_TYPE_GSO, 0, 1400,
+		  XEN_NETIF_GSO_TYPE_TCPV4);
+	check(f, 13, "a", "drop", 2);
+	put(f, f->txref[0], 0, NETTXF_extra_info, 1, 60);
+	put_extra(f, XEN_NETIF_EXTRA_TYPE_GSO, 0, 0,
+		  XEN_NETIF_GSO_TYPE_TCPV4);
+	check(f, 13, "b", "fatal", 2);
+	return END_FATAL;
+}
+
+/* 14: checksum-blank on a malformed IP packet */
+enum hostile_end case_csum(struct fe *f)
+{
+	int n = tcp_frame(f, 40, 1);
+
+	put(f, f->txref[0], 0, NETTXF_csum_blank, 1, n);
+	check(f, 14, "a", "drop", 1);
+	/* ihl 15 (74 bytes of headers) in 70: skb_checksum_setup()
+	 * cannot reach the L4 header.  (At 100 bytes the headers fit
+	 * and a bad IP total length is not its business: OK, rightly.)
+	 */
+	n = tcp_frame(f, 70, 1);
+	put(f, f->txref[0], 0, NETTXF_csum_blank | NETTXF_data_validated, 1, n);
+	check(f, 14, "b", "drop", 1);
+	return END_UP;
+}
+
+/* 15: multicast extras: not offered -> drop; > 8 extras fatal */
+enum hostile_end case_mcast_extras(struct fe *f)
+{
+	int s = backend_feature(f, "feature-multicast-control"), i;
+
+	report(15, "a", "absent", s < 0 ? "absent" : "present",
+	       "feature-multicast-control=%d", s);
+	frame(f, 0, 0, 60);
+	put(f, f->txref[0], 0, NETTXF_extra_info, 1, 60);
+	put_extra(f, XEN_NETIF_EXTRA_TYPE_MCAST_ADD, 0, 0x0001, 0x5e);
+	check(f, 15, "b", "drop", 2);
+	put(f, f->txref[0], 0, NETTXF_extra_info, 1, 60);
+	put_extra(f, XEN_NETIF_EXTRA_TYPE_MCAST_DEL, 0, 0x0001, 0x5e);
+	check(f, 15, "c", "drop", 2);
+	put(f, f->txref[0], 0, NETTXF_extra_info, 1, 60);
+	for (i = 0; i < 65; i++)
+		put_extra(f, XEN_NETIF_EXTRA_TYPE_MCAST_ADD,
+			  i < 64 ? XEN_NETIF_EXTRA_FLAG_MORE : 0, 0x0001, i);
+	check(f, 15, "d", "fatal", 66);
+	return END_FATAL;
+}
+
+/* Push a batch of @n single-slot requests queued by the caller and
+ * collect their responses (@ms at most); returns how many came.
+ */
+static int batch(struct fe *f, struct outcome *oc, int n, int ms)
+{
+	int got;
+
+	push(f);
+	memset(oc, 0, sizeof(*oc));
+	got = collect(f, n, ms);
+	tally(f, oc, 0, got);
+	return got;
+}
+
+/* 16: invalid and revoked grant refs */
+enum hostile_end case_bad_grefs(struct fe *f)
+{
+	struct outcome oc;
+	uint32_t rref;
+	uint8_t *rp;
+	int i, n;
+
+	frame(f, 0, 0, 60);
+	put(f, 0x0fffffff, 0, 0, 1, 60);
+	check(f, 16, "a", "drop", 1);
+	put(f, f->txref[0], 0, NETTXF_more_data, 1, 160);
+	put(f, 0x00ffff00, 0, 0, 2, 100);
+	check(f, 16, "b", "drop", 2);
+	/* mixed batch: good, bad, good */
+	put(f, f->txref[0], 0, 0, 1, 60);
+	put(f, 0x0ffffffe, 0, 0, 2, 60);
+	put(f, f->txref[0], 0, 0, 3, 60);
+	n = batch(f, &oc, 3, 3000);
+	report(16, "c", "ok-drop-ok",
+	       n == 3 && f->last[0].status == 0 && f->last[1].status < 0 &&
+	       f->last[2].status == 0 ? "ok-drop-ok" : "other",
+	       "responses=%d statuses=%d,%d,%d", n,
+	       n > 0 ? f->last[0].status : 99, n > 1 ? f->last[1].status : 99,
+	       n > 2 ? f->last[2].status : 99);
+	/* revoked: share a page, unshare it, use its ref */
+	rp = xengntshr_share_pages(f->gs, f->bedom, 1, &rref, 1);
+	if (!rp)
+		die("share");
+	xengntshr_unshare(f->gs, rp, 1);
+	put(f, rref, 0, 0, 1, 60);
+	check(f, 16, "d", "drop", 1);
+	/* many bad refs in one batch */
+	for (i = 0; i < 200; i++)
+		put(f, 0x0f000000 + i, 0, 0, i, 60);
+	n = batch(f, &oc, 200, 5000);
+	report(16, "e", "drop", n == 200 && oc.err == 200 ? "drop" : "other",
+	       "responses=%d err=%d", n, oc.err);
+	check(f, 16, "f", "ok", chain_even(f, 1, 60));
+	return END_UP;
+}
+
+/* 17: a second thread keeps rewriting the size word of requests already
+ * published (between two valid values); the backend must copy each
+ * request once and answer every one, echoing the ids.
+ */
+struct flipper {
+	struct fe *f;
+	volatile int stop;
+	unsigned long flips;
+};
+
+static void *flip_thread(void *arg)
+{
+	struct flipper *fl = arg;
+	struct fe *f = fl->f;
+
+	while (!fl->stop) {
+		unsigned int i;
+
+		for (i = 0; i < TXR; i++) {
+			/* Only the 16-bit size: a read-modify-write of the
+			 * word it shares with the id would race with put()
+			 * writing a new id (the test corrupting its own ids).
+			 */
+			volatile uint16_t *w = &f->txs->ring[i].req.size;
+			uint16_t size = *w;
+
+			if (size == 60 || size == 1400)
+				*w = size == 60 ? 1400 : 60;
+		}
+		fl->flips++;
+	}
+	return NULL;
+}
+
+enum hostile_end case_doublefetch(struct fe *f)
+{
+	struct flipper fl = { .f = f };
+	pthread_t t;
+	int i, n, total = 0, bad = 0;
+
+	frame(f, 0, 0, 1400);
+	pthread_create(&t, NULL, flip_thread, &fl);
+	for (i = 0; i < 40; i++) {
+		int k;
+
+		for (k = 0; k < 50; k++)
+			put(f, f->txref[k % NTX], 0, 0, (uint16_t)(i * 50 + k), 60);
+		push(f);
+		n = collect(f, 50, 5000);
+		for (k = 0; k < n; k++)
+			if (f->last[k].id != (uint16_t)(i * 50 + k) ||
+			    f->last[k].status != NETIF_RSP_OKAY)
+				bad++;
+		total += n;
+		if (n < 50)
+			break;
+	}
+	fl.stop = 1;
+	pthread_join(t, NULL);
+	report(17, "a", "ok", total == 2000 && !bad ? "ok" : total < 2000 ?
+	       "fatal" : "other", "requests=2000 answered=%d bad=%d flips=%lu",
+	       total, bad, fl.flips);
+	check(f, 17, "b", "ok", chain_even(f, 1, 60));
+	return END_UP;
+}
+
+/* 18: duplicate and random request ids: echoed */
+enum hostile_end case_ids(struct fe *f)
+{
+	int bad = 0, i, n;
+	uint16_t ids[100];
+
+	frame(f, 0, 0, 60);
+	for (i = 0; i < 100; i++) {
+		ids[i] = i < 50 ? 0xffff : (uint16_t)(rand() ^ (i << 9));
+		put(f, f->txref[0], 0, 0, ids[i], 60);
+	}
+	push(f);
+	n = collect(f, 100, 5000);
+	for (i = 0; i < n; i++)
+		if (f->last[i].id != ids[i] || f->last[i].status)
+			bad++;
+	report(18, "", "ok", n == 100 && !bad ? "ok" : "other",
+	       "responses=%d mismatched=%d", n, bad);
+	check(f, 18, "b", "ok", chain_even(f, 1, 60));
+	return END_UP;
+}
+
+/* 27: rate: dom0 set a small credit (or one that wraps) before we
+ * connected
+ */
+enum hostile_end case_rate(struct fe *f)
+{
+	long t0 = now_ms();
+	uint16_t sz[3];
+	int got, i;
+
+	frame(f, 0, 0, 1400);
+	for (i = 0; i < 40; i++)
+		put(f, f->txref[0], 0, 0, i, 1400);
+	/* larger than any credit of 1000 bytes: one 9000-byte chain */
+	push(f);
+	got = collect(f, 40, 60000);
+	report(27, "a", "ok", got == 40 && f->n_err == 0 ? "ok" : "other",
+	       "40x1400 bytes answered=%d in %ld ms", got, now_ms() - t0);
+	t0 = now_ms();
+	sz[1] = 4000; sz[2] = 3000;
+	check(f, 27, "b", "ok", chain(f, 3, 9000, sz, 0));
+	report(27, "c", "ok", "ok", "9000-byte packet + probe in %ld ms",
+	       now_ms() - t0);
+	return END_UP;
+}
