@@ -328,10 +328,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	# Case 28 is left out until its storms are throttled: after the
-	# RX-overflow fixes it still measured ~1,000 interrupts in 7 s per
-	# phase (bound 150).  Run it with HOSTILE_CASES=28.
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26 27 27w"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26 27 27w 28"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
