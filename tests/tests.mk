@@ -26,6 +26,7 @@ XNB_PROTO_C := $(XNB_TOP)/drivers/net/xen-netback/proto.c
 XNB_PROTO_H := $(XNB_TOP)/include/xen/xnb_proto.h
 XNB_HOOK_C := $(XNB_TOP)/tests/common/xnb_read_hook.c
 XNB_HOOK_H := $(XNB_TOP)/tests/common/xnb_read_hook.h
+FUZZ_CHECK_H := $(XNB_TOP)/tests/common/fuzz_check.h
 XNB_CTRL_C := $(XNB_TOP)/drivers/net/xen-netback/ctrl.c
 XNB_CTRL_H := $(XNB_TOP)/include/xen/xnb_ctrl.h
 XNB_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -102,7 +103,8 @@ unit: $(UNIT_BIN) $(UNIT_CTRL_BIN)
 		$(UNIT_CTRL_BIN)
 
 $(FUZZ_BIN): $(XNB_TOP)/tests/fuzz/fuzz_proto.c $(XNB_PROTO_C) \
-	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H) | fuzz-deps
+	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H) $(FUZZ_CHECK_H) \
+	     | fuzz-deps
 	@mkdir -p $(FUZZ_OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -include $(XNB_HOOK_H) \
 		-c $(XNB_PROTO_C) -o $(FUZZ_OUT)/proto.o
@@ -111,7 +113,7 @@ $(FUZZ_BIN): $(XNB_TOP)/tests/fuzz/fuzz_proto.c $(XNB_PROTO_C) \
 		$(FUZZ_OUT)/proto.o $(FUZZ_OUT)/hook.o -o $@
 
 $(FUZZ_CTRL_BIN): $(XNB_TOP)/tests/fuzz/fuzz_ctrl.c $(XNB_CTRL_C) \
-		  $(XNB_CTRL_H) $(XNB_PROTO_H) | fuzz-deps
+		  $(XNB_CTRL_H) $(XNB_PROTO_H) $(FUZZ_CHECK_H) | fuzz-deps
 	@mkdir -p $(FUZZ_OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $(XNB_CTRL_C) -o $(FUZZ_OUT)/ctrl.o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(XNB_TOP)/tests/fuzz/fuzz_ctrl.c \

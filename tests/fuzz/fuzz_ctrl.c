@@ -26,14 +26,7 @@
 #include <string.h>
 
 #include <xen/xnb_ctrl.h>
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "invariant failed: %s (%s:%d)\n",	\
-			#cond, __FILE__, __LINE__);			\
-		abort();						\
-	}								\
-} while (0)
+#include "../common/fuzz_check.h"
 
 struct input {
 	const uint8_t *p;

@@ -29,16 +29,9 @@
 
 #include <xen/xnb_proto.h>
 #include "../common/xnb_read_hook.h"
+#include "../common/fuzz_check.h"
 
 #define ENTRY_SIZE sizeof(union xen_netif_tx_sring_entry)
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "invariant failed: %s (%s:%d)\n",	\
-			#cond, __FILE__, __LINE__);			\
-		abort();						\
-	}								\
-} while (0)
 
 struct input {
 	const uint8_t *d;
