@@ -41,7 +41,15 @@ run_scenario() {
 	# Leave no guests behind for the next scenario (part of this one, so a
 	# splat during the teardown is blamed on it).
 	lab_destroy_all > /dev/null 2>&1
-	hits=$(dmesg | sed -n "/$mark/,\$p" | grep -E "$BAD" | head -n 5)
+	# A scenario that provokes the OOM killer on purpose (memsqueeze)
+	# creates /run/<scenario>.oom-ok and judges the reports itself: the
+	# stack dump of an OOM report is not a splat there.
+	hits=$(dmesg | sed -n "/$mark/,\$p" |
+		if [ -e "/run/$s.oom-ok" ]; then
+			awk '/invoked oom-killer/ { o = 1 } /Mem-Info:/ { o = 0 } !o'
+		else
+			cat
+		fi | grep -E "$BAD" | head -n 5)
 	if [ -n "$hits" ]; then
 		echo "$hits" | sed "s/^/[$s] dmesg: /"
 		why="${why:+$why; }kernel log: $(echo "$hits" | head -n1 | cut -c1-100)"
