@@ -94,16 +94,13 @@ int xnb_copy_alloc(struct xnb_group *g, unsigned int n)
 	return err;
 }
 
+/* The worker is stopped, its last pass flushed: take the arrays back. */
 void xnb_copy_free(struct xnb_group *g)
 {
-	kvfree(g->ops);
-	kvfree(g->inflight);
-	kvfree(g->retry);
-	kvfree(g->retry_idx);
-	g->ops = NULL;
-	g->inflight = NULL;
-	g->retry = NULL;
-	g->retry_idx = NULL;
+	struct xnb_copy_arrays a = {};
+
+	xnb_copy_swap(g, &a);
+	xnb_copy_arrays_free(&a);
 }
 
 /* Start a packet that needs at most @max_ops ops, flushing first when the
