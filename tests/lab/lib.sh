@@ -12,6 +12,18 @@
 PATH=$(echo /usr/lib/xen-[0-9]*/bin):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 [ -r /lab/config ] && . /lab/config
+# lab_scenario_timeout NAME: NAME's budget (s): its entry in
+# LAB_SCENARIO_TIMEOUTS ("hostile=1350 ..."), else LAB_SCENARIO_TIMEOUT.
+# A scenario sees its own as LAB_SCENARIO_TIMEOUT (the runner names it in
+# LAB_SCENARIO), e.g. to budget itself.
+lab_scenario_timeout() {
+	local t
+	for t in ${LAB_SCENARIO_TIMEOUTS:-}; do
+		[ "${t%%=*}" = "$1" ] && { echo "${t#*=}"; return; }
+	done
+	echo "${LAB_SCENARIO_TIMEOUT:-400}"
+}
+[ -n "${LAB_SCENARIO:-}" ] && LAB_SCENARIO_TIMEOUT=$(lab_scenario_timeout "$LAB_SCENARIO")
 LAB_GUEST_MEM=${LAB_GUEST_MEM:-256}
 LAB_GUEST_VCPUS=${LAB_GUEST_VCPUS:-1}
 
@@ -70,9 +82,16 @@ lab_vif_name() { echo "vif$(lab_domid "$1").${2:-0}"; }
 lab_backend_path() { echo "/local/domain/0/backend/vif/$(lab_domid "$1")/${2:-0}"; }
 lab_vif_spec() { echo "mac=$(lab_guest_mac "$1" "$2"),bridge=xenbr0,script=vif-bridge"; }
 
-# The guest ramdisk: cached base image plus LAB_EXTRA_GUEST_DIR, if given.
+# The guest ramdisk: cached base image plus LAB_EXTRA_GUEST_DIR, if given,
+# for the scenarios in LAB_EXTRA_GUEST_SCENARIOS (default: all).  A boot
+# that also runs scenarios without a use for the extras (make check) keeps
+# their guests as they are in a boot of their own.
 lab_guest_ramdisk() {
 	local r=/run/lab-guest.img
+	case " ${LAB_EXTRA_GUEST_SCENARIOS:-${LAB_SCENARIO:-}} " in
+	*" ${LAB_SCENARIO:-} "*) ;;
+	*) echo /lab-images/guest.cpio.gz; return ;;
+	esac
 	if [ ! -e $r ]; then
 		cat /lab-images/guest.cpio.gz /lab/guest-extra.cpio.gz > $r 2>/dev/null ||
 			cp /lab-images/guest.cpio.gz $r

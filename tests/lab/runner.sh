@@ -11,7 +11,8 @@ BAD='Oops|\<BUG\>|WARNING:|soft lockup|hung task|general protection|Call Trace'
 
 # Everything that follows on the console belongs to one scenario.
 run_scenario() {
-	local s=$1 rc mark why="" hits skip=""
+	local s=$1 rc mark why="" hits skip="" tmo
+	tmo=$(lab_scenario_timeout "$s")
 	mark="XNB-MARK-$s-$RANDOM"
 	echo "$mark" > /dev/kmsg
 	xl dmesg -c > /dev/null 2>&1
@@ -23,10 +24,10 @@ run_scenario() {
 	# Output is shown live (prefixed) and kept for the failure reason.
 	# (A subshell: lab_fail exits.)
 	( { lab_backend_loaded || lab_load_backend; } &&
-		exec timeout -k 10 "$LAB_SCENARIO_TIMEOUT" bash -c ". /lab/lib.sh; . /lab/scenarios/$s.sh" ) 2>&1 |
+		LAB_SCENARIO=$s exec timeout -k 10 "$tmo" bash -c ". /lab/lib.sh; . /lab/scenarios/$s.sh" ) 2>&1 |
 		tee /run/$s.log | sed -u "s/^/[$s] /"
 	rc=${PIPESTATUS[0]}
-	[ $rc -eq 124 ] || [ $rc -eq 137 ] && why="timed out after ${LAB_SCENARIO_TIMEOUT}s"
+	[ $rc -eq 124 ] || [ $rc -eq 137 ] && why="timed out after ${tmo}s"
 	if [ $rc -eq 77 ]; then   # lab_skip
 		skip=$(grep -o 'XNB-SKIPREASON .*' /run/$s.log | tail -n1 | cut -d' ' -f2-)
 		skip=${skip:-skipped} rc=0
