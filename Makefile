@@ -64,20 +64,29 @@ clean:
 #                       (the latter in the build root); any finding fails
 .PHONY: modules-6.1 modules-6.12 build-matrix buildroot lint
 
-modules-6.1: lab-fetch
-	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(LAB_CACHE) scripts/build-matrix.sh 6.1
+# The passes pick their kernels by version, whatever LAB_DIST says: 6.1
+# from the bookworm cache's headers (fetched if missing), 6.12 from the
+# trixie build root, which lives in the bookworm cache too.
+.PHONY: kdir-6.1
+BOOKWORM_CACHE := $(if $(filter bookworm,$(LAB_DIST)),$(LAB_CACHE),/var/cache/xnb-lab)
+
+kdir-6.1:
+	LAB_DIST=bookworm LAB_CACHE=$(BOOKWORM_CACHE) scripts/lab-fetch.sh
+
+modules-6.1: kdir-6.1
+	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(BOOKWORM_CACHE) scripts/build-matrix.sh 6.1
 
 modules-6.12:
-	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(LAB_CACHE) scripts/build-matrix.sh 6.12
+	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(BOOKWORM_CACHE) scripts/build-matrix.sh 6.12
 
-build-matrix: lab-fetch
-	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(LAB_CACHE) scripts/build-matrix.sh 6.1 6.12
+build-matrix: kdir-6.1
+	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(BOOKWORM_CACHE) scripts/build-matrix.sh 6.1 6.12
 
 buildroot:
-	LAB_CACHE=$(LAB_CACHE) scripts/buildroot.sh
+	LAB_CACHE=$(BOOKWORM_CACHE) scripts/buildroot.sh
 
-lint: lab-fetch
-	scripts/lint.sh $(LAB_KDIR)
+lint: kdir-6.1
+	LAB_CACHE=$(BOOKWORM_CACHE) scripts/lint.sh $(BOOKWORM_CACHE)/kdir
 
 # ---------------------------------------------------------------------------
 # Packaging (docs/install.md).
