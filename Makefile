@@ -195,7 +195,11 @@ CHECK_OURS ?= hotplug teardown matrix-1-kthread matrix-2-kthread \
 	      rate worker-group destroy-busy reload stress saverestore guest2guest \
 	      idle mq-single
 CHECK_STOCK ?= basic hotplug teardown
-export CHECK_OURS CHECK_STOCK
+# ... and on Debian 13 (LAB_DIST=trixie), ours again: the worker matrix
+# and multiqueue (check.sh adds the hostile campaign and the bench smoke).
+CHECK_TRIXIE ?= matrix-1-kthread matrix-2-kthread matrix-1-tasklet \
+		matrix-2-tasklet multiqueue
+export CHECK_OURS CHECK_STOCK CHECK_TRIXIE
 
 .PHONY: check demo
 
