@@ -2,15 +2,18 @@
 /*
  * Worker groups: who runs which queue, and when.
  *
- * Each group is one kthread or one tasklet (worker= at load).  A queue
- * with work sits once on its group's active list; a pass pops each queue
- * that was active when the pass began, lets it use at most xnb_budget
- * ring slots each way (a slot carries at most a page; the packet that
- * crosses the budget still goes), and puts it back at the tail if it
- * still has work.
- * So a flooding vif gets one budget per pass like every other vif of
- * the group, and an idle vif costs nothing.  Copy ops gathered during a
- * pass go to the hypervisor together (copy.c).
+ * Each group is one NAPI context on a dummy netdev "xnb-g<N>", threaded
+ * (worker=kthread) or softirq (worker=tasklet), serving one CPU.  A queue
+ * with work sits once on its group's active list; the poll pops each
+ * queue that was active when it began, lets it use at most its vif's
+ * share of xnb_budget ring slots each way (a slot carries at most a
+ * page; the packet that crosses the budget still goes), and puts it back
+ * at the tail if it still has work.  NAPI's budget caps the guest TX
+ * packets of the whole poll, which paces how fast rings are consumed.
+ * So a flooding vif gets one share per pass like every other vif of
+ * the group, whatever its number of queues, and an idle vif costs
+ * nothing.  Copy ops gathered during a poll go to the hypervisor
+ * together (copy.c).
  *
  * A new queue joins the group serving the fewest queues (xnb_pick_group),
  * unless its vif is pinned with the "worker-group" key.
@@ -64,7 +67,31 @@ void xnb_group_kick(struct xnb_queue *q)
 	xnb_group_wake(g);
 }
 
-static struct xnb_queue *xnb_group_pop(struct xnb_group *g)
+/* Fewest ring slots a queue of a many-queue vif is given per turn. */
+#define XNB_SHARE_FLOOR	8
+
+/* The slots @q may use this turn, each way: the vif's share (xnb_budget)
+ * split among its queues active in this group, so a vif gets one share
+ * of the pass however many of its queues are busy here.  Siblings in
+ * this group change state only under g->lock, which the caller holds;
+ * those of other groups are never equal to g.
+ */
+static int xnb_queue_share(struct xnb_group *g, struct xnb_queue *q)
+{
+	struct xnb_vif *vif = q->vif;
+	unsigned int i, n = 1, nr = READ_ONCE(vif->num_queues);
+	int budget = READ_ONCE(xnb_budget);
+
+	for (i = 0; i < nr; i++) {
+		struct xnb_queue *s = &vif->queues[i];
+
+		if (s != q && s->group == g && s->queued)
+			n++;
+	}
+	return max(budget / (int)n, min(budget, XNB_SHARE_FLOOR));
+}
+
+static struct xnb_queue *xnb_group_pop(struct xnb_group *g, int *share)
 {
 	struct xnb_queue *q;
 
@@ -75,27 +102,27 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g)
 		list_del_init(&q->active_node);
 		q->queued = false;
 		WRITE_ONCE(g->nr_active, g->nr_active - 1);
+		*share = xnb_queue_share(g, q);
 	}
 	spin_unlock_irq(&g->lock);
 	return q;
 }
 
-/* Serve one queue: at most xnb_budget ring slots dom0->guest, and at
- * most @tx_slots guest->dom0 (the poll's budget left, capped at
- * xnb_budget).  Adds the guest TX packets taken off the ring to *tx_done;
- * true when the queue still has work.
+/* Serve one queue: at most @share ring slots dom0->guest, and at most
+ * @tx_slots guest->dom0 (the poll's budget left, capped at @share).
+ * Adds the guest TX packets taken off the ring to *tx_done; true when
+ * the queue still has work.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
-			    int tx_slots, int *tx_done)
+			    int share, int tx_slots, int *tx_done)
 {
-	int rx, tx, budget;
+	int rx, tx;
 
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
-	budget = READ_ONCE(xnb_budget);
-	rx = xnb_rx_gather(g, q, budget);
-	tx = xnb_tx_gather(g, q, min(budget, tx_slots));
+	rx = xnb_rx_gather(g, q, share);
+	tx = xnb_tx_gather(g, q, min(share, tx_slots));
 	*tx_done += tx;
 	g->stats.packets += rx + tx;
 	if (rx)
@@ -128,8 +155,8 @@ eoi:
  * as the stack takes packets, from one CPU at a time.
  *
  * The dom0->guest direction (xnb_rx_gather) rides along uncounted: it
- * hands nothing to the stack, its own cost is bounded by xnb_budget slots
- * per queue, and counting it would let dom0's transmits starve the
+ * hands nothing to the stack, its own cost is bounded by the queue's
+ * share of slots (xnb_queue_share), and counting it would let dom0's transmits starve the
  * guest's.  A group with only RX work left still reports the whole
  * budget used, so NAPI polls again, and softirq NAPI hands over to
  * ksoftirqd after netdev_budget/2 ms like any other device.
@@ -140,10 +167,10 @@ static int xnb_group_poll(struct napi_struct *napi, int budget)
 	unsigned int n = READ_ONCE(g->nr_active);
 	u64 start = ktime_get_ns();
 	struct xnb_queue *q;
-	int done = 0;
+	int done = 0, share;
 
-	while (n-- && done < budget && (q = xnb_group_pop(g))) {
-		bool more = xnb_group_serve(g, q, budget - done, &done);
+	while (n-- && done < budget && (q = xnb_group_pop(g, &share))) {
+		bool more = xnb_group_serve(g, q, share, budget - done, &done);
 
 		if (!more)
 			continue;
