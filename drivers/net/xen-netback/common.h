@@ -260,11 +260,11 @@ struct xnb_group {
 	/* The group's pass is this NAPI context's poll: threaded NAPI
 	 * (worker=kthread) or softirq NAPI (worker=tasklet).  napi_dev is
 	 * a dummy netdev ("xnb-g<N>") that only carries it and names its
-	 * thread.  sync_mutex serialises napi_disable/napi_enable pairs.
+	 * thread.
 	 */
 	struct net_device *napi_dev;
 	struct napi_struct napi;
-	struct mutex sync_mutex;
+	struct mutex sync_mutex;	/* one napi_disable/enable at a time */
 
 	/* The batch: only the poll touches it, between polls only
 	 * xnb_groups_set_batch.  batch entries in each array.
