@@ -156,8 +156,8 @@ eoi:
  *
  * The dom0->guest direction (xnb_rx_gather) rides along uncounted: it
  * hands nothing to the stack, its own cost is bounded by the queue's
- * share of slots (xnb_queue_share), and counting it would let dom0's transmits starve the
- * guest's.  A group with only RX work left still reports the whole
+ * share of slots (xnb_queue_share), and counting it would let dom0's
+ * transmits starve the guest's.  A group with only RX work left still reports the whole
  * budget used, so NAPI polls again, and softirq NAPI hands over to
  * ksoftirqd after netdev_budget/2 ms like any other device.
  */
