@@ -106,8 +106,9 @@ fgbps() { awk -v r="$1" 'BEGIN { printf "%.4f\n", r / 1000 }'; }
 # --- probes ----------------------------------------------------------------------
 # dom0 Slab + VmallocUsed, KiB.
 bench_mem() { awk '$1 == "Slab:" || $1 == "VmallocUsed:" { s += $2 } END { print s }' /proc/meminfo; }
-# Backend threads: ours xnb-group/N, stock per-queue vifD.K-qN-* kthreads.
-bench_threads() { ps -e -o comm= | grep -cE '^(xnb-group|vif[0-9])' || true; }
+# Backend threads: ours napi/xnb-gN-ID (threaded NAPI), stock per-queue
+# vifD.K-qN-* kthreads.
+bench_threads() { ps -e -o comm= | grep -cE '^(napi/xnb-g[0-9]|vif[0-9])' || true; }
 # Domain-0 CPU seconds so far (all vcpus).
 bench_dom0_cpu() { xl list Domain-0 | awk 'NR == 2 { print $6 }'; }
 # Bytes through every vif netdev, both directions.

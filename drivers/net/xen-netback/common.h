@@ -11,7 +11,8 @@
  *                xnb_vif_disconnect, xnb_vif_destroy,
  *                xnb_vif_set_pinned (moves queues between groups)
  *     group.c    xnb_group_attach/detach (take group->lock, wait for
- *                the group's pass to end)
+ *                the group's poll to end; attach points the queue's
+ *                irqs at the group's CPU)
  *
  *   event channel hard irq (lateeoi)
  *     interface.c  xnb_tx_interrupt, xnb_rx_interrupt, xnb_interrupt:
@@ -28,9 +29,12 @@
  *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
  *     group.c    debugfs "groups" (takes each group->lock)
  *
- *   worker group: one kthread or one tasklet per group (main.c param)
- *     group.c    xnb_group_pass: round-robin over active queues with a
- *                per-queue budget; never runs concurrently with itself
+ *   worker group: one NAPI context per group, on the group's CPU:
+ *   threaded (worker=kthread) or softirq (worker=tasklet), main.c param
+ *     group.c    xnb_group_poll: round-robin over active queues with a
+ *                per-queue budget, paced by the NAPI budget; never runs
+ *                concurrently with itself
+ *     tx.c       xnb_tx_deliver: napi_gro_receive on the group's NAPI
  *     tx.c       xnb_tx_gather/xnb_tx_complete: guest -> dom0
  *     rx.c       xnb_rx_gather/xnb_rx_complete: dom0 -> guest
  *     copy.c     the group's batch of grant copies and its flush
@@ -60,7 +64,6 @@
 #include <linux/timer.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/wait.h>
-#include <net/gro_cells.h>
 #include <xen/grant_table.h>
 #include <xen/interface/io/netif.h>
 #include <xen/xenbus.h>
@@ -216,8 +219,6 @@ struct xnb_vif {
 
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;
-
-	struct gro_cells gro;
 };
 
 /* An entry in the group's batch: a packet whose ops are in flight. */
@@ -256,11 +257,16 @@ struct xnb_group {
 	unsigned int nr_queues;
 	unsigned int nr_active;		/* written under lock, read lockless */
 
-	struct task_struct *task;	/* worker=kthread */
-	struct mutex pass_mutex;	/* held by the kthread for a pass */
-	struct tasklet_struct tasklet;	/* worker=tasklet */
+	/* The group's pass is this NAPI context's poll: threaded NAPI
+	 * (worker=kthread) or softirq NAPI (worker=tasklet).  napi_dev is
+	 * a dummy netdev ("xnb-g<N>") that only carries it and names its
+	 * thread.
+	 */
+	struct net_device *napi_dev;
+	struct napi_struct napi;
+	struct mutex sync_mutex;	/* one napi_disable/enable at a time */
 
-	/* The batch: only the worker touches it, between passes only
+	/* The batch: only the poll touches it, between polls only
 	 * xnb_groups_set_batch.  batch entries in each array.
 	 */
 	unsigned int batch;

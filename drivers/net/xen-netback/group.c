@@ -2,15 +2,18 @@
 /*
  * Worker groups: who runs which queue, and when.
  *
- * Each group is one kthread or one tasklet (worker= at load).  A queue
- * with work sits once on its group's active list; a pass pops each queue
- * that was active when the pass began, lets it use at most xnb_budget
- * ring slots each way (a slot carries at most a page; the packet that
- * crosses the budget still goes), and puts it back at the tail if it
- * still has work.
- * So a flooding vif gets one budget per pass like every other vif of
- * the group, and an idle vif costs nothing.  Copy ops gathered during a
- * pass go to the hypervisor together (copy.c).
+ * Each group is one NAPI context on a dummy netdev "xnb-g<N>", threaded
+ * (worker=kthread) or softirq (worker=tasklet), serving one CPU.  A queue
+ * with work sits once on its group's active list; the poll pops each
+ * queue that was active when it began, lets it use at most its vif's
+ * share of xnb_budget ring slots each way (a slot carries at most a
+ * page; the packet that crosses the budget still goes), and puts it back
+ * at the tail if it still has work.  NAPI's budget caps the guest TX
+ * packets of the whole poll, which paces how fast rings are consumed.
+ * So a flooding vif gets one share per pass like every other vif of
+ * the group, whatever its number of queues, and an idle vif costs
+ * nothing.  Copy ops gathered during a poll go to the hypervisor
+ * together (copy.c).
  *
  * A new queue joins the group serving the fewest queues (xnb_pick_group),
  * unless its vif is pinned with the "worker-group" key.
@@ -31,12 +34,19 @@ static struct xnb_group *xnb_groups;
 static u32 *xnb_loads;			/* scratch for the choice */
 static DEFINE_MUTEX(xnb_assign_mutex);	/* serialises attach choices */
 
+/* napi_schedule() only raises NET_RX; from process context with BH on
+ * nothing would run it until the next interrupt, so bracket it there.
+ * Interrupts, timers and the transmit path (BH off) take the short way.
+ */
 static void xnb_group_wake(struct xnb_group *g)
 {
-	if (xnb_use_tasklet)
-		tasklet_schedule(&g->tasklet);
-	else
-		wake_up_process(g->task);
+	if (in_interrupt() || irqs_disabled()) {
+		napi_schedule(&g->napi);
+		return;
+	}
+	local_bh_disable();
+	napi_schedule(&g->napi);
+	local_bh_enable();
 }
 
 void xnb_group_kick(struct xnb_queue *q)
@@ -57,7 +67,31 @@ void xnb_group_kick(struct xnb_queue *q)
 	xnb_group_wake(g);
 }
 
-static struct xnb_queue *xnb_group_pop(struct xnb_group *g)
+/* Fewest ring slots a queue of a many-queue vif is given per turn. */
+#define XNB_SHARE_FLOOR	8
+
+/* The slots @q may use this turn, each way: the vif's share (xnb_budget)
+ * split among its queues active in this group, so a vif gets one share
+ * of the pass however many of its queues are busy here.  Siblings in
+ * this group change state only under g->lock, which the caller holds;
+ * those of other groups are never equal to g.
+ */
+static int xnb_queue_share(struct xnb_group *g, struct xnb_queue *q)
+{
+	struct xnb_vif *vif = q->vif;
+	unsigned int i, n = 1, nr = READ_ONCE(vif->num_queues);
+	int budget = READ_ONCE(xnb_budget);
+
+	for (i = 0; i < nr; i++) {
+		struct xnb_queue *s = &vif->queues[i];
+
+		if (s != q && s->group == g && s->queued)
+			n++;
+	}
+	return max(budget / (int)n, min(budget, XNB_SHARE_FLOOR));
+}
+
+static struct xnb_queue *xnb_group_pop(struct xnb_group *g, int *share)
 {
 	struct xnb_queue *q;
 
@@ -68,22 +102,28 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g)
 		list_del_init(&q->active_node);
 		q->queued = false;
 		WRITE_ONCE(g->nr_active, g->nr_active - 1);
+		*share = xnb_queue_share(g, q);
 	}
 	spin_unlock_irq(&g->lock);
 	return q;
 }
 
-/* Serve one queue for one budget; true when it still has work. */
-static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q)
+/* Serve one queue: at most @share ring slots dom0->guest, and at most
+ * @tx_slots guest->dom0 (the poll's budget left, capped at @share).
+ * Adds the guest TX packets taken off the ring to *tx_done; true when
+ * the queue still has work.
+ */
+static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
+			    int share, int tx_slots, int *tx_done)
 {
-	int rx, tx, budget;
+	int rx, tx;
 
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
-	budget = READ_ONCE(xnb_budget);
-	rx = xnb_rx_gather(g, q, budget);
-	tx = xnb_tx_gather(g, q, budget);
+	rx = xnb_rx_gather(g, q, share);
+	tx = xnb_tx_gather(g, q, min(share, tx_slots));
+	*tx_done += tx;
 	g->stats.packets += rx + tx;
 	if (rx)
 		q->worked |= BIT(XNB_EOI_RX);
@@ -103,14 +143,34 @@ eoi:
 	return false;
 }
 
-static void xnb_group_pass(struct xnb_group *g)
+/* The group's pass, as the NAPI poll of its context.
+ *
+ * NAPI's budget counts guest TX packets, the ones that go up the stack:
+ * each takes at least one ring slot, so a queue is given no more slots
+ * than the budget has left, and the pass stops at the queue where the
+ * budget runs out (the queues not reached stay at the head of the
+ * active list and come first next time).  All of them are copied in one
+ * flush and handed to napi_gro_receive() on this context, each queue's
+ * in ring order (xnb_tx_deliver), so the ring is consumed only as fast
+ * as the stack takes packets, from one CPU at a time.
+ *
+ * The dom0->guest direction (xnb_rx_gather) rides along uncounted: it
+ * hands nothing to the stack, its own cost is bounded by the queue's
+ * share of slots (xnb_queue_share), and counting it would let dom0's
+ * transmits starve the guest's.  A group with only RX work left still reports the whole
+ * budget used, so NAPI polls again, and softirq NAPI hands over to
+ * ksoftirqd after netdev_budget/2 ms like any other device.
+ */
+static int xnb_group_poll(struct napi_struct *napi, int budget)
 {
+	struct xnb_group *g = container_of(napi, struct xnb_group, napi);
 	unsigned int n = READ_ONCE(g->nr_active);
 	u64 start = ktime_get_ns();
 	struct xnb_queue *q;
+	int done = 0, share;
 
-	while (n-- && (q = xnb_group_pop(g))) {
-		bool more = xnb_group_serve(g, q);
+	while (n-- && done < budget && (q = xnb_group_pop(g, &share))) {
+		bool more = xnb_group_serve(g, q, share, budget - done, &done);
 
 		if (!more)
 			continue;
@@ -126,49 +186,29 @@ static void xnb_group_pass(struct xnb_group *g)
 	xnb_copy_flush(g);
 	g->stats.passes++;
 	g->stats.busy_ns += ktime_get_ns() - start;
+
+	/* Work left (a queue put back, or kicked meanwhile): poll again. */
+	if (done >= budget || READ_ONCE(g->nr_active))
+		return budget;
+	/* A kick racing with this sets NAPI's MISSED bit and
+	 * napi_complete_done() schedules us again.
+	 */
+	napi_complete_done(napi, done);
+	return done;
 }
 
-static int xnb_group_thread(void *data)
-{
-	struct xnb_group *g = data;
-
-	for (;;) {
-		set_current_state(TASK_INTERRUPTIBLE);
-		if (kthread_should_stop())
-			break;
-		if (!READ_ONCE(g->nr_active)) {
-			schedule();
-			continue;
-		}
-		__set_current_state(TASK_RUNNING);
-		mutex_lock(&g->pass_mutex);
-		xnb_group_pass(g);
-		mutex_unlock(&g->pass_mutex);
-		cond_resched();
-	}
-	__set_current_state(TASK_RUNNING);
-	return 0;
-}
-
-static void xnb_group_tasklet(struct tasklet_struct *t)
-{
-	struct xnb_group *g = from_tasklet(g, t, tasklet);
-
-	xnb_group_pass(g);
-	if (READ_ONCE(g->nr_active))
-		tasklet_schedule(&g->tasklet);
-}
-
-/* Wait until a pass that may have seen a detached queue is over. */
+/* Wait until a poll that may have seen a detached queue is over.  Kicks
+ * meanwhile find the context disabled and only queue their queue, so
+ * look at the active list once it is enabled again.
+ */
 static void xnb_group_sync(struct xnb_group *g)
 {
-	if (xnb_use_tasklet) {
-		tasklet_disable(&g->tasklet);
-		tasklet_enable(&g->tasklet);
-	} else {
-		mutex_lock(&g->pass_mutex);
-		mutex_unlock(&g->pass_mutex);
-	}
+	mutex_lock(&g->sync_mutex);
+	napi_disable(&g->napi);
+	napi_enable(&g->napi);
+	mutex_unlock(&g->sync_mutex);
+	if (READ_ONCE(g->nr_active))
+		xnb_group_wake(g);
 }
 
 /* copy_batch written at runtime: every group's batch gets the new size
@@ -197,15 +237,16 @@ int xnb_groups_set_batch(unsigned int batch)
 	for (i = 0; i < n && !err; i++) {
 		struct xnb_group *g = &xnb_groups[i];
 
-		if (xnb_use_tasklet) {
-			tasklet_disable(&g->tasklet);
-			xnb_copy_swap(g, &a[i]);
-			tasklet_enable(&g->tasklet);
-		} else {
-			mutex_lock(&g->pass_mutex);
-			xnb_copy_swap(g, &a[i]);
-			mutex_unlock(&g->pass_mutex);
-		}
+		/* napi_disable() waits for the poll to end: the batch is
+		 * empty between polls.
+		 */
+		mutex_lock(&g->sync_mutex);
+		napi_disable(&g->napi);
+		xnb_copy_swap(g, &a[i]);
+		napi_enable(&g->napi);
+		mutex_unlock(&g->sync_mutex);
+		if (READ_ONCE(g->nr_active))
+			xnb_group_wake(g);
 	}
 	if (!err)
 		WRITE_ONCE(xnb_copy_batch, batch);
@@ -216,6 +257,23 @@ int xnb_groups_set_batch(unsigned int batch)
 out:
 	mutex_unlock(&xnb_assign_mutex);
 	return err;
+}
+
+/* The queue's event channels interrupt its group's CPU, so softirq NAPI
+ * is raised there and a threaded NAPI wake-up stays local.  Best effort:
+ * the channel still works, only further away, if Xen refuses.
+ */
+static void xnb_queue_irqs_follow(struct xnb_queue *q, struct xnb_group *g)
+{
+	const struct cpumask *mask = cpumask_of(g->cpu);
+
+	if (q->tx_irq && irq_set_affinity(q->tx_irq, mask))
+		net_dbg_ratelimited("%s: tx irq not moved to cpu %d\n",
+				    q->name, g->cpu);
+	if (q->rx_irq && q->rx_irq != q->tx_irq &&
+	    irq_set_affinity(q->rx_irq, mask))
+		net_dbg_ratelimited("%s: rx irq not moved to cpu %d\n",
+				    q->name, g->cpu);
 }
 
 void xnb_group_attach(struct xnb_queue *q, int pinned)
@@ -238,6 +296,7 @@ void xnb_group_attach(struct xnb_queue *q, int pinned)
 	spin_unlock_irq(&g->lock);
 	mutex_unlock(&xnb_assign_mutex);
 
+	xnb_queue_irqs_follow(q, g);
 	/* Work may have arrived while the queue had no group. */
 	xnb_group_kick(q);
 }
@@ -266,6 +325,10 @@ void xnb_group_detach(struct xnb_queue *q)
 	xnb_group_sync(g);
 }
 
+/* Start the group at @index: its batch, its NAPI context on a dummy
+ * netdev "xnb-g<index>", threaded (thread "napi/xnb-g<index>-<napi id>")
+ * unless worker=tasklet, and enabled, serving CPU index mod online CPUs.
+ */
 static int xnb_group_start(struct xnb_group *g, unsigned int index)
 {
 	unsigned int nr_cpus = num_online_cpus();
@@ -275,39 +338,51 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	spin_lock_init(&g->lock);
 	INIT_LIST_HEAD(&g->queues);
 	INIT_LIST_HEAD(&g->active);
-	mutex_init(&g->pass_mutex);
+	mutex_init(&g->sync_mutex);
 	skb_queue_head_init(&g->deliver);
 
 	err = xnb_copy_alloc(g, xnb_copy_batch);
 	if (err)
 		return err;
 
-	if (xnb_use_tasklet) {
-		tasklet_setup(&g->tasklet, xnb_group_tasklet);
-		return 0;
+	g->napi_dev = xnb_alloc_netdev_dummy();
+	if (!g->napi_dev) {
+		err = -ENOMEM;
+		goto fail_copy;
 	}
+	snprintf(g->napi_dev->name, IFNAMSIZ, "xnb-g%u", index);
+	netif_napi_add(g->napi_dev, &g->napi, xnb_group_poll);
 
-	g->task = kthread_create_on_node(xnb_group_thread, g,
-					 cpu_to_node(g->cpu),
-					 "xnb-group/%u", index);
-	if (IS_ERR(g->task)) {
-		err = PTR_ERR(g->task);
-		g->task = NULL;
-		xnb_copy_free(g);
-		return err;
+	if (!xnb_use_tasklet) {
+		err = dev_set_threaded(g->napi_dev, true);
+		if (!err && !g->napi.thread)
+			err = -ENOMEM;
+		if (err)
+			goto fail_napi;
+		/* Pinned to the group's CPU, where its irqs go too.  A CPU
+		 * going offline breaks the affinity, as for any thread.
+		 */
+		set_cpus_allowed_ptr(g->napi.thread, cpumask_of(g->cpu));
 	}
-	/* The CPU's node, not the CPU: survives CPU hot-unplug. */
-	set_cpus_allowed_ptr(g->task, cpumask_of_node(cpu_to_node(g->cpu)));
-	wake_up_process(g->task);
+	napi_enable(&g->napi);
 	return 0;
+
+fail_napi:
+	netif_napi_del(&g->napi);
+	xnb_free_netdev_dummy(g->napi_dev);
+	g->napi_dev = NULL;
+fail_copy:
+	xnb_copy_free(g);
+	return err;
 }
 
+/* Stop a started group; it serves no queue any more. */
 static void xnb_group_stop(struct xnb_group *g)
 {
-	if (xnb_use_tasklet)
-		tasklet_kill(&g->tasklet);
-	else if (g->task)
-		kthread_stop(g->task);
+	napi_disable(&g->napi);
+	netif_napi_del(&g->napi);	/* stops the thread, if any */
+	xnb_free_netdev_dummy(g->napi_dev);
+	g->napi_dev = NULL;
 	xnb_copy_free(g);
 }
 

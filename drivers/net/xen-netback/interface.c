@@ -214,26 +214,6 @@ static irqreturn_t xnb_interrupt(int irq, void *dev_id)
 			 XNB_EOI_TX);
 }
 
-/* The GRO cells live exactly as long as the registration: the core
- * calls ndo_uninit on every way out of register_netdevice() after
- * ndo_init, and from unregister_netdevice() once the device is down
- * (nothing delivers any more: the queues left their groups at
- * disconnect), before the unregistration completes.
- */
-static int xnb_ndo_init(struct net_device *dev)
-{
-	struct xnb_vif *vif = netdev_priv(dev);
-
-	return gro_cells_init(&vif->gro, dev);
-}
-
-static void xnb_ndo_uninit(struct net_device *dev)
-{
-	struct xnb_vif *vif = netdev_priv(dev);
-
-	gro_cells_destroy(&vif->gro);
-}
-
 static int xnb_open(struct net_device *dev)
 {
 	netif_tx_start_all_queues(dev);
@@ -283,8 +263,6 @@ static int xnb_change_mtu(struct net_device *dev, int mtu)
 }
 
 static const struct net_device_ops xnb_netdev_ops = {
-	.ndo_init = xnb_ndo_init,
-	.ndo_uninit = xnb_ndo_uninit,
 	.ndo_open = xnb_open,
 	.ndo_stop = xnb_stop,
 	.ndo_start_xmit = xnb_start_xmit,
@@ -545,6 +523,6 @@ void xnb_vif_destroy(struct xnb_vif *vif)
 	struct net_device *dev = vif->dev;
 
 	xnb_vif_disconnect(vif);
-	unregister_netdev(dev);	/* destroys the GRO cells: xnb_ndo_uninit */
+	unregister_netdev(dev);
 	free_netdev(dev);
 }

@@ -19,8 +19,8 @@
 
 #define XNB_TX_MASK	(XNB_TX_RING_SIZE - 1)
 /* Memory for guest packets, in every worker mode: never sleep, never
- * reclaim or OOM-kill on a guest's behalf (the kthread holds the group's
- * pass_mutex, and one guest's flood must not cost dom0 its page cache),
+ * reclaim or OOM-kill on a guest's behalf (the poll runs with BH off,
+ * and one guest's flood must not cost dom0 its page cache),
  * and no dip into the reserves GFP_ATOMIC's __GFP_HIGH opens, which
  * dom0's own atomic allocations need more than a guest does.  kswapd
  * is still woken; a failure drops the packet and is counted.
@@ -415,21 +415,14 @@ void xnb_tx_push(struct xnb_queue *q)
 		notify_remote_via_irq(q->tx_irq);
 }
 
+/* Up the stack through the group's NAPI context, in the order the flush
+ * completed them (each queue's in ring order).  Only ever called from
+ * the poll, BH off: GRO holds packets until the poll ends.
+ */
 void xnb_tx_deliver(struct xnb_group *g)
 {
 	struct sk_buff *skb;
 
-	if (skb_queue_empty(&g->deliver))
-		return;
-
-	/* gro_cells use per-CPU NAPI: BH off pins us, and is a no-op in
-	 * the tasklet.
-	 */
-	local_bh_disable();
-	while ((skb = __skb_dequeue(&g->deliver))) {
-		struct xnb_vif *vif = netdev_priv(skb->dev);
-
-		gro_cells_receive(&vif->gro, skb);
-	}
-	local_bh_enable();
+	while ((skb = __skb_dequeue(&g->deliver)))
+		napi_gro_receive(&g->napi, skb);
 }

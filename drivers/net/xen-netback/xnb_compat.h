@@ -11,6 +11,8 @@
 #ifndef XNB_COMPAT_H
 #define XNB_COMPAT_H
 
+#include <linux/netdevice.h>
+#include <linux/slab.h>
 #include <linux/timer.h>
 #include <linux/version.h>
 
@@ -43,6 +45,38 @@
 #define XNB_XENBUS_UEVENT_CONST
 #else
 #define XNB_XENBUS_UEVENT_CONST const
+#endif
+
+/* 6.10 added alloc_netdev_dummy(), whose device goes back with
+ * free_netdev().  Before it, a dummy netdev (one that only carries NAPI
+ * contexts) was any zeroed struct net_device passed to
+ * init_dummy_netdev(), freed as plain memory once its NAPI contexts are
+ * deleted.  Only the groups' NAPI devices use these two.
+ */
+#if XNB_KERNEL_BEFORE(6, 10)
+static inline struct net_device *xnb_alloc_netdev_dummy(void)
+{
+	struct net_device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+
+	if (dev)
+		init_dummy_netdev(dev);
+	return dev;
+}
+
+static inline void xnb_free_netdev_dummy(struct net_device *dev)
+{
+	kfree(dev);
+}
+#else
+static inline struct net_device *xnb_alloc_netdev_dummy(void)
+{
+	return alloc_netdev_dummy(0);
+}
+
+static inline void xnb_free_netdev_dummy(struct net_device *dev)
+{
+	free_netdev(dev);
+}
 #endif
 
 #endif /* XNB_COMPAT_H */

@@ -24,7 +24,7 @@ done
 if [ "$NETBACK" = ours ]; then
 	echo "--- /sys/kernel/debug/xen-netback/groups" | show
 	xnb_groups_file | show
-	echo "--- worker threads: $(ps -e -o comm= | grep '^xnb-group/' | xargs)" | show
+	echo "--- worker threads: $(ps -e -o comm= | grep '^napi/xnb-g[0-9]' | xargs)" | show
 	vif=$(lab_vif_name 2)
 	echo "--- ethtool -S $vif" | show
 	ethtool -S "$vif" | show
