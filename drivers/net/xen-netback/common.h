@@ -81,8 +81,8 @@
 #define XNB_MAX_QUEUES		64u
 
 /* main.c: module parameters.  budget, max_queues and separate_tx_rx_irq
- * may change at any time (READ_ONCE); copy_batch changes under group.c's
- * assign mutex.
+ * may change at any time (READ_ONCE); copy_batch and groups change under
+ * group.c's assign mutex.
  */
 extern unsigned int xnb_nr_groups;
 extern bool xnb_use_tasklet;
@@ -282,6 +282,7 @@ void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_kick(struct xnb_queue *queue);
 int xnb_groups_set_batch(unsigned int batch);
+int xnb_groups_set_count(unsigned int n);
 int xnb_debugfs_init(void);
 void xnb_debugfs_exit(void);
 
