@@ -183,8 +183,8 @@ lab-shell: lab-images lab-warnmod lab-module
 # scenarios that test plain netback behaviour against Debian's as reference.
 CHECK_OURS ?= hotplug teardown matrix-1-kthread matrix-2-kthread \
 	      matrix-1-tasklet matrix-2-tasklet multiqueue attach3 jumbo \
-	      rate worker-group destroy-busy reload stress saverestore guest2guest \
-	      idle mq-single
+	      rate worker-group regroup destroy-busy reload stress saverestore \
+	      guest2guest idle mq-single
 CHECK_STOCK ?= basic hotplug teardown
 export CHECK_OURS CHECK_STOCK
 
