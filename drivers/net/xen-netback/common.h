@@ -40,6 +40,10 @@
  *     tx.c       credit timer: kicks the group when credit is back
  *     rx.c       stall timer: kicks the group to check a stalled queue
  *
+ *   sysfs parameter writes (process context)
+ *     main.c     groups, copy_batch: group.c swaps or resizes the groups
+ *                under its assign mutex (xnb_groups_set_count/_batch)
+ *
  *   everywhere: proto.c, the pure decisions on guest input (ring
  *   indices, slot chains, event verdicts, requests in flight, credit),
  *   shared with the userspace tests
