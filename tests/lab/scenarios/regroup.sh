@@ -7,7 +7,7 @@
 # write the groups file shows the new count with every queue in exactly
 # one group, the kthreads match, both frontends stay Connected, and g2 is
 # in group 1 whenever there is one; with 3 groups g1's queues balance
-# around it.  Invalid values are refused and change nothing.
+# around it.  A debugfs reader runs throughout.  Invalid values are refused and change nothing.
 . /lab/xnb.sh
 xnb_ours_only
 lab_load_backend "groups=2 $XNB_PARAMS"
@@ -56,6 +56,9 @@ ping -i 0.2 -W1 "$ip2" >/run/rg-ping2.log 2>&1 &
 p2=$!
 timeout 60 iperf3 -c "$ip1" -t 16 -f m >/run/rg-iperf.log 2>&1 &
 ipf=$!
+# A debugfs reader all along: it must never meet a half-swapped set.
+( while :; do cat /sys/kernel/debug/xen-netback/groups >/dev/null; sleep 0.1; done ) &
+rd=$!
 sleep 2
 cpus=$(nproc)
 for n in 1 3 0 2; do
@@ -80,6 +83,7 @@ for n in 1 3 0 2; do
 	fi
 	sleep 3
 done
+kill $rd
 wait $ipf
 tail -3 /run/rg-iperf.log
 grep -q receiver /run/rg-iperf.log || lab_fail "TCP across the regroups failed"
