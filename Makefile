@@ -192,8 +192,8 @@ lab-shell: lab-images lab-warnmod lab-module
 # scenarios that test plain netback behaviour against Debian's as reference.
 CHECK_OURS ?= hotplug teardown matrix-1-kthread matrix-2-kthread \
 	      matrix-1-tasklet matrix-2-tasklet multiqueue attach3 jumbo \
-	      rate worker-group destroy-busy reload stress saverestore guest2guest \
-	      idle mq-single
+	      rate worker-group regroup destroy-busy reload stress saverestore \
+	      guest2guest idle mq-single
 CHECK_STOCK ?= basic hotplug teardown
 # ... and on Debian 13 (LAB_DIST=trixie), ours again: the worker matrix
 # and multiqueue (check.sh adds the hostile campaign and the bench smoke).

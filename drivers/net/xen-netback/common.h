@@ -44,6 +44,10 @@
  *     tx.c       credit timer: kicks the group when credit is back
  *     rx.c       stall timer: kicks the group to check a stalled queue
  *
+ *   sysfs parameter writes (process context)
+ *     main.c     groups, copy_batch: group.c swaps or resizes the groups
+ *                under its assign mutex (xnb_groups_set_count/_batch)
+ *
  *   everywhere: proto.c, the pure decisions on guest input (ring
  *   indices, slot chains, event verdicts, requests in flight, credit),
  *   shared with the userspace tests
@@ -84,8 +88,8 @@
 #define XNB_MAX_QUEUES		64u
 
 /* main.c: module parameters.  budget, max_queues and separate_tx_rx_irq
- * may change at any time (READ_ONCE); copy_batch changes under group.c's
- * assign mutex.
+ * may change at any time (READ_ONCE); copy_batch and groups change under
+ * group.c's assign mutex.
  */
 extern unsigned int xnb_nr_groups;
 extern bool xnb_use_tasklet;
@@ -288,6 +292,7 @@ void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_kick(struct xnb_queue *queue);
 int xnb_groups_set_batch(unsigned int batch);
+int xnb_groups_set_count(unsigned int n);
 int xnb_debugfs_init(void);
 void xnb_debugfs_exit(void);
 

@@ -49,13 +49,20 @@ static void xnb_group_wake(struct xnb_group *g)
 	local_bh_enable();
 }
 
+/* Any context.  An RCU reader while it holds the group: a runtime
+ * regroup frees the old groups only after synchronize_rcu().
+ */
 void xnb_group_kick(struct xnb_queue *q)
 {
-	struct xnb_group *g = READ_ONCE(q->group);
+	struct xnb_group *g;
 	unsigned long flags;
 
-	if (!g)
+	rcu_read_lock();
+	g = READ_ONCE(q->group);
+	if (!g) {
+		rcu_read_unlock();
 		return;	/* detached: whoever attaches it next kicks it */
+	}
 
 	spin_lock_irqsave(&g->lock, flags);
 	if (q->group == g && !q->queued) {
@@ -65,6 +72,7 @@ void xnb_group_kick(struct xnb_queue *q)
 	}
 	spin_unlock_irqrestore(&g->lock, flags);
 	xnb_group_wake(g);
+	rcu_read_unlock();
 }
 
 /* Fewest ring slots a queue of a many-queue vif is given per turn. */
@@ -276,12 +284,12 @@ static void xnb_queue_irqs_follow(struct xnb_queue *q, struct xnb_group *g)
 				    q->name, g->cpu);
 }
 
-void xnb_group_attach(struct xnb_queue *q, int pinned)
+static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 {
 	struct xnb_group *g;
 	unsigned int i;
 
-	mutex_lock(&xnb_assign_mutex);
+	lockdep_assert_held(&xnb_assign_mutex);
 	if (pinned >= 0 && pinned < xnb_nr_groups) {
 		g = &xnb_groups[pinned];
 	} else {
@@ -294,20 +302,24 @@ void xnb_group_attach(struct xnb_queue *q, int pinned)
 	g->nr_queues++;
 	WRITE_ONCE(q->group, g);
 	spin_unlock_irq(&g->lock);
+	xnb_queue_irqs_follow(q, g);
+}
+
+void xnb_group_attach(struct xnb_queue *q, int pinned)
+{
+	mutex_lock(&xnb_assign_mutex);
+	xnb_group_attach_locked(q, pinned);
 	mutex_unlock(&xnb_assign_mutex);
 
-	xnb_queue_irqs_follow(q, g);
 	/* Work may have arrived while the queue had no group. */
 	xnb_group_kick(q);
 }
 
-/* Take a queue off its group.  On return the group's worker no longer
- * touches it and none of its copy ops are in flight.  Process context.
- */
-void xnb_group_detach(struct xnb_queue *q)
+static void xnb_group_detach_locked(struct xnb_queue *q)
 {
 	struct xnb_group *g = q->group;
 
+	lockdep_assert_held(&xnb_assign_mutex);
 	if (!g)
 		return;
 
@@ -323,6 +335,18 @@ void xnb_group_detach(struct xnb_queue *q)
 	spin_unlock_irq(&g->lock);
 
 	xnb_group_sync(g);
+}
+
+/* Take a queue off its group.  On return the group's worker no longer
+ * touches it and none of its copy ops are in flight.  Process context.
+ * Under the assign mutex, so a runtime regroup never meets a queue
+ * half gone.
+ */
+void xnb_group_detach(struct xnb_queue *q)
+{
+	mutex_lock(&xnb_assign_mutex);
+	xnb_group_detach_locked(q);
+	mutex_unlock(&xnb_assign_mutex);
 }
 
 /* Start the group at @index: its batch, its NAPI context on a dummy
@@ -435,6 +459,92 @@ void xnb_groups_exit(void)
 	kfree(groups);
 }
 
+/* Move @g's queues to the groups now published: the pinned ones (pin
+ * in range) on the first call, the rest on the second, so these
+ * balance around the pinned.  Only assign mutex holders change
+ * g->queues, and the mutex is held: the walk is safe.
+ */
+static void xnb_groups_move(struct xnb_group *g, bool pinned)
+{
+	struct xnb_queue *q, *next;
+
+	list_for_each_entry_safe(q, next, &g->queues, group_node) {
+		int pin = READ_ONCE(q->vif->pinned_group);
+
+		if ((pin >= 0 && pin < xnb_nr_groups) != pinned)
+			continue;
+		/* The old pass ends with it before the new group sees it. */
+		xnb_group_detach_locked(q);
+		xnb_group_attach_locked(q, pin);
+		/* An event that found it groupless kicked nothing. */
+		xnb_group_kick(q);
+	}
+}
+
+/* groups written at runtime: @n new groups take over every queue, live.
+ * They are all started first, so when one cannot be, nothing changes.
+ * Then, under the assign mutex (no attach, detach, copy_batch change or
+ * debugfs reader meanwhile), the new set is published and each queue
+ * moves by the attach policy, a short pause per queue.  A vif's pin to
+ * a group that is gone is kept: its queues are placed as if unpinned
+ * until a later write brings the group back.  Writing the current count
+ * rebalances.  The old groups go once no kick can still hold one.
+ */
+int xnb_groups_set_count(unsigned int n)
+{
+	struct xnb_group *groups, *old;
+	unsigned int i, old_n;
+	u32 *loads, *old_loads;
+	int err = 0;
+
+	groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
+	loads = kcalloc(n, sizeof(*loads), GFP_KERNEL);
+	if (!groups || !loads) {
+		err = -ENOMEM;
+		goto free;
+	}
+
+	mutex_lock(&xnb_assign_mutex);
+	if (!xnb_groups) {
+		err = -EBUSY;	/* init or exit under way */
+		goto unlock;
+	}
+	for (i = 0; i < n; i++) {
+		err = xnb_group_start(&groups[i], i);
+		if (err) {
+			while (i--)
+				xnb_group_stop(&groups[i]);
+			goto unlock;
+		}
+	}
+
+	old = xnb_groups;
+	old_n = xnb_nr_groups;
+	old_loads = xnb_loads;
+	xnb_groups = groups;
+	xnb_loads = loads;
+	WRITE_ONCE(xnb_nr_groups, n);
+	for (i = 0; i < old_n; i++)
+		xnb_groups_move(&old[i], true);
+	for (i = 0; i < old_n; i++)
+		xnb_groups_move(&old[i], false);
+	mutex_unlock(&xnb_assign_mutex);
+
+	synchronize_rcu();
+	for (i = 0; i < old_n; i++)
+		xnb_group_stop(&old[i]);
+	kfree(old_loads);
+	kfree(old);
+	return 0;
+
+unlock:
+	mutex_unlock(&xnb_assign_mutex);
+free:
+	kfree(loads);
+	kfree(groups);
+	return err;
+}
+
 static struct dentry *xnb_debugfs_dir;
 
 /* Ring indices and wakeup state: what to look at when a queue stalls.
@@ -470,6 +580,8 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 {
 	unsigned int i;
 
+	/* A runtime regroup swaps the groups under this mutex. */
+	mutex_lock(&xnb_assign_mutex);
 	seq_printf(m, "worker=%s groups=%u copy_batch=%u budget=%u\n",
 		   xnb_use_tasklet ? "tasklet" : "kthread", xnb_nr_groups,
 		   READ_ONCE(xnb_copy_batch), READ_ONCE(xnb_budget));
@@ -489,6 +601,7 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 			xnb_queue_show(m, q);
 		spin_unlock_irq(&g->lock);
 	}
+	mutex_unlock(&xnb_assign_mutex);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(xnb_groups);

@@ -2,9 +2,9 @@
 /*
  * Module parameters, init and exit.
  *
- * groups and worker are read-only after load (0444): the groups are
- * made once.  budget and copy_batch can be changed at runtime, where an
- * out-of-range value is refused (at load it is clamped).  The stock
+ * worker is read-only after load (0444).  groups, budget and copy_batch
+ * can be changed at runtime, where an out-of-range value is refused (at
+ * load it is clamped); a new groups count moves every queue live.  The stock
  * driver's runtime parameters (max_queues, separate_tx_rx_irq,
  * hash_cache_size, provides_xdp_headroom) are writable as in stock; the
  * first two apply to what the next connection is offered.  Other
@@ -21,10 +21,6 @@
 #include <xen/xen.h>
 
 #include "common.h"
-
-unsigned int xnb_nr_groups;
-module_param_named(groups, xnb_nr_groups, uint, 0444);
-MODULE_PARM_DESC(groups, "Number of worker groups (0 = one per online CPU)");
 
 static char *worker = "kthread";
 module_param(worker, charp, 0444);
@@ -65,6 +61,43 @@ static int xnb_param_range(const char *val, const struct kernel_param *kp,
 	pr_warn("%s=%u refused: out of range [%u, %u]\n", kp->name, *v, lo, hi);
 	return -EINVAL;
 }
+
+/* Written only under group.c's assign mutex once the module is loaded. */
+unsigned int xnb_nr_groups;
+
+/* At load, stored: xnb_params picks the default for 0 and clamps.  Once
+ * loaded, 0 again means one per online CPU, and the new count takes
+ * over every queue live (group.c).
+ */
+static int xnb_groups_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v, old;
+	int err;
+
+	err = xnb_param_range(val, kp, 0, 4 * nr_cpu_ids, &v);
+	if (err)
+		return err;
+	if (!READ_ONCE(xnb_loaded)) {
+		xnb_nr_groups = v;
+		return 0;
+	}
+	if (!v)
+		v = num_online_cpus();
+	old = READ_ONCE(xnb_nr_groups);
+	err = xnb_groups_set_count(v);
+	if (err)
+		pr_warn("groups=%u failed (%d), still %u groups\n", v, err, old);
+	else
+		pr_info("groups=%u: queues moved live from %u groups\n", v, old);
+	return err;
+}
+
+static const struct kernel_param_ops xnb_groups_ops = {
+	.set = xnb_groups_set,
+	.get = param_get_uint,
+};
+module_param_cb(groups, &xnb_groups_ops, &xnb_nr_groups, 0644);
+MODULE_PARM_DESC(groups, "Number of worker groups (0 = one per online CPU); writable at runtime, moves queues live");
 
 /* Each group resizes its batch between two passes (group.c). */
 unsigned int xnb_copy_batch = 256;
