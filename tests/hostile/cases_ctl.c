@@ -195,7 +195,7 @@ enum hostile_end case_ctrl_ring_far(struct fe *f)
 	return END_UP;
 }
 
-/* 29: bad control requests: each refused with stock's status, the
+/* 32: bad control requests: each refused with stock's status, the
  * configuration and the vif unharmed.
  */
 enum hostile_end case_ctrl_requests(struct fe *f)
@@ -206,66 +206,66 @@ enum hostile_end case_ctrl_requests(struct fe *f)
 
 	o.ctrl = 1;
 	s = fe_connect(f, &o);
-	report(29, "a", "connected", s ? "refused" : "connected",
+	report(32, "a", "connected", s ? "refused" : "connected",
 	       "with a control ring");
 	if (s)
 		return END_REFUSED;
 	nq = 1;
-	ctrl_check(f, 29, "b", "not-supported", 99, 0, 0, 0, NULL,
+	ctrl_check(f, 32, "b", "not-supported", 99, 0, 0, 0, NULL,
 		   "unknown request type 99");
-	ctrl_check(f, 29, "c", "not-supported", XEN_NETIF_CTRL_TYPE_INVALID,
+	ctrl_check(f, 32, "c", "not-supported", XEN_NETIF_CTRL_TYPE_INVALID,
 		   0, 0, 0, NULL, "request type 0 (INVALID)");
-	ctrl_check(f, 29, "d", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS,
+	ctrl_check(f, 32, "d", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS,
 		   XEN_NETIF_CTRL_HASH_TYPE_IPV4, 0, 0, NULL,
 		   "SET_HASH_FLAGS before an algorithm");
-	ctrl_check(f, 29, "e", "invalid",
+	ctrl_check(f, 32, "e", "invalid",
 		   XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM, 7, 0, 0, NULL,
 		   "SET_HASH_ALGORITHM 7");
-	ctrl_check(f, 29, "f", "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM,
+	ctrl_check(f, 32, "f", "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM,
 		   XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ, 0, 0, NULL,
 		   "SET_HASH_ALGORITHM toeplitz");
-	ctrl_check(f, 29, "g", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS,
+	ctrl_check(f, 32, "g", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS,
 		   0x10, 0, 0, NULL, "SET_HASH_FLAGS unknown bit 0x10");
-	ctrl_check(f, 29, "h", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
+	ctrl_check(f, 32, "h", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
 		   f->cdata_ref, 41, 0, NULL, "SET_HASH_KEY 41 octets");
-	ctrl_check(f, 29, "i", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
+	ctrl_check(f, 32, "i", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
 		   f->cdata_ref, 0xffffffffu, 0, NULL,
 		   "SET_HASH_KEY 2^32-1 octets");
 	/* A grant that is not ours to give (never granted to dom0). */
-	ctrl_check(f, 29, "j", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
+	ctrl_check(f, 32, "j", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
 		   0x0ffffff0u, 40, 0, NULL, "SET_HASH_KEY from gref 0x0ffffff0");
-	ctrl_check(f, 29, "k", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
+	ctrl_check(f, 32, "k", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
 		   1, 40, 0, NULL, "SET_HASH_KEY from gref 1 (not granted to dom0)");
-	ctrl_check(f, 29, "l", "invalid",
+	ctrl_check(f, 32, "l", "invalid",
 		   XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE, 129, 0, 0, NULL,
 		   "SET_HASH_MAPPING_SIZE 129");
-	ctrl_check(f, 29, "m", "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE,
+	ctrl_check(f, 32, "m", "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE,
 		   0, 0, 0, NULL, "SET_HASH_MAPPING_SIZE 0");
 	((uint32_t *)f->cdata)[0] = 0;
-	ctrl_check(f, 29, "n", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+	ctrl_check(f, 32, "n", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
 		   f->cdata_ref, 1, 0, NULL, "SET_HASH_MAPPING into a table of 0");
-	ctrl_check(f, 29, "o", "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE,
+	ctrl_check(f, 32, "o", "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE,
 		   8, 0, 0, NULL, "SET_HASH_MAPPING_SIZE 8");
 	memset(f->cdata, 0, 8 * 4);
 	((uint32_t *)f->cdata)[3] = nq;
-	ctrl_check(f, 29, "p", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+	ctrl_check(f, 32, "p", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
 		   f->cdata_ref, 8, 0, NULL, "an entry = queue count (1)");
 	((uint32_t *)f->cdata)[3] = 0xffffffffu;
-	ctrl_check(f, 29, "q", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+	ctrl_check(f, 32, "q", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
 		   f->cdata_ref, 8, 0, NULL, "an entry = 2^32-1");
-	ctrl_check(f, 29, "r", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+	ctrl_check(f, 32, "r", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
 		   f->cdata_ref, 2, 7, NULL, "offset 7 + 2 entries past 8");
-	ctrl_check(f, 29, "s", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+	ctrl_check(f, 32, "s", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
 		   f->cdata_ref, 1, 0xffffffffu, NULL, "offset 2^32-1");
-	ctrl_check(f, 29, "t", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+	ctrl_check(f, 32, "t", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
 		   0x0ffffff0u, 8, 0, NULL, "mapping from a gref not ours");
 	/* The honest setup still works on the same ring. */
-	hash_setup(f, 29, 'u', XEN_NETIF_CTRL_HASH_TYPE_IPV4, 8, NULL);
-	check(f, 29, "z", "ok", chain_even(f, 1, 60));
+	hash_setup(f, 32, 'A', XEN_NETIF_CTRL_HASH_TYPE_IPV4, 8, NULL);
+	check(f, 32, "z", "ok", chain_even(f, 1, 60));
 	return END_UP;
 }
 
-/* 30: the control producer index a ring ahead after connect: the vif
+/* 33: the control producer index a ring ahead after connect: the vif
  * is disabled (dom0 checks the log line and carrier); dom0 and other
  * vifs carry on.
  */
@@ -276,11 +276,11 @@ enum hostile_end case_ctrl_overflow(struct fe *f)
 
 	o.ctrl = 1;
 	s = fe_connect(f, &o);
-	report(30, "a", "connected", s ? "refused" : "connected",
+	report(33, "a", "connected", s ? "refused" : "connected",
 	       "with a control ring");
 	if (s)
 		return END_REFUSED;
-	ctrl_check(f, 30, "b", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
+	ctrl_check(f, 33, "b", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
 		   0, 0, 0, NULL, "an honest request first");
 	f->cs->req_prod = f->ctrl_prod + CTR + 1;
 	xen_mb();
@@ -290,13 +290,13 @@ enum hostile_end case_ctrl_overflow(struct fe *f)
 	for (s = 0; s < 2000; s++)
 		ctrl_notify(f);
 	usleep(500000);
-	report(30, "c", "no-response", f->cs->rsp_prod == f->ctrl_cons ?
+	report(33, "c", "no-response", f->cs->rsp_prod == f->ctrl_cons ?
 	       "no-response" : "responded", "req_prod %u past %u",
 	       f->cs->req_prod, f->ctrl_cons);
 	return END_FATAL;
 }
 
-/* ---- 31: hash steering over several queues ------------------------------ */
+/* ---- 34: hash steering over several queues ------------------------------ */
 
 #define ST_FLOWS_PER_Q 2
 #define ST_BUFS 16		/* RX buffers per queue */
@@ -508,7 +508,7 @@ static void steer_wait(struct fe *f, struct steer *st, int ms)
 	}
 }
 
-/* 31: the frontend's mapping steers dom0's flows to the queues it
+/* 34: the frontend's mapping steers dom0's flows to the queues it
  * chose: flow i to queue i % nq, which plain hash % queues would not
  * give.  Each flow's answers (dom0's TCP resets to our SYNs) must come
  * in on its queue only, with a hash extra equal to netif.h's Toeplitz
@@ -528,9 +528,9 @@ enum hostile_end case_ctrl_steer(struct fe *f)
 	memset(&st, 0, sizeof(st));
 	st.nq = max < 4 ? max : 4;
 	if (st.nq < 2) {
-		report(31, "a", "skipped", "skipped", "backend offers %d queue(s)",
+		report(34, "a", "skipped", "skipped", "backend offers %d queue(s)",
 		       max);
-		return honest_after(f, 31, 'b', "honest connect");
+		return honest_after(f, 34, 'b', "honest connect");
 	}
 	/* Flow i goes to queue i % nq through a table entry of its own. */
 	st.nflows = st.nq * ST_FLOWS_PER_Q;
@@ -555,7 +555,7 @@ enum hostile_end case_ctrl_steer(struct fe *f)
 	o.mq_rings = 1;
 	o.ctrl = 1;
 	s = fe_connect(f, &o);
-	report(31, "a", "connected", s ? "refused" : "connected",
+	report(34, "a", "connected", s ? "refused" : "connected",
 	       "%d queues with rings of their own, a control ring", st.nq);
 	if (s) {
 		f->rx_manual = 0;
@@ -566,7 +566,7 @@ enum hostile_end case_ctrl_steer(struct fe *f)
 	st.cons[0] = f->rx_cons;
 	for (q = 0; q < st.nq; q++)
 		rx_post_q(f, &st, q);
-	bad += hash_setup(f, 31, 'b', XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
+	bad += hash_setup(f, 34, 'b', XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
 			  XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP, ST_SIZE, map);
 
 	/* dom0's MAC, and dom0 learns ours. */
@@ -576,7 +576,7 @@ enum hostile_end case_ctrl_steer(struct fe *f)
 		push(f);
 		steer_wait(f, &st, 300);
 	}
-	report(31, "i", "mac", st.have_mac ? "mac" : "none",
+	report(34, "i", "mac", st.have_mac ? "mac" : "none",
 	       "dom0 answered ARP: %02x:%02x:%02x:%02x:%02x:%02x",
 	       st.dom0_mac[0], st.dom0_mac[1], st.dom0_mac[2],
 	       st.dom0_mac[3], st.dom0_mac[4], st.dom0_mac[5]);
@@ -604,12 +604,12 @@ enum hostile_end case_ctrl_steer(struct fe *f)
 				off += st.got[i][q];
 		}
 		snprintf(sub, sizeof(sub), "j%d", i);
-		report(31, sub, "steered", on && !off ? "steered" : "astray",
+		report(34, sub, "steered", on && !off ? "steered" : "astray",
 		       "flow %u->9 hash 0x%08x entry %u: queue %d wanted, per-queue %s (hash %% %d = %u)",
 		       st.sport[i], st.hash[i], st.hash[i] % ST_SIZE,
 		       st.want[i], got, st.nq, st.hash[i] % st.nq);
 	}
-	report(31, "k", "0", st.hash_bad || st.no_extra ? "mismatch" : "0",
+	report(34, "k", "0", st.hash_bad || st.no_extra ? "mismatch" : "0",
 	       "hash extras: %d wrong, %d missing (others per queue %d/%d/%d/%d)",
 	       st.hash_bad, st.no_extra, st.others[0], st.others[1],
 	       st.others[2], st.others[3]);
@@ -620,7 +620,7 @@ out:
 	f->rx_manual = 0;
 	f->rx_post = 1;
 	post_rx(f);
-	check(f, 31, "l", "ok", chain_even(f, 1, 60));
+	check(f, 34, "l", "ok", chain_even(f, 1, 60));
 	return END_UP;
 }
 

@@ -84,9 +84,9 @@ static const struct hostile_case cases[] = {
 	{ 26, case_evtchn_storm, END_UP, C, "event channel storm" },
 	{ 27, case_rate, END_UP, C, "rate limit set before connect" },
 	{ 28, case_rx_wiggle, END_FATAL, L, "RX req_prod wiggled, then a ring ahead" },
-	{ 29, case_ctrl_requests, END_UP, I, "bad control requests, foreign grants" },
-	{ 30, case_ctrl_overflow, END_FATAL, I, "control req_prod a ring ahead" },
-	{ 31, case_ctrl_steer, END_UP, I, "hash mapping steers flows to queues" },
+	{ 32, case_ctrl_requests, END_UP, I, "bad control requests, foreign grants" },
+	{ 33, case_ctrl_overflow, END_FATAL, I, "control req_prod a ring ahead" },
+	{ 34, case_ctrl_steer, END_UP, I, "hash mapping steers flows to queues" },
 };
 
 #undef C
