@@ -27,7 +27,8 @@
  *
  * Guest indices are hostile: a req_prod more than a ring ahead of our
  * responses refuses the connect, or later disables the vif.  A guest
- * that keeps producing is served XNB_CTRL_ROUNDS rings' worth per event.
+ * that keeps producing is served XNB_CTRL_ROUNDS rings' worth per run of
+ * the work, which then queues itself again behind other work.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -124,6 +125,13 @@ static void xnb_ctrl_work(struct work_struct *work)
 		RING_FINAL_CHECK_FOR_REQUESTS(ring, more);
 		if (!more)
 			break;
+	}
+	/* Still busy: yield, and owe the EOI to the next run (the guest
+	 * passed req_event already and will not notify again).
+	 */
+	if (round == XNB_CTRL_ROUNDS && !vif->ctrl_dead) {
+		schedule_work(&vif->ctrl_work);
+		return;
 	}
 	xen_irq_lateeoi(READ_ONCE(vif->ctrl_irq), eoi);
 }
@@ -260,7 +268,11 @@ static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
  */
 int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 {
-	unsigned int n = READ_ONCE(vif->num_queues);
+	/* Not beyond what the core has: a frontend may enable hashing
+	 * before xnb_vif_start sets the real queue count.
+	 */
+	unsigned int n = min(READ_ONCE(vif->num_queues),
+			     vif->dev->real_num_tx_queues);
 	struct flow_keys keys;
 	bool dissected = false;
 	u32 type = 0, hash = 0, q = 0;
