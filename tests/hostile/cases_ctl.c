@@ -200,6 +200,8 @@ enum hostile_end case_ctrl_ring_far(struct fe *f)
  */
 enum hostile_end case_ctrl_requests(struct fe *f)
 {
+	static uint32_t self_ref;
+	static void *self_page;
 	struct conn_opts o = honest;
 	uint32_t nq;
 	int s;
@@ -234,8 +236,16 @@ enum hostile_end case_ctrl_requests(struct fe *f)
 	/* A grant that is not ours to give (never granted to dom0). */
 	ctrl_check(f, 32, "j", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
 		   0x0ffffff0u, 40, 0, NULL, "SET_HASH_KEY from gref 0x0ffffff0");
-	ctrl_check(f, 32, "k", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
-		   1, 40, 0, NULL, "SET_HASH_KEY from gref 1 (not granted to dom0)");
+	/* A real grant of ours, given to ourselves, not to dom0. */
+	if (!self_page)
+		self_page = xengntshr_share_pages(f->gs, f->self, 1, &self_ref,
+						  0);
+	if (self_page)
+		ctrl_check(f, 32, "k", "invalid",
+			   XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, self_ref, 40, 0,
+			   NULL, "SET_HASH_KEY from a grant given to ourselves");
+	else
+		report(32, "k", "skipped", "skipped", "cannot grant to self");
 	ctrl_check(f, 32, "l", "invalid",
 		   XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE, 129, 0, 0, NULL,
 		   "SET_HASH_MAPPING_SIZE 129");
