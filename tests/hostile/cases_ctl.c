@@ -7,7 +7,10 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+/* netif.h's reference Toeplitz, to check the backend's hashes with. */
+#define XEN_NETIF_DEFINE_TOEPLITZ
 #include "cases.h"
 
 /* Case @cs, check @sub: the backend refused the connect of @o.  The
@@ -59,33 +62,576 @@ enum hostile_end case_connect_indices(struct fe *f)
 	return honest_after(f, 2, 'c', "honest reconnect after refusals");
 }
 
-/* 21, 22: control ring: not offered; a ctrl ref is ignored */
-static enum hostile_end ctrl_ring(struct fe *f, int cs, RING_IDX req_prod)
+/* ---- control ring ------------------------------------------------------ */
+
+#define CT_OK XEN_NETIF_CTRL_STATUS_SUCCESS
+#define CT_NS XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED
+#define CT_INV XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER
+
+/* The Microsoft RSS verification key (40 octets). */
+static const uint8_t rss_key[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+static const char *status_name(int st)
+{
+	switch (st) {
+	case CT_OK: return "ok";
+	case CT_NS: return "not-supported";
+	case CT_INV: return "invalid";
+	case XEN_NETIF_CTRL_STATUS_BUFFER_OVERFLOW: return "overflow";
+	case -1: return "no-response";
+	case -2: return "wrong-id";
+	default: return "other";
+	}
+}
+
+/* One control request, checked: @expect a status name. */
+static int ctrl_check(struct fe *f, int cs, const char *sub,
+		      const char *expect, uint16_t type, uint32_t d0,
+		      uint32_t d1, uint32_t d2, uint32_t *data,
+		      const char *what)
+{
+	uint32_t v = 0;
+	int st = ctrl_call(f, type, d0, d1, d2, &v, 5000);
+
+	if (data)
+		*data = v;
+	return report(cs, sub, expect, status_name(st), "%s (data %u)", what,
+		      v);
+}
+
+/* Toeplitz on, IPv4 and IPv4+TCP, the RSS key, a table of @size
+ * entries (@map, NULL: all 0).  Checks @sub0.. in order; returns the
+ * number of failed checks.
+ */
+static int hash_setup(struct fe *f, int cs, char sub0, uint32_t flags,
+		      uint32_t size, const uint32_t *map)
+{
+	char sb[8];
+	uint32_t v, i;
+	int bad = 0;
+
+#define SUB() (snprintf(sb, sizeof(sb), "%c", sub0++), sb)
+	bad += ctrl_check(f, cs, SUB(), "ok",
+			  XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM,
+			  XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ, 0, 0, NULL,
+			  "SET_HASH_ALGORITHM toeplitz");
+	bad += ctrl_check(f, cs, SUB(), "ok",
+			  XEN_NETIF_CTRL_TYPE_GET_HASH_FLAGS, 0, 0, 0, &v,
+			  "GET_HASH_FLAGS");
+	if (v != 0xf)
+		bad += report(cs, sb, "0xf", "other", "supported flags 0x%x",
+			      v);
+	bad += ctrl_check(f, cs, SUB(), "ok",
+			  XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS, flags, 0, 0,
+			  NULL, "SET_HASH_FLAGS");
+	memcpy(f->cdata, rss_key, sizeof(rss_key));
+	bad += ctrl_check(f, cs, SUB(), "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
+			  f->cdata_ref, sizeof(rss_key), 0, NULL,
+			  "SET_HASH_KEY 40 octets");
+	bad += ctrl_check(f, cs, SUB(), "ok",
+			  XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE, 0, 0, 0,
+			  &v, "GET_HASH_MAPPING_SIZE");
+	if (v != 128)
+		bad += report(cs, sb, "128", "other", "mapping size %u", v);
+	bad += ctrl_check(f, cs, SUB(), "ok",
+			  XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE, size, 0, 0,
+			  NULL, "SET_HASH_MAPPING_SIZE");
+	for (i = 0; i < size; i++)
+		((uint32_t *)f->cdata)[i] = map ? map[i] : 0;
+	bad += ctrl_check(f, cs, SUB(), "ok",
+			  XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING, f->cdata_ref,
+			  size, 0, NULL, "SET_HASH_MAPPING whole table");
+#undef SUB
+	return bad;
+}
+
+/* 21: control ring offered; honest hash setup, then traffic */
+enum hostile_end case_ctrl_ring(struct fe *f)
 {
 	struct conn_opts o = honest;
 	int s = backend_feature(f, "feature-ctrl-ring");
 
-	report(cs, "a", "absent", s <= 0 ? "absent" : "present",
-	       "feature-ctrl-ring=%d", s);
+	report(21, "a", "1", s == 1 ? "1" : "other", "feature-ctrl-ring=%d", s);
 	o.ctrl = 1;
-	o.ctrl_req_prod = req_prod;
 	s = fe_connect(f, &o);
-	report(cs, "b", "connected", s ? "refused" : "connected",
-	       "ctrl-ring-ref written anyway (req_prod %u)", o.ctrl_req_prod);
+	report(21, "b", "connected", s ? "refused" : "connected",
+	       "with a control ring");
 	if (s)
 		return END_REFUSED;
-	check(f, cs, "c", "ok", chain_even(f, 1, 60));
+	hash_setup(f, 21, 'c', XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
+		   XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP, 4, NULL);
+	check(f, 21, "j", "ok", chain_even(f, 1, 60));
 	return END_UP;
 }
 
-enum hostile_end case_ctrl_ring(struct fe *f)
-{
-	return ctrl_ring(f, 21, 5);
-}
-
+/* 22: control ring with req_prod far ahead at connect: refused, as
+ * stock does, then an honest reconnect with a control ring.
+ */
 enum hostile_end case_ctrl_ring_far(struct fe *f)
 {
-	return ctrl_ring(f, 22, 0x7fffffff);
+	struct conn_opts o = honest;
+	int s;
+
+	o.ctrl = 1;
+	o.ctrl_req_prod = 0x7fffffff;
+	refused(f, &o, 22, "a", "ctrl req_prod=0x7fffffff rsp_prod=0", " ");
+	if (fe_reset(f))
+		die("reset");
+	o.ctrl_req_prod = 0;
+	s = fe_connect(f, &o);
+	report(22, "b", "connected", s ? "refused" : "connected",
+	       "honest reconnect with a control ring");
+	if (s)
+		return END_REFUSED;
+	ctrl_check(f, 22, "c", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
+		   0, 0, 0, NULL, "a request on the new ring");
+	check(f, 22, "d", "ok", chain_even(f, 1, 60));
+	return END_UP;
+}
+
+/* 32: bad control requests: each refused with stock's status, the
+ * configuration and the vif unharmed.
+ */
+enum hostile_end case_ctrl_requests(struct fe *f)
+{
+	static uint32_t self_ref;
+	static void *self_page;
+	struct conn_opts o = honest;
+	uint32_t nq;
+	int s;
+
+	o.ctrl = 1;
+	s = fe_connect(f, &o);
+	report(32, "a", "connected", s ? "refused" : "connected",
+	       "with a control ring");
+	if (s)
+		return END_REFUSED;
+	nq = 1;
+	ctrl_check(f, 32, "b", "not-supported", 99, 0, 0, 0, NULL,
+		   "unknown request type 99");
+	ctrl_check(f, 32, "c", "not-supported", XEN_NETIF_CTRL_TYPE_INVALID,
+		   0, 0, 0, NULL, "request type 0 (INVALID)");
+	ctrl_check(f, 32, "d", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS,
+		   XEN_NETIF_CTRL_HASH_TYPE_IPV4, 0, 0, NULL,
+		   "SET_HASH_FLAGS before an algorithm");
+	ctrl_check(f, 32, "e", "invalid",
+		   XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM, 7, 0, 0, NULL,
+		   "SET_HASH_ALGORITHM 7");
+	ctrl_check(f, 32, "f", "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_ALGORITHM,
+		   XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ, 0, 0, NULL,
+		   "SET_HASH_ALGORITHM toeplitz");
+	ctrl_check(f, 32, "g", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS,
+		   0x10, 0, 0, NULL, "SET_HASH_FLAGS unknown bit 0x10");
+	ctrl_check(f, 32, "h", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
+		   f->cdata_ref, 41, 0, NULL, "SET_HASH_KEY 41 octets");
+	ctrl_check(f, 32, "i", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
+		   f->cdata_ref, 0xffffffffu, 0, NULL,
+		   "SET_HASH_KEY 2^32-1 octets");
+	/* A grant that is not ours to give (never granted to dom0). */
+	ctrl_check(f, 32, "j", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
+		   0x0ffffff0u, 40, 0, NULL, "SET_HASH_KEY from gref 0x0ffffff0");
+	/* A real grant of ours, given to ourselves, not to dom0. */
+	if (!self_page)
+		self_page = xengntshr_share_pages(f->gs, f->self, 1, &self_ref,
+						  0);
+	if (self_page)
+		ctrl_check(f, 32, "k", "invalid",
+			   XEN_NETIF_CTRL_TYPE_SET_HASH_KEY, self_ref, 40, 0,
+			   NULL, "SET_HASH_KEY from a grant given to ourselves");
+	else
+		report(32, "k", "skipped", "skipped", "cannot grant to self");
+	ctrl_check(f, 32, "l", "invalid",
+		   XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE, 129, 0, 0, NULL,
+		   "SET_HASH_MAPPING_SIZE 129");
+	ctrl_check(f, 32, "m", "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE,
+		   0, 0, 0, NULL, "SET_HASH_MAPPING_SIZE 0");
+	((uint32_t *)f->cdata)[0] = 0;
+	ctrl_check(f, 32, "n", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+		   f->cdata_ref, 1, 0, NULL, "SET_HASH_MAPPING into a table of 0");
+	ctrl_check(f, 32, "o", "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE,
+		   8, 0, 0, NULL, "SET_HASH_MAPPING_SIZE 8");
+	memset(f->cdata, 0, 8 * 4);
+	((uint32_t *)f->cdata)[3] = nq;
+	ctrl_check(f, 32, "p", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+		   f->cdata_ref, 8, 0, NULL, "an entry = queue count (1)");
+	((uint32_t *)f->cdata)[3] = 0xffffffffu;
+	ctrl_check(f, 32, "q", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+		   f->cdata_ref, 8, 0, NULL, "an entry = 2^32-1");
+	ctrl_check(f, 32, "r", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+		   f->cdata_ref, 2, 7, NULL, "offset 7 + 2 entries past 8");
+	ctrl_check(f, 32, "s", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+		   f->cdata_ref, 1, 0xffffffffu, NULL, "offset 2^32-1");
+	ctrl_check(f, 32, "t", "invalid", XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING,
+		   0x0ffffff0u, 8, 0, NULL, "mapping from a gref not ours");
+	/* The honest setup still works on the same ring. */
+	hash_setup(f, 32, 'A', XEN_NETIF_CTRL_HASH_TYPE_IPV4, 8, NULL);
+	check(f, 32, "z", "ok", chain_even(f, 1, 60));
+	return END_UP;
+}
+
+/* 33: the control producer index a ring ahead after connect: the vif
+ * is disabled (dom0 checks the log line and carrier); dom0 and other
+ * vifs carry on.
+ */
+enum hostile_end case_ctrl_overflow(struct fe *f)
+{
+	struct conn_opts o = honest;
+	int s;
+
+	o.ctrl = 1;
+	s = fe_connect(f, &o);
+	report(33, "a", "connected", s ? "refused" : "connected",
+	       "with a control ring");
+	if (s)
+		return END_REFUSED;
+	ctrl_check(f, 33, "b", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
+		   0, 0, 0, NULL, "an honest request first");
+	f->cs->req_prod = f->ctrl_prod + CTR + 1;
+	xen_mb();
+	ctrl_notify(f);
+	usleep(500000);
+	/* Storm the channel a little: each event must stay cheap. */
+	for (s = 0; s < 2000; s++)
+		ctrl_notify(f);
+	usleep(500000);
+	report(33, "c", "no-response", f->cs->rsp_prod == f->ctrl_cons ?
+	       "no-response" : "responded", "req_prod %u past %u",
+	       f->cs->req_prod, f->ctrl_cons);
+	return END_FATAL;
+}
+
+/* ---- 34: hash steering over several queues ------------------------------ */
+
+#define ST_FLOWS_PER_Q 2
+#define ST_BUFS 16		/* RX buffers per queue */
+#define ST_SIZE 128		/* mapping table */
+#define ST_DPORT 9		/* dom0's discard port: closed, answers RST */
+
+static const uint8_t dom0_ip[4] = { 192, 0, 2, 1 };
+static const uint8_t our_ip[4] = { 192, 0, 2, 99 };
+
+struct steer {
+	int nq;
+	RING_IDX prod[FE_MAXQ], cons[FE_MAXQ];
+	uint8_t dom0_mac[6];
+	int have_mac;
+	int nflows;
+	uint16_t sport[FE_MAXQ * ST_FLOWS_PER_Q];
+	uint32_t hash[FE_MAXQ * ST_FLOWS_PER_Q];
+	int want[FE_MAXQ * ST_FLOWS_PER_Q];
+	int got[FE_MAXQ * ST_FLOWS_PER_Q][FE_MAXQ];
+	int hash_bad, no_extra, others[FE_MAXQ];
+};
+
+static netif_rx_sring_t *rxs_of(struct fe *f, int q)
+{
+	return q ? f->mq[q].rxs : f->rxs;
+}
+
+static void rx_post_q(struct fe *f, struct steer *st, int q)
+{
+	netif_rx_sring_t *r = rxs_of(f, q);
+
+	while (st->prod[q] - st->cons[q] < ST_BUFS) {
+		netif_rx_request_t *req = &r->ring[st->prod[q] % RXR].req;
+		int b = st->prod[q] % ST_BUFS;
+
+		req->id = b;
+		req->gref = f->rxref[q * ST_BUFS + b];
+		st->prod[q]++;
+	}
+	xen_wmb();
+	r->req_prod = st->prod[q];
+	xen_mb();
+	xenevtchn_notify(f->xce, q ? f->mq[q].port : f->prx);
+}
+
+/* The hash of dom0's answer to flow @sport: netif.h's own Toeplitz. */
+static uint32_t rst_hash(uint16_t sport)
+{
+	uint8_t in[12];
+
+	memcpy(in, dom0_ip, 4);
+	memcpy(in + 4, our_ip, 4);
+	in[8] = 0;
+	in[9] = ST_DPORT;
+	in[10] = sport >> 8;
+	in[11] = sport & 0xff;
+	return xen_netif_toeplitz_hash(rss_key, sizeof(rss_key), in,
+				       sizeof(in));
+}
+
+static void rx_one(struct steer *st, int q, const uint8_t *p,
+		   unsigned int len, const netif_extra_info_t *hx)
+{
+	uint16_t sp, dp;
+	int i;
+
+	if (len >= 42 && p[12] == 0x08 && p[13] == 0x06 && p[21] == 2 &&
+	    !memcmp(p + 28, dom0_ip, 4)) {
+		memcpy(st->dom0_mac, p + 22, 6);
+		st->have_mac = 1;
+		return;
+	}
+	if (len < 54 || p[12] != 0x08 || p[13] != 0x00 || p[23] != 6 ||
+	    memcmp(p + 26, dom0_ip, 4) || memcmp(p + 30, our_ip, 4)) {
+		st->others[q]++;
+		return;
+	}
+	sp = (p[14 + (p[14] & 15) * 4] << 8) | p[15 + (p[14] & 15) * 4];
+	dp = (p[16 + (p[14] & 15) * 4] << 8) | p[17 + (p[14] & 15) * 4];
+	for (i = 0; i < st->nflows; i++) {
+		if (sp != ST_DPORT || dp != st->sport[i])
+			continue;
+		st->got[i][q]++;
+		if (!hx) {
+			st->no_extra++;
+		} else {
+			uint32_t v = hx->u.hash.value[0] |
+				     hx->u.hash.value[1] << 8 |
+				     hx->u.hash.value[2] << 16 |
+				     (uint32_t)hx->u.hash.value[3] << 24;
+
+			if (v != st->hash[i] || hx->u.hash.algorithm !=
+			    XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ ||
+			    hx->u.hash.type != _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP)
+				st->hash_bad++;
+		}
+		return;
+	}
+	st->others[q]++;
+}
+
+/* Consume every queue's RX responses, repost. */
+static void rx_poll(struct fe *f, struct steer *st)
+{
+	int q;
+
+	for (q = 0; q < st->nq; q++) {
+		netif_rx_sring_t *r = rxs_of(f, q);
+		RING_IDX p = r->rsp_prod;
+
+		xen_rmb();
+		while (st->cons[q] != p) {
+			netif_rx_response_t rsp = r->ring[st->cons[q] % RXR].rsp;
+			const netif_extra_info_t *hx = NULL;
+			netif_extra_info_t ex;
+			int more = rsp.flags & NETRXF_extra_info;
+
+			st->cons[q]++;
+			while (more && st->cons[q] != p) {
+				memcpy(&ex, &r->ring[st->cons[q] % RXR].rsp,
+				       sizeof(ex));
+				st->cons[q]++;
+				if (ex.type == XEN_NETIF_EXTRA_TYPE_HASH) {
+					static netif_extra_info_t keep;
+
+					keep = ex;
+					hx = &keep;
+				}
+				more = ex.flags & XEN_NETIF_EXTRA_FLAG_MORE;
+			}
+			if (rsp.status > 0 && rsp.id < ST_BUFS &&
+			    rsp.offset < PAGE)
+				rx_one(st, q, f->rx + (q * ST_BUFS + rsp.id) *
+				       PAGE + rsp.offset,
+				       (unsigned int)rsp.status, hx);
+		}
+		r->rsp_event = st->cons[q] + 1;
+		rx_post_q(f, st, q);
+	}
+}
+
+static uint16_t csum_fold(uint32_t sum)
+{
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+static uint32_t csum_add(uint32_t sum, const uint8_t *p, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (p[i] << 8) | p[i + 1];
+	if (len & 1)
+		sum += p[len - 1] << 8;
+	return sum;
+}
+
+/* A TCP SYN from our_ip:@sport to dom0:ST_DPORT in TX page @pg. */
+static unsigned int syn_frame(struct fe *f, struct steer *st, int pg,
+			      uint16_t sport)
+{
+	uint8_t *p = f->tx + pg * PAGE, *ip = p + 14, *th = ip + 20;
+	uint8_t ph[12];
+	uint16_t c;
+
+	memcpy(p, st->dom0_mac, 6);
+	memcpy(p + 6, f->mac, 6);
+	p[12] = 0x08;
+	p[13] = 0x00;
+	memset(ip, 0, 40);
+	ip[0] = 0x45;
+	ip[3] = 40;
+	ip[6] = 0x40;		/* DF */
+	ip[8] = 64;
+	ip[9] = 6;
+	memcpy(ip + 12, our_ip, 4);
+	memcpy(ip + 16, dom0_ip, 4);
+	c = csum_fold(csum_add(0, ip, 20));
+	ip[10] = c >> 8;
+	ip[11] = c & 0xff;
+	th[0] = sport >> 8;
+	th[1] = sport & 0xff;
+	th[3] = ST_DPORT;
+	th[4] = 0x12;		/* sequence number */
+	th[12] = 0x50;
+	th[13] = 0x02;		/* SYN */
+	th[14] = 0x20;		/* window */
+	memcpy(ph, our_ip, 4);
+	memcpy(ph + 4, dom0_ip, 4);
+	ph[8] = 0;
+	ph[9] = 6;
+	ph[10] = 0;
+	ph[11] = 20;
+	c = csum_fold(csum_add(csum_add(0, ph, 12), th, 20));
+	th[16] = c >> 8;
+	th[17] = c & 0xff;
+	return 54;
+}
+
+static void steer_wait(struct fe *f, struct steer *st, int ms)
+{
+	long end = now_ms() + ms;
+
+	while (now_ms() < end) {
+		collect(f, 0, 50);
+		rx_poll(f, st);
+	}
+}
+
+/* 34: the frontend's mapping steers dom0's flows to the queues it
+ * chose: flow i to queue i % nq, which plain hash % queues would not
+ * give.  Each flow's answers (dom0's TCP resets to our SYNs) must come
+ * in on its queue only, with a hash extra equal to netif.h's Toeplitz
+ * of the flow.
+ */
+enum hostile_end case_ctrl_steer(struct fe *f)
+{
+	static struct steer st;
+	uint32_t map[ST_SIZE] = { 0 };
+	int max = backend_feature(f, "multi-queue-max-queues");
+	struct conn_opts o = honest;
+	uint8_t used[ST_SIZE] = { 0 };
+	int i, q, round, s, bad = 0;
+	uint16_t port = 40000;
+	char sub[8];
+
+	memset(&st, 0, sizeof(st));
+	st.nq = max < 4 ? max : 4;
+	if (st.nq < 2) {
+		report(34, "a", "skipped", "skipped", "backend offers %d queue(s)",
+		       max);
+		return honest_after(f, 34, 'b', "honest connect");
+	}
+	/* Flow i goes to queue i % nq through a table entry of its own. */
+	st.nflows = st.nq * ST_FLOWS_PER_Q;
+	for (i = 0; i < st.nflows; i++) {
+		uint32_t b;
+
+		do {
+			st.sport[i] = ++port;
+			st.hash[i] = rst_hash(port);
+			b = st.hash[i] % ST_SIZE;
+		} while (used[b] || b == 0 ||
+			 (st.hash[i] % st.nq) == (uint32_t)(i % st.nq));
+		used[b] = 1;
+		st.want[i] = i % st.nq;
+		map[b] = st.want[i];
+	}
+
+	f->rx_post = 0;
+	f->rx_manual = 1;
+	o.nq = st.nq;
+	o.nq_keys = st.nq;
+	o.mq_rings = 1;
+	o.ctrl = 1;
+	s = fe_connect(f, &o);
+	report(34, "a", "connected", s ? "refused" : "connected",
+	       "%d queues with rings of their own, a control ring", st.nq);
+	if (s) {
+		f->rx_manual = 0;
+		f->rx_post = 1;
+		return END_REFUSED;
+	}
+	st.prod[0] = f->rx_prod;
+	st.cons[0] = f->rx_cons;
+	for (q = 0; q < st.nq; q++)
+		rx_post_q(f, &st, q);
+	bad += hash_setup(f, 34, 'b', XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
+			  XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP, ST_SIZE, map);
+
+	/* dom0's MAC, and dom0 learns ours. */
+	for (round = 0; round < 10 && !st.have_mac; round++) {
+		arp_request(f);
+		put(f, f->txref[0], 0, 0, 0, 60);
+		push(f);
+		steer_wait(f, &st, 300);
+	}
+	report(34, "i", "mac", st.have_mac ? "mac" : "none",
+	       "dom0 answered ARP: %02x:%02x:%02x:%02x:%02x:%02x",
+	       st.dom0_mac[0], st.dom0_mac[1], st.dom0_mac[2],
+	       st.dom0_mac[3], st.dom0_mac[4], st.dom0_mac[5]);
+	if (!st.have_mac)
+		goto out;
+
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < st.nflows; i++)
+			put(f, f->txref[1 + i],
+			    0, 0, (uint16_t)(1 + i),
+			    (uint16_t)syn_frame(f, &st, 1 + i, st.sport[i]));
+		push(f);
+		steer_wait(f, &st, 400);
+	}
+	steer_wait(f, &st, 1000);
+
+	for (i = 0; i < st.nflows; i++) {
+		int on = st.got[i][st.want[i]], off = 0;
+		char got[64] = "", *g = got;
+
+		for (q = 0; q < st.nq; q++) {
+			g += snprintf(g, got + sizeof(got) - g, "%s%d",
+				      q ? "/" : "", st.got[i][q]);
+			if (q != st.want[i])
+				off += st.got[i][q];
+		}
+		snprintf(sub, sizeof(sub), "j%d", i);
+		report(34, sub, "steered", on && !off ? "steered" : "astray",
+		       "flow %u->9 hash 0x%08x entry %u: queue %d wanted, per-queue %s (hash %% %d = %u)",
+		       st.sport[i], st.hash[i], st.hash[i] % ST_SIZE,
+		       st.want[i], got, st.nq, st.hash[i] % st.nq);
+	}
+	report(34, "k", "0", st.hash_bad || st.no_extra ? "mismatch" : "0",
+	       "hash extras: %d wrong, %d missing (others per queue %d/%d/%d/%d)",
+	       st.hash_bad, st.no_extra, st.others[0], st.others[1],
+	       st.others[2], st.others[3]);
+out:
+	(void)bad;
+	f->rx_prod = st.prod[0];
+	f->rx_cons = st.cons[0];
+	f->rx_manual = 0;
+	f->rx_post = 1;
+	post_rx(f);
+	check(f, 34, "l", "ok", chain_even(f, 1, 60));
+	return END_UP;
 }
 
 /* 23: queue count */

@@ -173,7 +173,8 @@ void fe_open(struct fe *f, int devid)
 
 	f->tx = xengntshr_share_pages(f->gs, f->bedom, NTX, f->txref, 1);
 	f->rx = xengntshr_share_pages(f->gs, f->bedom, NRX, f->rxref, 1);
-	if (!f->tx || !f->rx)
+	f->cdata = xengntshr_share_pages(f->gs, f->bedom, 1, &f->cdata_ref, 1);
+	if (!f->tx || !f->rx || !f->cdata)
 		die("sharing data pages");
 	f->rx_post = 1;
 }
@@ -198,6 +199,8 @@ static void fe_share_rings(struct fe *f, const struct conn_opts *o)
 
 static void fe_drop_rings(struct fe *f)
 {
+	int q;
+
 	if (f->ptx > 0)
 		xenevtchn_unbind(f->xce, f->ptx);
 	if (f->prx > 0 && f->prx != f->ptx)
@@ -210,6 +213,40 @@ static void fe_drop_rings(struct fe *f)
 	f->txs = NULL;
 	f->rxs = NULL;
 	f->connected = 0;
+	for (q = 1; q < FE_MAXQ; q++) {
+		struct fe_q *m = &f->mq[q];
+
+		if (m->port > 0)
+			xenevtchn_unbind(f->xce, m->port);
+		if (m->txs)
+			xengntshr_unshare(f->gs, m->txs, 1);
+		if (m->rxs)
+			xengntshr_unshare(f->gs, m->rxs, 1);
+		memset(m, 0, sizeof(*m));
+	}
+	f->nq = 1;
+	if (f->pctrl > 0)
+		xenevtchn_unbind(f->xce, f->pctrl);
+	if (f->cs)
+		xengntshr_unshare(f->gs, f->cs, 1);
+	f->pctrl = 0;
+	f->cs = NULL;
+}
+
+/* Rings and a channel for queue 1.. (no buffers posted: the case does). */
+static void fe_share_queue(struct fe *f, struct fe_q *m)
+{
+	m->txs = xengntshr_share_pages(f->gs, f->bedom, 1, &m->tx_ref, 1);
+	m->rxs = xengntshr_share_pages(f->gs, f->bedom, 1, &m->rx_ref, 1);
+	m->port = xenevtchn_bind_unbound_port(f->xce, f->bedom);
+	if (!m->txs || !m->rxs || m->port < 0)
+		die("sharing queue rings");
+	memset(m->txs, 0, PAGE);
+	memset(m->rxs, 0, PAGE);
+	SHARED_RING_INIT(m->txs);
+	SHARED_RING_INIT(m->rxs);
+	m->txs->rsp_event = 1;
+	m->rxs->rsp_event = 1;
 }
 
 static void notify_tx(struct fe *f)
@@ -250,7 +287,7 @@ void service_rx(struct fe *f)
 	RING_IDX p;
 	int extra = 0;
 
-	if (!f->connected)
+	if (!f->connected || f->rx_manual)
 		return;
 	p = f->rxs->rsp_prod;
 	xen_rmb();
@@ -304,6 +341,7 @@ int fe_connect(struct fe *f, const struct conn_opts *o)
 		die("binding event channels");
 
 	nq = o->nq > 1 ? o->nq_keys : 1;
+	f->nq = o->mq_rings ? nq : 1;
 	for (q = 0; q < nq; q++) {
 		char pre[32] = "";
 
@@ -312,6 +350,13 @@ int fe_connect(struct fe *f, const struct conn_opts *o)
 #define KEY(k) (snprintf(key, sizeof(key), "%s%s", pre, k), key)
 		char key[64];
 
+		if (o->mq_rings && q > 0 && q < FE_MAXQ) {
+			fe_share_queue(f, &f->mq[q]);
+			xs_put(f, KEY("tx-ring-ref"), "%u", f->mq[q].tx_ref);
+			xs_put(f, KEY("rx-ring-ref"), "%u", f->mq[q].rx_ref);
+			xs_put(f, KEY("event-channel"), "%d", f->mq[q].port);
+			continue;
+		}
 		if (o->tx_ref_str)
 			xs_put(f, KEY("tx-ring-ref"), "%s", o->tx_ref_str);
 		else
@@ -336,15 +381,17 @@ int fe_connect(struct fe *f, const struct conn_opts *o)
 	xs_put(f, "feature-sg", "1");
 	xs_put(f, "feature-gso-tcpv4", "1");
 	if (o->ctrl) {
-		uint32_t cref;
-		uint32_t *cp = xengntshr_share_pages(f->gs, f->bedom, 1, &cref, 1);
-
-		if (!cp)
-			die("sharing ctrl page");
-		memset(cp, 0, PAGE);
-		cp[0] = o->ctrl_req_prod;	/* req_prod far ahead */
-		xs_put(f, "ctrl-ring-ref", "%u", cref);
-		xs_put(f, "event-channel-ctrl", "%d", f->ptx);
+		f->cs = xengntshr_share_pages(f->gs, f->bedom, 1, &f->ctrl_ref, 1);
+		f->pctrl = xenevtchn_bind_unbound_port(f->xce, f->bedom);
+		if (!f->cs || f->pctrl < 0)
+			die("sharing the control ring");
+		memset(f->cs, 0, PAGE);
+		SHARED_RING_INIT(f->cs);
+		f->cs->req_prod = o->ctrl_req_prod;
+		f->cs->rsp_event = 1;
+		f->ctrl_prod = f->ctrl_cons = 0;
+		xs_put(f, "ctrl-ring-ref", "%u", f->ctrl_ref);
+		xs_put(f, "event-channel-ctrl", "%d", f->pctrl);
 	}
 	fe_state(f, XenbusStateConnected);
 	s = wait_be(f, XenbusStateConnected,
@@ -357,6 +404,51 @@ int fe_connect(struct fe *f, const struct conn_opts *o)
 	return 0;
 }
 
+void ctrl_notify(struct fe *f)
+{
+	xenevtchn_notify(f->xce, f->pctrl);
+}
+
+int ctrl_call(struct fe *f, uint16_t type, uint32_t d0, uint32_t d1,
+	      uint32_t d2, uint32_t *data, int ms)
+{
+	struct xen_netif_ctrl_request *r;
+	long end = now_ms() + ms;
+	uint16_t id;
+
+	if (!f->cs)
+		die("no control ring");
+	id = (uint16_t)f->ctrl_prod;
+	r = &f->cs->ring[f->ctrl_prod % CTR].req;
+	r->id = id;
+	r->type = type;
+	r->data[0] = d0;
+	r->data[1] = d1;
+	r->data[2] = d2;
+	f->ctrl_prod++;
+	xen_wmb();
+	f->cs->req_prod = f->ctrl_prod;
+	xen_mb();
+	ctrl_notify(f);
+	while (now_ms() < end) {
+		if (f->cs->rsp_prod != f->ctrl_cons) {
+			struct xen_netif_ctrl_response *p;
+
+			xen_rmb();
+			p = &f->cs->ring[f->ctrl_cons % CTR].rsp;
+			f->ctrl_cons++;
+			f->cs->rsp_event = f->ctrl_cons + 1;
+			if (p->id != id)
+				return -2;
+			if (data)
+				*data = p->data;
+			return (int)p->status;
+		}
+		wait_event(f, 50);
+	}
+	return -1;
+}
+
 /* Start over as a frontend would after a reset: Closing, Closed,
  * Initialising; the backend must come back to InitWait.
  */
@@ -365,7 +457,8 @@ int fe_reset(struct fe *f)
 	static const char *const keys[] = {
 		"tx-ring-ref", "rx-ring-ref", "event-channel", "event-channel-tx",
 		"event-channel-rx", "multi-queue-num-queues", "queue-0",
-		"queue-1", "ctrl-ring-ref", "event-channel-ctrl",
+		"queue-1", "queue-2", "queue-3", "queue-4", "queue-5",
+		"queue-6", "queue-7", "ctrl-ring-ref", "event-channel-ctrl",
 		"request-rx-copy", "feature-rx-notify",
 	};
 	unsigned int i;

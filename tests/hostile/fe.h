@@ -32,6 +32,18 @@
 #define NRX 64			/* RX buffer pages */
 #define TXR __CONST_RING_SIZE(netif_tx, 4096)	/* 256 */
 #define RXR __CONST_RING_SIZE(netif_rx, 4096)
+#define CTR __CONST_RING_SIZE(xen_netif_ctrl, 4096)
+#define FE_MAXQ 8		/* queues with rings of their own */
+
+/* Queue 1.. of a multi-queue connection with rings of its own
+ * (conn_opts.mq_rings); queue 0 is struct fe's own rings.
+ */
+struct fe_q {
+	netif_tx_sring_t *txs;
+	netif_rx_sring_t *rxs;
+	uint32_t tx_ref, rx_ref;
+	int port;		/* one channel for both rings */
+};
 
 struct fe {
 	struct xs_handle *xs;
@@ -53,10 +65,21 @@ struct fe {
 	uint8_t *rx;		/* NRX pages */
 	uint32_t rxref[NRX];
 	int rx_post;		/* keep RX buffers posted */
+	int rx_manual;		/* a case serves the RX rings itself */
 	uint32_t rx_bad_gref;	/* nonzero: post RX requests with this gref */
 	/* counters */
 	unsigned long n_ok, n_err, n_null, n_other, n_resp;
 	unsigned long rx_ok, rx_err;
+	/* queues 1.. when connected with mq_rings */
+	int nq;
+	struct fe_q mq[FE_MAXQ];
+	/* control ring (conn_opts.ctrl) and a page for keys and mappings */
+	xen_netif_ctrl_sring_t *cs;
+	uint32_t ctrl_ref;
+	int pctrl;
+	RING_IDX ctrl_prod, ctrl_cons;
+	uint8_t *cdata;
+	uint32_t cdata_ref;
 	/* last collected responses */
 	int nlast;
 	netif_tx_response_t last[1024];
@@ -71,8 +94,9 @@ struct conn_opts {
 	const char *tx_ref_str;	/* override tx-ring-ref value */
 	const char *evt_str;	/* override event channel value */
 	RING_IDX tx_req_prod, rx_req_prod;	/* initial producer indices */
-	int ctrl;		/* also write a ctrl-ring-ref (ignored by us) */
-	RING_IDX ctrl_req_prod;
+	int ctrl;		/* share a control ring with its own channel */
+	RING_IDX ctrl_req_prod;	/* its initial producer index */
+	int mq_rings;		/* queues 1.. get rings of their own */
 	int timeout_ms;
 };
 
@@ -99,6 +123,13 @@ void linger(struct fe *f, int seconds);
 void notify_rx(struct fe *f);
 void post_rx(struct fe *f);
 void service_rx(struct fe *f);
+
+/* control ring: one request, its response (status, *data); -1 when
+ * none came within @ms.
+ */
+int ctrl_call(struct fe *f, uint16_t type, uint32_t d0, uint32_t d1,
+	      uint32_t d2, uint32_t *data, int ms);
+void ctrl_notify(struct fe *f);
 
 /* TX requests and responses */
 void put(struct fe *f, uint32_t gref, uint16_t off, uint16_t flags,

@@ -76,7 +76,7 @@ static const struct hostile_case cases[] = {
 	{ 18, case_ids, END_UP, C, "duplicate and random request ids" },
 	{ 19, case_rx_nobuf, END_UP, C, "no RX buffers, then buffers again" },
 	{ 20, case_rx_bad_grefs, END_UP, C, "RX requests with invalid grant refs" },
-	{ 21, case_ctrl_ring, END_UP, I, "control ring not offered, ref ignored" },
+	{ 21, case_ctrl_ring, END_UP, I, "control ring: honest hash setup" },
 	{ 22, case_ctrl_ring_far, END_UP, I, "control ring with req_prod far ahead" },
 	{ 23, case_queues, END_UP, I, "queue count 0, above max, keys missing" },
 	{ 24, case_feature_keys, END_UP, I, "feature keys and malformed values" },
@@ -84,6 +84,9 @@ static const struct hostile_case cases[] = {
 	{ 26, case_evtchn_storm, END_UP, C, "event channel storm" },
 	{ 27, case_rate, END_UP, C, "rate limit set before connect" },
 	{ 28, case_rx_wiggle, END_FATAL, L, "RX req_prod wiggled, then a ring ahead" },
+	{ 32, case_ctrl_requests, END_UP, I, "bad control requests, foreign grants" },
+	{ 33, case_ctrl_overflow, END_FATAL, I, "control req_prod a ring ahead" },
+	{ 34, case_ctrl_steer, END_UP, I, "hash mapping steers flows to queues" },
 };
 
 #undef C

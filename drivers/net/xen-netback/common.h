@@ -48,6 +48,9 @@
  *     main.c     groups, copy_batch: group.c swaps or resizes the groups
  *                under its assign mutex (xnb_groups_set_count/_batch)
  *
+ *   control ring (ctrlring.c): requests served by a work item; the
+ *                hash state it sets is read by ndo_select_queue and rx.c
+ *
  *   everywhere: proto.c, the pure decisions on guest input (ring
  *   indices, slot chains, event verdicts, requests in flight, credit),
  *   shared with the userspace tests
@@ -62,15 +65,18 @@
 #include <linux/kthread.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/seqlock.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <xen/grant_table.h>
 #include <xen/interface/io/netif.h>
 #include <xen/xenbus.h>
+#include <xen/xnb_ctrl.h>
 #include <xen/xnb_proto.h>
 
 #include "xnb_compat.h"
@@ -223,6 +229,18 @@ struct xnb_vif {
 
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;
+
+	/* Control ring and Toeplitz hashing (ctrlring.c).  ctrl_irq is 0
+	 * without a control ring; hash is written under hash_lock.
+	 */
+	struct xen_netif_ctrl_back_ring ctrl;
+	unsigned int ctrl_irq;
+	bool ctrl_dead;			/* overflowed: served no more */
+	struct work_struct ctrl_work;
+	void *ctrl_buf;			/* grant copy target, one page */
+	char ctrl_name[IFNAMSIZ + 8];	/* "<ifname>-ctrl" */
+	seqlock_t hash_lock;
+	struct xnb_hash hash;
 };
 
 /* An entry in the group's batch: a packet whose ops are in flight. */
@@ -236,6 +254,7 @@ struct xnb_inflight {
 	u8 dir;			/* XNB_DIR_* */
 	bool drop;		/* answer with errors, no ops */
 	bool gso;		/* guest RX: a GSO extra sits in slot 1 */
+	bool hash;		/* guest RX: a hash extra follows it */
 };
 
 enum {
@@ -361,6 +380,18 @@ void xnb_vif_update_carrier(struct xnb_vif *vif);
 extern const struct ethtool_ops xnb_ethtool_ops;
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s);
 void xnb_stats_save(struct xnb_vif *vif);
+
+/* ctrlring.c */
+void xnb_ctrl_init(struct xnb_vif *vif);
+int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
+		     unsigned int evtchn);
+void xnb_ctrl_disconnect(struct xnb_vif *vif);
+int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb);
+u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
+		     struct net_device *sb_dev);
+bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb);
+void xnb_rx_hash_fill(const struct sk_buff *skb,
+		      struct xen_netif_extra_info *ex);
 
 /* xenbus.c */
 int xnb_xenbus_init(void);

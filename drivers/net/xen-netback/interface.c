@@ -8,7 +8,8 @@
  *   xnb_vif_start       rings mapped, irqs bound, queues join groups
  *   xnb_vif_disconnect  the reverse, in this order:
  *                       1. connected = false, carrier off, xmit stopped,
- *                          synchronize_net: no xnb_start_xmit in flight
+ *                          synchronize_net: no xnb_start_xmit in flight;
+ *                          the control ring goes (ctrlring.c)
  *                       2. queues leave their groups: no worker inside,
  *                          later events and timers kick nothing
  *                       3. irqs disabled (no handler left to hold an
@@ -266,6 +267,7 @@ static const struct net_device_ops xnb_netdev_ops = {
 	.ndo_open = xnb_open,
 	.ndo_stop = xnb_stop,
 	.ndo_start_xmit = xnb_start_xmit,
+	.ndo_select_queue = xnb_select_queue,
 	.ndo_get_stats64 = xnb_get_stats64,
 	.ndo_fix_features = xnb_fix_features,
 	.ndo_change_mtu = xnb_change_mtu,
@@ -303,6 +305,7 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	spin_lock_init(&vif->carrier_lock);
 	spin_lock_init(&vif->stats_lock);
 	atomic_set(&vif->stalled_queues, 0);
+	xnb_ctrl_init(vif);
 
 	SET_NETDEV_DEV(dev, &xbdev->dev);
 	dev->netdev_ops = &xnb_netdev_ops;
@@ -504,6 +507,8 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 	xnb_vif_update_carrier(vif);
 	netif_tx_disable(dev);
 	synchronize_net();
+	/* Before the queues: its requests are judged by their count. */
+	xnb_ctrl_disconnect(vif);
 
 	for (i = 0; i < vif->num_queues; i++)
 		xnb_queue_release(&vif->queues[i]);

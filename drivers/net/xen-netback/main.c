@@ -187,13 +187,17 @@ bool xnb_separate_tx_rx_irq = true;
 module_param_named(separate_tx_rx_irq, xnb_separate_tx_rx_irq, bool, 0644);
 MODULE_PARM_DESC(separate_tx_rx_irq, "Offer split event channels; for the next connection");
 
-/* Stock's parameters for features not offered yet (docs/protocol.md):
- * accepted, so a stock configuration loads, and without effect.
+/* Stock bounds its per-vif cache of Toeplitz hashes with this.  We keep
+ * no cache: ctrlring.c hashes each packet (docs/protocol.md has the
+ * measured cost), so the value is only accepted.
  */
 static unsigned int xnb_hash_cache_size = 64;
 module_param_named(hash_cache_size, xnb_hash_cache_size, uint, 0644);
-MODULE_PARM_DESC(hash_cache_size, "Stock's hash cache bound; no effect (no control ring yet)");
+MODULE_PARM_DESC(hash_cache_size, "Stock's hash cache bound; accepted, no effect (no cache kept)");
 
+/* Stock's parameters for features not offered yet (docs/protocol.md):
+ * accepted, so a stock configuration loads, and without effect.
+ */
 static bool xnb_provides_xdp_headroom = true;
 module_param_named(provides_xdp_headroom, xnb_provides_xdp_headroom, bool,
 		   0644);

@@ -19,8 +19,8 @@
 #include "common.h"
 
 #define XNB_RX_MASK		(XNB_RX_RING_SIZE - 1)
-/* Slots netfront accepts for one packet: 18 data slots and a GSO extra. */
-#define XNB_RX_MAX_SLOTS	(XNB_TX_MAX_DATA + 1)
+/* Slots of one packet: netfront's 18 data slots, GSO and hash extras. */
+#define XNB_RX_MAX_SLOTS	(XNB_TX_MAX_DATA + 2)
 
 static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
 {
@@ -45,6 +45,9 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	    qi >= READ_ONCE(vif->num_queues))
 		goto drop_noqueue;
 	q = &vif->queues[qi];
+	/* The core asks ndo_select_queue (which hashes) only for several. */
+	if (dev->real_num_tx_queues == 1)
+		xnb_hash_skb(vif, skb);
 
 	if (!xnb_rx_fits(skb->len, skb_is_gso(skb), xnb_rx_gso_ok(vif, skb),
 			 vif->can_sg))
@@ -289,8 +292,10 @@ static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
 }
 
 static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
-			 struct sk_buff *skb, unsigned int need, bool gso)
+			 struct sk_buff *skb, unsigned int need, bool gso,
+			 bool hash)
 {
+	unsigned int extras = gso + hash;
 	grant_ref_t grefs[XNB_RX_MAX_SLOTS];
 	u8 slot_of[XNB_RX_MAX_SLOTS];
 	RING_IDX cons = q->rx.req_cons;
@@ -304,8 +309,8 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
 
 		q->rx_id[(cons + i) & XNB_RX_MASK] = READ_ONCE(req->id);
 		grefs[i] = READ_ONCE(req->gref);
-		/* Slot 1 carries the GSO extra, not data. */
-		if (!(gso && i == 1))
+		/* Slots 1.. carry the extras (GSO, hash), not data. */
+		if (i == 0 || i > extras)
 			slot_of[d++] = i;
 	}
 
@@ -315,6 +320,7 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
 		f->drop = true;
 	f->skb = skb;
 	f->gso = gso;
+	f->hash = hash;
 	f->ring_start = cons;
 	f->nr_slots = need;
 	q->rx.req_cons = cons + need;
@@ -338,7 +344,8 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 	while (used < budget && !READ_ONCE(vif->disabled) &&
 	       (skb = skb_peek(&q->rx_skbs))) {
 		bool gso = skb_is_gso(skb);
-		u32 need = xnb_rx_slots_needed(skb->len, gso);
+		bool hash = xnb_rx_hash_wanted(vif, skb);
+		u32 need = xnb_rx_slots_needed(skb->len, gso) + hash;
 		int avail;
 
 		avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
@@ -382,7 +389,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 
 		skb = skb_dequeue(&q->rx_skbs);
 		xnb_rx_dequeued(q, skb);
-		xnb_rx_start(g, q, skb, need, gso);
+		xnb_rx_start(g, q, skb, need, gso, hash);
 		used += need;
 		done++;
 	}
@@ -409,10 +416,11 @@ void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	struct xnb_queue *q = f->queue;
 	struct sk_buff *skb = f->skb;
 	unsigned int i, last_data = f->nr_slots - 1;
+	unsigned int extras = f->gso + f->hash;
 	u16 flags = xnb_rx_flags(skb);
 
-	if (f->gso && last_data == 1)
-		last_data = 0;	/* data in slot 0 alone, extra in slot 1 */
+	if (last_data <= extras)
+		last_data = 0;	/* data in slot 0 alone, extras after it */
 
 	for (i = 0; i < f->nr_slots; i++) {
 		unsigned int idx = (f->ring_start + i) & XNB_RX_MASK;
@@ -431,12 +439,18 @@ void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 				XEN_NETIF_GSO_TYPE_TCPV6 : XEN_NETIF_GSO_TYPE_TCPV4;
 			ex->u.gso.pad = 0;
 			ex->u.gso.features = 0;
+			if (f->hash)
+				ex->flags = XEN_NETIF_EXTRA_FLAG_MORE;
+			continue;
+		}
+		if (f->hash && i == 1 + f->gso) {
+			xnb_rx_hash_fill(skb, (void *)rsp);
 			continue;
 		}
 		rsp->id = q->rx_id[idx];
 		rsp->offset = 0;
 		rsp->flags = i == 0 ? flags : 0;
-		if (i == 0 && f->gso)
+		if (i == 0 && extras)
 			rsp->flags |= XEN_NETRXF_extra_info;
 		if (i != last_data)
 			rsp->flags |= XEN_NETRXF_more_data;

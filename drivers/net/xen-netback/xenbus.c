@@ -5,8 +5,9 @@
  *
  * probe:  write our features, create the netdev (the hotplug script run
  *         by the toolstack once we reach InitWait needs it), InitWait.
- * frontend Connected:    read its keys, map rings, bind event channels,
- *         join groups; Connected once the hotplug script reported in
+ * frontend Connected:    read its keys, map rings, bind event channels
+ *         (the optional control ring's too: ctrlring.c), join groups;
+ *         Connected once the hotplug script reported in
  *         ("hotplug-status" = "connected").
  * frontend Closing/Closed: disconnect (the netdev stays), follow it;
  *         a later Initialising reconnects (save/restore, frontend reload).
@@ -48,6 +49,7 @@ static int xnb_write_features(struct xnb_backend *be)
 	static const char *const on[] = {
 		"feature-sg", "feature-gso-tcpv4", "feature-gso-tcpv6",
 		"feature-ipv6-csum-offload", "feature-rx-copy",
+		"feature-ctrl-ring",
 	};
 	struct xenbus_transaction xbt;
 	const char *what;
@@ -221,6 +223,38 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 	return err;
 }
 
+/* The control ring is optional, as in stock: no ctrl-ring-ref, none.
+ * A ref or channel that is there but unusable refuses the connect.
+ */
+static int xnb_read_ctrl(struct xnb_backend *be)
+{
+	struct xenbus_device *dev = be->dev;
+	const char *fe = dev->otherend;
+	unsigned int ref, evt;
+	int err;
+
+	err = xenbus_scanf(XBT_NIL, fe, "ctrl-ring-ref", "%u", &ref);
+	if (err == -ENOENT)
+		return 0;
+	if (err != 1) {
+		err = err < 0 ? err : -EINVAL;
+		xenbus_dev_fatal(dev, err, "reading %s/ctrl-ring-ref", fe);
+		return err;
+	}
+	err = xenbus_scanf(XBT_NIL, fe, "event-channel-ctrl", "%u", &evt);
+	if (err != 1) {
+		err = err < 0 ? err : -EINVAL;
+		xenbus_dev_fatal(dev, err, "reading %s/event-channel-ctrl", fe);
+		return err;
+	}
+	err = xnb_ctrl_connect(be->vif, ref, evt);
+	if (err)
+		xenbus_dev_fatal(dev, err,
+				 "mapping control ring %u, event channel %u",
+				 ref, evt);
+	return err;
+}
+
 static int xnb_connect(struct xnb_backend *be)
 {
 	struct xenbus_device *dev = be->dev;
@@ -272,6 +306,9 @@ static int xnb_connect(struct xnb_backend *be)
 		if (err)
 			break;
 	}
+	/* After the queues: control requests are judged by their count. */
+	if (!err)
+		err = xnb_read_ctrl(be);
 	if (err) {
 		xnb_vif_disconnect(vif);
 		return err;

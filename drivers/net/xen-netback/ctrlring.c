@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The control ring (netif.h, "Control ring"): the frontend configures
+ * Toeplitz hashing, ndo_select_queue steers dom0 -> guest packets by it
+ * and guest RX carries the hash in an extra (rx.c).  What each request
+ * does and answers is the pure logic of ctrl.c; this file moves the
+ * requests, the grant copies and the hash state.
+ *
+ * Who runs what:
+ *   xenbus watch thread  xnb_ctrl_connect (after the data queues are
+ *                        allocated: requests need their count) and
+ *                        xnb_ctrl_disconnect (before they go)
+ *   event channel irq    xnb_ctrl_interrupt: queues ctrl_work only
+ *   ctrl_work (process)  xnb_ctrl_work: serves the ring, grant-copies
+ *                        keys and mappings from the guest, sends the
+ *                        (late) EOI.  A work item never runs twice at
+ *                        once, and the channel stays masked until its
+ *                        EOI, so the ring has one reader.
+ *   any (BH off or not)  xnb_select_queue and xnb_rx_hash read the hash
+ *                        state under hash_lock, a seqlock whose writer
+ *                        (ctrl_work) keeps BHs off: a reader in softirq
+ *                        on the writer's CPU would spin otherwise.
+ *
+ * Teardown (xnb_ctrl_disconnect): the irq is disabled, the work
+ * cancelled (it EOIs through the irq), the irq unbound, then the ring
+ * unmapped: nothing reaches the ring after the unbind.
+ *
+ * Guest indices are hostile: a req_prod more than a ring ahead of our
+ * responses refuses the connect, or later disables the vif.  A guest
+ * that keeps producing is served XNB_CTRL_ROUNDS rings' worth per run of
+ * the work, which then queues itself again behind other work.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/gfp.h>
+#include <net/flow_dissector.h>
+#include <xen/events.h>
+#include <xen/page.h>
+
+#include "common.h"
+
+#define XNB_CTRL_RING_SIZE	__CONST_RING_SIZE(xen_netif_ctrl, XEN_PAGE_SIZE)
+#define XNB_CTRL_ROUNDS		4
+
+static bool xnb_ctrl_copy(struct xnb_vif *vif, grant_ref_t gref, u32 len)
+{
+	struct gnttab_copy op = {
+		.source.u.ref = gref,
+		.source.domid = vif->domid,
+		.source.offset = 0,
+		.dest.u.gmfn = virt_to_gfn(vif->ctrl_buf),
+		.dest.domid = DOMID_SELF,
+		.dest.offset = 0,
+		.len = len,
+		.flags = GNTCOPY_source_gref,
+	};
+
+	/* ctrl.c never asks for more than a page: the buffer is one. */
+	if (WARN_ON_ONCE(len > XEN_PAGE_SIZE))
+		return false;
+	gnttab_batch_copy(&op, 1);
+	return op.status == GNTST_okay;
+}
+
+static void xnb_ctrl_serve(struct xnb_vif *vif,
+			   const struct xen_netif_ctrl_request *req)
+{
+	struct xen_netif_ctrl_response *rsp;
+	bool copied = false;
+	u32 len, status, data;
+
+	/* Only this work writes the hash state: reading it unlocked is safe. */
+	len = xnb_ctrl_copy_len(&vif->hash, req);
+	if (len)
+		copied = xnb_ctrl_copy(vif, req->data[0], len);
+
+	write_seqlock_bh(&vif->hash_lock);
+	status = xnb_ctrl_answer(&vif->hash, vif->num_queues, req,
+				 vif->ctrl_buf, copied, &data);
+	write_sequnlock_bh(&vif->hash_lock);
+
+	rsp = RING_GET_RESPONSE(&vif->ctrl, vif->ctrl.rsp_prod_pvt);
+	rsp->id = req->id;
+	rsp->type = req->type;
+	rsp->status = status;
+	rsp->data = data;
+	vif->ctrl.rsp_prod_pvt++;
+}
+
+static void xnb_ctrl_work(struct work_struct *work)
+{
+	struct xnb_vif *vif = container_of(work, struct xnb_vif, ctrl_work);
+	struct xen_netif_ctrl_back_ring *ring = &vif->ctrl;
+	unsigned int round, eoi = XEN_EOI_FLAG_SPURIOUS;
+	struct xen_netif_ctrl_request req;
+	RING_IDX prod;
+	int more, notify;
+
+	for (round = 0; round < XNB_CTRL_ROUNDS; round++) {
+		/* Not vif->disabled: set by the last connection until
+		 * xnb_vif_start, after a frontend may have sent requests.
+		 */
+		if (vif->ctrl_dead)
+			break;
+		prod = READ_ONCE(ring->sring->req_prod);
+		/* Each request is answered at once: rsp_prod_pvt == req_cons. */
+		if (!xnb_ring_sane(prod, ring->rsp_prod_pvt,
+				   XNB_CTRL_RING_SIZE)) {
+			vif->ctrl_dead = true;
+			xnb_vif_fatal(vif,
+				      "control producer index beyond ring size");
+			break;
+		}
+		virt_rmb();	/* requests after req_prod */
+		while (ring->req_cons != prod) {
+			/* A private copy: the guest may rewrite the slot. */
+			RING_COPY_REQUEST(ring, ring->req_cons, &req);
+			ring->req_cons++;
+			xnb_ctrl_serve(vif, &req);
+			eoi = 0;
+		}
+		RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(ring, notify);
+		if (notify)
+			notify_remote_via_irq(READ_ONCE(vif->ctrl_irq));
+		RING_FINAL_CHECK_FOR_REQUESTS(ring, more);
+		if (!more)
+			break;
+	}
+	/* Still busy: yield, and owe the EOI to the next run (the guest
+	 * passed req_event already and will not notify again).
+	 */
+	if (round == XNB_CTRL_ROUNDS && !vif->ctrl_dead) {
+		schedule_work(&vif->ctrl_work);
+		return;
+	}
+	xen_irq_lateeoi(READ_ONCE(vif->ctrl_irq), eoi);
+}
+
+static irqreturn_t xnb_ctrl_interrupt(int irq, void *dev_id)
+{
+	struct xnb_vif *vif = dev_id;
+
+	/* Xen raises an event on binding: this may run before the bind
+	 * returned the irq to xnb_ctrl_connect.  The work EOIs this one.
+	 */
+	WRITE_ONCE(vif->ctrl_irq, irq);
+	schedule_work(&vif->ctrl_work);
+	return IRQ_HANDLED;
+}
+
+void xnb_ctrl_init(struct xnb_vif *vif)
+{
+	seqlock_init(&vif->hash_lock);
+	xnb_hash_init(&vif->hash);
+	INIT_WORK(&vif->ctrl_work, xnb_ctrl_work);
+	snprintf(vif->ctrl_name, sizeof(vif->ctrl_name), "%s-ctrl",
+		 vif->dev->name);
+}
+
+int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
+		     unsigned int evtchn)
+{
+	struct xen_netif_ctrl_sring *sring;
+	void *addr;
+	int err;
+
+	/* A new connection starts without hashing. */
+	write_seqlock_bh(&vif->hash_lock);
+	xnb_hash_init(&vif->hash);
+	write_sequnlock_bh(&vif->hash_lock);
+
+	vif->ctrl_buf = (void *)get_zeroed_page(GFP_KERNEL);
+	if (!vif->ctrl_buf)
+		return -ENOMEM;
+	err = xenbus_map_ring_valloc(vif->xbdev, &ref, 1, &addr);
+	if (err)
+		goto fail;
+	sring = addr;
+	BACK_RING_ATTACH(&vif->ctrl, sring, READ_ONCE(sring->rsp_prod),
+			 XEN_PAGE_SIZE);
+	/* Indices that describe no possible ring: refuse to connect. */
+	if (!xnb_ring_sane(READ_ONCE(sring->req_prod), vif->ctrl.rsp_prod_pvt,
+			   XNB_CTRL_RING_SIZE)) {
+		err = -EINVAL;
+		goto fail;
+	}
+	vif->ctrl_dead = false;
+	err = bind_interdomain_evtchn_to_irqhandler_lateeoi(vif->xbdev, evtchn,
+							    xnb_ctrl_interrupt, 0,
+							    vif->ctrl_name, vif);
+	if (err < 0)
+		goto fail;
+	vif->ctrl_irq = err;
+	return 0;
+
+fail:
+	xnb_ctrl_disconnect(vif);
+	return err;
+}
+
+void xnb_ctrl_disconnect(struct xnb_vif *vif)
+{
+	if (vif->ctrl_irq) {
+		/* No new work; the queued or running one still EOIs. */
+		disable_irq(vif->ctrl_irq);
+		cancel_work_sync(&vif->ctrl_work);
+		unbind_from_irqhandler(vif->ctrl_irq, vif);
+		vif->ctrl_irq = 0;
+	}
+	write_seqlock_bh(&vif->hash_lock);
+	xnb_hash_init(&vif->hash);
+	write_sequnlock_bh(&vif->hash_lock);
+	if (vif->ctrl.sring)
+		xenbus_unmap_ring_vfree(vif->xbdev, vif->ctrl.sring);
+	vif->ctrl.sring = NULL;
+	free_page((unsigned long)vif->ctrl_buf);
+	vif->ctrl_buf = NULL;
+}
+
+/* The XEN_NETIF_CTRL_HASH_TYPE_* bit @flags select for a packet of
+ * @keys, the most specific first; 0 when none applies.  The TCP types
+ * need the ports: not for a fragment.
+ */
+static u32 xnb_hash_type(u32 flags, const struct flow_keys *keys)
+{
+	bool tcp = keys->basic.ip_proto == IPPROTO_TCP &&
+		   !(keys->control.flags & FLOW_DIS_IS_FRAGMENT);
+
+	switch (keys->control.addr_type) {
+	case FLOW_DISSECTOR_KEY_IPV4_ADDRS:
+		if (tcp && (flags & XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP))
+			return XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+		if (flags & XEN_NETIF_CTRL_HASH_TYPE_IPV4)
+			return XEN_NETIF_CTRL_HASH_TYPE_IPV4;
+		return 0;
+	case FLOW_DISSECTOR_KEY_IPV6_ADDRS:
+		if (tcp && (flags & XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP))
+			return XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP;
+		if (flags & XEN_NETIF_CTRL_HASH_TYPE_IPV6)
+			return XEN_NETIF_CTRL_HASH_TYPE_IPV6;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
+			 const struct flow_keys *keys)
+{
+	const u8 *src, *dst;
+
+	if (type & (XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
+		    XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP)) {
+		src = (const u8 *)&keys->addrs.v4addrs.src;
+		dst = (const u8 *)&keys->addrs.v4addrs.dst;
+	} else {
+		src = keys->addrs.v6addrs.src.s6_addr;
+		dst = keys->addrs.v6addrs.dst.s6_addr;
+	}
+	return xnb_hash_flow(h, type, src, dst, (__force u16)keys->ports.src,
+			     (__force u16)keys->ports.dst);
+}
+
+/* With Toeplitz hashing on: the hash of @skb per the frontend's flags,
+ * kept on the skb as a software hash (none when no flag applies: the
+ * stack's own must not reach the guest as ours), and the queue the
+ * frontend's mapping gives it.  -1 when hashing is off.
+ */
+int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
+{
+	/* Not beyond what the core has: a frontend may enable hashing
+	 * before xnb_vif_start sets the real queue count.
+	 */
+	unsigned int n = min(READ_ONCE(vif->num_queues),
+			     vif->dev->real_num_tx_queues);
+	struct flow_keys keys;
+	bool dissected = false;
+	u32 type = 0, hash = 0, q = 0;
+	unsigned int seq;
+
+	if (!n || READ_ONCE(vif->hash.alg) !=
+		  XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
+		return -1;
+	do {
+		seq = read_seqbegin(&vif->hash_lock);
+		if (vif->hash.alg != XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ) {
+			q = U32_MAX;
+			continue;
+		}
+		/* Once: flags rarely change, the packet never does. */
+		if (!dissected) {
+			if (!skb_flow_dissect_flow_keys(skb, &keys, 0))
+				memset(&keys, 0, sizeof(keys));
+			dissected = true;
+		}
+		type = xnb_hash_type(vif->hash.flags, &keys);
+		hash = type ? xnb_hash_keys(&vif->hash, type, &keys) : 0;
+		q = xnb_hash_queue(&vif->hash, hash, n);
+	} while (read_seqretry(&vif->hash_lock, seq));
+
+	if (q == U32_MAX)
+		return -1;
+	if (type)
+		__skb_set_sw_hash(skb, hash,
+				  type & (XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP |
+					  XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP));
+	else
+		skb_clear_hash(skb);
+	return q;
+}
+
+u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
+		     struct net_device *sb_dev)
+{
+	int q = xnb_hash_skb(netdev_priv(dev), skb);
+
+	if (q < 0)
+		return netdev_pick_tx(dev, skb, sb_dev);
+	return q;
+}
+
+/* Whether guest RX of @skb carries a hash extra: the frontend enabled
+ * Toeplitz hashing and the skb has the hash xnb_hash_skb() set.  Asked
+ * once per packet, when its slots are counted.
+ */
+bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb)
+{
+	return READ_ONCE(vif->hash.alg) ==
+	       XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ && skb->sw_hash;
+}
+
+/* The extra: the type octet is the _XEN_NETIF_CTRL_HASH_TYPE_* number,
+ * the value least significant octet first (netif.h).
+ */
+void xnb_rx_hash_fill(const struct sk_buff *skb,
+		      struct xen_netif_extra_info *ex)
+{
+	bool v6 = skb->protocol == htons(ETH_P_IPV6);
+	__le32 value = cpu_to_le32(skb_get_hash_raw(skb));
+
+	ex->type = XEN_NETIF_EXTRA_TYPE_HASH;
+	ex->flags = 0;
+	if (skb->l4_hash)
+		ex->u.hash.type = v6 ? _XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP :
+				       _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+	else
+		ex->u.hash.type = v6 ? _XEN_NETIF_CTRL_HASH_TYPE_IPV6 :
+				       _XEN_NETIF_CTRL_HASH_TYPE_IPV4;
+	ex->u.hash.algorithm = XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ;
+	memcpy(ex->u.hash.value, &value, sizeof(value));
+}
