@@ -261,10 +261,16 @@ void service_rx(struct fe *f)
 			extra = ((netif_extra_info_t *)r)->flags &
 				XEN_NETIF_EXTRA_FLAG_MORE;
 		} else {
-			if (r->status < 0)
+			if (r->status < 0) {
 				f->rx_err++;
-			else
+			} else {
 				f->rx_ok++;
+				if (r->offset > f->rx_off_max)
+					f->rx_off_max = r->offset;
+				if (r->offset + (unsigned int)r->status >
+				    f->rx_end_max)
+					f->rx_end_max = r->offset + r->status;
+			}
 			extra = r->flags & NETRXF_extra_info;
 		}
 		f->rx_cons++;
@@ -480,6 +486,19 @@ void put_extra(struct fe *f, uint8_t type, uint8_t flags, uint16_t a,
 	e->u.gso.size = a;
 	e->u.gso.type = b;
 	e->u.gso.features = 0;
+	f->tx_prod++;
+}
+
+/* A multicast extra with a whole address (u.mcast.addr). */
+void put_mcast(struct fe *f, uint8_t type, uint8_t flags,
+	       const uint8_t *addr)
+{
+	netif_extra_info_t *e = (void *)&f->txs->ring[f->tx_prod % TXR].req;
+
+	memset(e, 0, sizeof(*e));
+	e->type = type;
+	e->flags = flags;
+	memcpy(e->u.mcast.addr, addr, 6);
 	f->tx_prod++;
 }
 

@@ -57,6 +57,8 @@ struct fe {
 	/* counters */
 	unsigned long n_ok, n_err, n_null, n_other, n_resp;
 	unsigned long rx_ok, rx_err;
+	/* RX data responses: the largest offset and offset + status seen */
+	unsigned int rx_off_max, rx_end_max;
 	/* last collected responses */
 	int nlast;
 	netif_tx_response_t last[1024];
@@ -105,6 +107,8 @@ void put(struct fe *f, uint32_t gref, uint16_t off, uint16_t flags,
 	 uint16_t id, uint16_t size);
 void put_extra(struct fe *f, uint8_t type, uint8_t flags, uint16_t a,
 	       uint8_t b);
+void put_mcast(struct fe *f, uint8_t type, uint8_t flags,
+	       const uint8_t *addr);
 void push(struct fe *f);
 int collect(struct fe *f, int want, int ms);
 void frame(struct fe *f, int pg, unsigned int off, unsigned int len);

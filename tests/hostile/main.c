@@ -70,7 +70,7 @@ static const struct hostile_case cases[] = {
 	{ 12, case_extra_types, END_FATAL, C, "repeated extra types, then type 0" },
 	{ 13, case_gso, END_FATAL, C, "GSO without L4 header, GSO size 0" },
 	{ 14, case_csum, END_UP, C, "checksum-blank on a malformed IP packet" },
-	{ 15, case_mcast_extras, END_FATAL, C, "multicast extras, more than 8 extras" },
+	{ 15, case_mcast_extras, END_FATAL, C, "multicast requests, 64 bound, > 8 extras" },
 	{ 16, case_bad_grefs, END_UP, C, "invalid and revoked TX grant refs" },
 	{ 17, case_doublefetch, END_UP, C, "requests rewritten while read" },
 	{ 18, case_ids, END_UP, C, "duplicate and random request ids" },
@@ -84,6 +84,7 @@ static const struct hostile_case cases[] = {
 	{ 26, case_evtchn_storm, END_UP, C, "event channel storm" },
 	{ 27, case_rate, END_UP, C, "rate limit set before connect" },
 	{ 28, case_rx_wiggle, END_FATAL, L, "RX req_prod wiggled, then a ring ahead" },
+	{ 29, case_xdp_headroom, END_UP, C, "xdp-headroom beyond the limit, junk" },
 };
 
 #undef C

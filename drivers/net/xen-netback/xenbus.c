@@ -387,7 +387,12 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		if (dev->state == XenbusStateConnected)
 			break;
 		if (be->want_connected) {
-			/* Back from Reconfiguring (or a repeated event). */
+			/* Back from Reconfiguring: read the headroom again.
+			 * netfront enters Reconfiguring before it writes the
+			 * key, so our first read may have come too early.
+			 */
+			if (dev->state == XenbusStateReconfigured)
+				xnb_read_xdp_headroom(be);
 			xnb_maybe_connected(be);
 			break;
 		}
