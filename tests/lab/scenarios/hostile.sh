@@ -18,12 +18,13 @@
 # fatal; > 18 data slots = drop; >= 20 further slots = fatal; offset+size
 # > 4096 = fatal; later slot larger than remaining = drop; len < 14 = drop;
 # extra type 0 or > 5 = fatal; > 8 extras = fatal; GSO size 0 / unknown
-# type = fatal; multicast extras = drop; checksum/GSO header problems =
+# type = fatal; multicast extras = filter requests (OK, a unicast ADD or
+# one past 64 addresses = error); checksum/GSO header problems =
 # error responses; invalid grefs = error responses for that packet only;
 # RX without buffers: drops after rx_drain_timeout_msecs, carrier off after
 # rx_stall_timeout_msecs, back on with buffers; impossible ring indices at
 # connect, num-queues 0/>max, request-rx-copy=0, feature-rx-notify absent
-# = refused; no control ring, no multicast control offered; RX events with
+# = refused; no control ring offered; xdp-headroom clamped to 2048 (29); RX events with
 # nothing queued are spurious (late-EOI throttled), an RX producer index
 # more than a ring ahead = fatal even with nothing queued (28).
 H=20
@@ -328,7 +329,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26 27 27w 28"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29 27 27w 28"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
