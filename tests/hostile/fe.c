@@ -264,6 +264,16 @@ void service_rx(struct fe *f)
 			if (r->status < 0) {
 				f->rx_err++;
 			} else {
+				const uint8_t *d = f->rx + (r->id % NRX) * PAGE +
+						   r->offset;
+
+				if (!f->rx_in_pkt && r->status >= 14 &&
+				    r->offset <= PAGE - 14) {
+					if (!memcmp(d, f->mc_a, 6))
+						f->rx_mc_a++;
+					else if (!memcmp(d, f->mc_b, 6))
+						f->rx_mc_b++;
+				}
 				f->rx_ok++;
 				if (r->offset > f->rx_off_max)
 					f->rx_off_max = r->offset;
@@ -272,6 +282,7 @@ void service_rx(struct fe *f)
 					f->rx_end_max = r->offset + r->status;
 			}
 			extra = r->flags & NETRXF_extra_info;
+			f->rx_in_pkt = !!(r->flags & NETRXF_more_data);
 		}
 		f->rx_cons++;
 	}

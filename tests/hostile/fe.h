@@ -59,6 +59,10 @@ struct fe {
 	unsigned long rx_ok, rx_err;
 	/* RX data responses: the largest offset and offset + status seen */
 	unsigned int rx_off_max, rx_end_max;
+	/* RX packets to two multicast addresses (case 15's filter check) */
+	uint8_t mc_a[6], mc_b[6];
+	unsigned long rx_mc_a, rx_mc_b;
+	int rx_in_pkt;		/* the last data response had more_data */
 	/* last collected responses */
 	int nlast;
 	netif_tx_response_t last[1024];

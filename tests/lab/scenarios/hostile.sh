@@ -140,7 +140,7 @@ ngroup=0 R_FATALS=0 R_LINE=""
 # lines, carrier and g1.  IDs: case numbers, 27w (case 27 with a wrapping
 # rate) or "random" (ARGS are the program's arguments then).
 run_group() {
-	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo
+	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo mbg=""
 	local id cs line res expect cwhy nl a chunk
 	ngroup=$((ngroup + 1))
 	for id in $ids; do case " ${HOSTILE_FRESH:-} " in *" $id "*) fresh=1 ;; esac; done
@@ -170,6 +170,20 @@ run_group() {
 		  done ) > /run/hostile-samples &
 		bg=$! ;;
 	esac
+	case " $ids " in *" 15 "*)
+		# Case 15's multicast filter: dom0 sends to 224.0.0.251 (the
+		# program lists 01:00:5e:00:00:fb) and 224.0.0.252 (not
+		# listed) while the program's phase is mcast-on or mcast-off.
+		( while :; do
+			case $(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null) in
+			mcast-on|mcast-off)
+				ping -c1 -W1 -I xenbr0 224.0.0.251 >/dev/null 2>&1
+				ping -c1 -W1 -I xenbr0 224.0.0.252 >/dev/null 2>&1 ;;
+			*) sleep 0.3 ;;
+			esac
+		  done ) &
+		mbg=$! ;;
+	esac
 	[ -n "$args" ] || args="case $(echo "$ids" | sed 's/27w/27/g')"
 	tmo=${HOSTILE_EXEC_TIMEOUT:-$(($(left) - R_RESERVE - 30))}
 	[ "$tmo" -gt 60 ] || tmo=60
@@ -192,6 +206,7 @@ run_group() {
 		done
 	fi
 	[ -n "$bg" ] && { kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null; }
+	[ -n "$mbg" ] && { kill "$mbg" 2>/dev/null; wait "$mbg" 2>/dev/null; }
 	echo "$out" | grep -E '^HOSTILE|XNB-FAILREASON' | sed "s/^/  [g$H] /"
 	last=$(echo "$out" | sed -n 's/.*HOSTILE-END .*final=\([a-z/-]*\).*/\1/p' | tail -n1)
 	[ -z "$last" ] && why="no verdict from the program (rc $rc)" && fresh=1
