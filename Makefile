@@ -187,6 +187,7 @@ lab-shell: lab-images lab-warnmod lab-module
 -include tests/hostile/hostile.mk
 -include bench/bench.mk
 -include tests/lab/soak.mk
+-include tests/lab/xdp/xdp.mk
 
 # Lab scenarios `make check` runs: everything against our module, and the
 # scenarios that test plain netback behaviour against Debian's as reference.

@@ -60,6 +60,12 @@ typedef unsigned long long u64;
 
 /* Our flag in xnb_tx_pkt.flags: the chain carried multicast extras. */
 #define XNB_TXF_MCAST		0x8000u
+/* RX: the largest headroom we put before a packet in its first slot.
+ * netif.h allows up to XEN_NETIF_MAX_XDP_HEADROOM (32 KiB - 1), more
+ * than a slot; XDP uses 256.  Half a page keeps a standard frame whole
+ * in the first slot, which a guest's XDP program needs.
+ */
+#define XNB_RX_HEADROOM_MAX	2048u
 
 /* Why a packet was dropped or the vif disabled; for log lines and tests. */
 enum xnb_tx_reason {
@@ -75,7 +81,9 @@ enum xnb_tx_reason {
 	XNB_R_RUNT,		/* drop: packet shorter than an Ethernet header */
 	XNB_R_SLOT_OVERSIZE,	/* drop: a slot larger than what remains */
 	XNB_R_GSO_NOT_NEGOTIATED, /* drop: GSO type the vif did not offer */
-	XNB_R_MCAST_UNSUPPORTED, /* drop: multicast control not negotiated */
+	XNB_R_MCAST_CTRL,	/* no packet: a multicast filter request
+				 * (mcast_op, mcast_addr), answered, not sent
+				 */
 	XNB_R_COUNT
 };
 
@@ -114,6 +122,11 @@ struct xnb_tx_pkt {
 	u16 gso_size;
 	u8 gso_type;		/* enum xnb_gso */
 	u8 reason;		/* enum xnb_tx_reason when not XNB_TX_OK */
+	/* The last multicast extra of the chain: XEN_NETIF_EXTRA_TYPE_MCAST_
+	 * ADD or _DEL (0: none) and its address.
+	 */
+	u8 mcast_op;
+	u8 mcast_addr[6];
 	struct xnb_tx_data data[XNB_TX_MAX_DATA];
 	/* Per consumed slot: the request id to echo, and whether the slot
 	 * held an extra-info segment (answered with XEN_NETIF_RSP_NULL).
@@ -205,16 +218,22 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 
 const char *xnb_tx_reason_str(unsigned int reason);
 
-/* Guest RX slots (one per page-sized buffer, plus a GSO extra). */
-u32 xnb_rx_slots_needed(u32 len, bool gso);
+/*
+ * Guest RX slots (one per page-sized buffer, plus a GSO extra).  The
+ * first buffer starts the data @headroom bytes in (the guest's
+ * "xdp-headroom", at most XNB_RX_HEADROOM_MAX; larger is taken as that).
+ */
+u32 xnb_rx_slots_needed(u32 len, bool gso, u32 headroom);
 
 /*
- * May a packet of @len bytes go to the guest at all?  Its data must fit
- * the XNB_TX_MAX_DATA buffers netfront takes for one packet, or a single
- * buffer without scatter-gather (@can_sg); a GSO packet (@gso) needs
- * its type negotiated (@gso_negotiated) and scatter-gather.
+ * May a packet of @len bytes go to the guest at all?  Its data, after
+ * @headroom in the first buffer, must fit the XNB_TX_MAX_DATA buffers
+ * netfront takes for one packet, or a single buffer without
+ * scatter-gather (@can_sg); a GSO packet (@gso) needs its type
+ * negotiated (@gso_negotiated) and scatter-gather.
  */
-bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg);
+bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg,
+		 u32 headroom);
 
 /*
  * Credit-based TX shaping, the stock "bytes,usec" format of the backend's

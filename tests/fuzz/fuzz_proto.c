@@ -152,10 +152,10 @@ static struct model model_walk(const uint8_t *ring, uint32_t size,
 	r = slot(ring, size, cons);
 	if (!drop && r.offset + remaining > 4096)
 		return model_fatal(XNB_R_CROSS_PAGE);
+	if (!drop && mcast)
+		drop = XNB_R_MCAST_CTRL;
 	if (!drop && r.size < 14)
 		drop = XNB_R_RUNT;
-	if (!drop && mcast)
-		drop = XNB_R_MCAST_UNSUPPORTED;
 	if (!drop && ((gso == 1 && !lim->gso_tcpv4) ||
 		      (gso == 2 && !lim->gso_tcpv6)))
 		drop = XNB_R_GSO_NOT_NEGOTIATED;
@@ -429,19 +429,20 @@ static void fuzz_groups(struct input *in)
 					       i >= best));
 }
 
-static void fuzz_rx(uint32_t len)
+static void fuzz_rx(uint32_t len, uint32_t hr)
 {
-	uint64_t pages = ((uint64_t)len + 4095) / 4096;
+	uint32_t h = hr > 2048 ? 2048 : hr;
+	uint64_t pages = ((uint64_t)len + h + 4095) / 4096;
 
 	if (!pages)
 		pages = 1;
-	CHECK(xnb_rx_slots_needed(len, false) == pages);
-	CHECK(xnb_rx_slots_needed(len, true) == pages + 1);
-	CHECK(xnb_rx_fits(len, false, false, true) == (pages <= 18));
-	CHECK(xnb_rx_fits(len, false, true, false) == (pages == 1));
-	CHECK(xnb_rx_fits(len, true, true, true) == (pages <= 18));
-	CHECK(!xnb_rx_fits(len, true, false, true));
-	CHECK(!xnb_rx_fits(len, true, true, false));
+	CHECK(xnb_rx_slots_needed(len, false, hr) == pages);
+	CHECK(xnb_rx_slots_needed(len, true, hr) == pages + 1);
+	CHECK(xnb_rx_fits(len, false, false, true, hr) == (pages <= 18));
+	CHECK(xnb_rx_fits(len, false, true, false, hr) == (pages == 1));
+	CHECK(xnb_rx_fits(len, true, true, true, hr) == (pages <= 18));
+	CHECK(!xnb_rx_fits(len, true, false, true, hr));
+	CHECK(!xnb_rx_fits(len, true, true, false, hr));
 }
 
 /* Event judgement and ring bookkeeping on arbitrary indices, read from
@@ -485,10 +486,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct input tail = { data + (size > 18 ? size - 18 : 0),
 			      size > 18 ? 18 : size, 0 };
 	uint32_t rxlen = 0;
+	uint16_t hr = 0;
 
 	if (size >= 4)
 		memcpy(&rxlen, data + size - 4, 4);
-	fuzz_rx(rxlen);
+	if (size >= 6)
+		memcpy(&hr, data + size - 6, 2);
+	fuzz_rx(rxlen, hr);
 	fuzz_ring(&in);
 	fuzz_groups(&in);
 	fuzz_credit(&in);

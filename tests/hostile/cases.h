@@ -65,6 +65,7 @@ enum hostile_end case_rate(struct fe *f);
 enum hostile_end case_rx_nobuf(struct fe *f);
 enum hostile_end case_rx_bad_grefs(struct fe *f);
 enum hostile_end case_rx_wiggle(struct fe *f);
+enum hostile_end case_xdp_headroom(struct fe *f);
 
 /* cases_ctl.c: connect time, xenstore, event channels */
 enum hostile_end case_connect_indices(struct fe *f);

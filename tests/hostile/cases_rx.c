@@ -208,3 +208,82 @@ enum hostile_end case_rx_wiggle(struct fe *f)
 	check(f, 28, "c", "fatal", chain_even(f, 1, 60));
 	return END_FATAL;
 }
+
+/* Wait up to @ms for the backend to reach @want; returns the last seen. */
+static int be_wait(struct fe *f, int want, int ms)
+{
+	long end = now_ms() + ms;
+	int s;
+
+	while ((s = be_state(f)) != want && now_ms() < end)
+		usleep(20000);
+	return s;
+}
+
+/* Ask for RX headroom @val as netfront does when it attaches an XDP
+ * program (Reconfiguring, wait for Reconfigured, Connected again), then
+ * provoke dom0 into sending to us; returns the largest RX offset seen,
+ * or -1 when the backend did not follow.
+ */
+static int xdp_round(struct fe *f, int cs, const char *sub, const char *val)
+{
+	unsigned long before;
+	int s1, s2, n = 0;
+	long t0;
+
+	xs_put(f, "xdp-headroom", "%s", val);
+	fe_state(f, XenbusStateReconfiguring);
+	s1 = be_wait(f, XenbusStateReconfigured, 5000);
+	fe_state(f, XenbusStateConnected);
+	s2 = be_wait(f, XenbusStateConnected, 5000);
+	if (s1 != XenbusStateReconfigured || s2 != XenbusStateConnected) {
+		report(cs, sub, "followed", "stuck",
+		       "xdp-headroom=%s backend states %d then %d", val, s1, s2);
+		return -1;
+	}
+	f->rx_off_max = 0;
+	f->rx_end_max = 0;
+	before = f->rx_ok;
+	arp_request(f);
+	t0 = now_ms();
+	while (f->rx_ok == before && now_ms() - t0 < 5000)
+		arp_again(f, n++);
+	if (f->rx_ok == before)
+		return -1;
+	return f->rx_off_max;
+}
+
+/* 29: xdp-headroom beyond the limit, or junk */
+enum hostile_end case_xdp_headroom(struct fe *f)
+{
+	static const struct {
+		const char *sub, *val, *expect;
+	} r[] = {
+		{ "b", "256", "256" },		/* netfront's XDP_PACKET_HEADROOM */
+		{ "c", "40000", "2048" },	/* above 0x7fff: clamped */
+		{ "d", "32767", "2048" },	/* XEN_NETIF_MAX_XDP_HEADROOM */
+		{ "e", "-5", "0" },		/* junk: none */
+		{ "f", "0", "0" },
+	};
+	int s = backend_feature(f, "feature-xdp-headroom");
+	unsigned int i;
+	char got[32];
+
+	report(29, "a", "1", s == 1 ? "1" : "missing",
+	       "feature-xdp-headroom=%d", s);
+	for (i = 0; i < sizeof(r) / sizeof(r[0]); i++) {
+		int off = xdp_round(f, 29, r[i].sub, r[i].val);
+
+		if (off < 0)
+			snprintf(got, sizeof(got), "no-rx");
+		else
+			snprintf(got, sizeof(got), "%d", off);
+		report(29, r[i].sub, r[i].expect, got,
+		       "xdp-headroom=%s rx_ok=%lu max(offset+status)=%u",
+		       r[i].val, f->rx_ok, f->rx_end_max);
+		if (f->rx_end_max > PAGE)
+			report(29, r[i].sub, "in-page", "past-page",
+			       "offset+status=%u", f->rx_end_max);
+	}
+	return END_UP;
+}

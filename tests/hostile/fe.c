@@ -298,11 +298,28 @@ void service_rx(struct fe *f)
 			extra = ((netif_extra_info_t *)r)->flags &
 				XEN_NETIF_EXTRA_FLAG_MORE;
 		} else {
-			if (r->status < 0)
+			if (r->status < 0) {
 				f->rx_err++;
-			else
+			} else {
+				const uint8_t *d = f->rx + (r->id % NRX) * PAGE +
+						   r->offset;
+
+				if (!f->rx_in_pkt && r->status >= 14 &&
+				    r->offset <= PAGE - 14) {
+					if (!memcmp(d, f->mc_a, 6))
+						f->rx_mc_a++;
+					else if (!memcmp(d, f->mc_b, 6))
+						f->rx_mc_b++;
+				}
 				f->rx_ok++;
+				if (r->offset > f->rx_off_max)
+					f->rx_off_max = r->offset;
+				if (r->offset + (unsigned int)r->status >
+				    f->rx_end_max)
+					f->rx_end_max = r->offset + r->status;
+			}
 			extra = r->flags & NETRXF_extra_info;
+			f->rx_in_pkt = !!(r->flags & NETRXF_more_data);
 		}
 		f->rx_cons++;
 	}
@@ -573,6 +590,19 @@ void put_extra(struct fe *f, uint8_t type, uint8_t flags, uint16_t a,
 	e->u.gso.size = a;
 	e->u.gso.type = b;
 	e->u.gso.features = 0;
+	f->tx_prod++;
+}
+
+/* A multicast extra with a whole address (u.mcast.addr). */
+void put_mcast(struct fe *f, uint8_t type, uint8_t flags,
+	       const uint8_t *addr)
+{
+	netif_extra_info_t *e = (void *)&f->txs->ring[f->tx_prod % TXR].req;
+
+	memset(e, 0, sizeof(*e));
+	e->type = type;
+	e->flags = flags;
+	memcpy(e->u.mcast.addr, addr, 6);
 	f->tx_prod++;
 }
 

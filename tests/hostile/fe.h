@@ -80,6 +80,12 @@ struct fe {
 	RING_IDX ctrl_prod, ctrl_cons;
 	uint8_t *cdata;
 	uint32_t cdata_ref;
+	/* RX data responses: the largest offset and offset + status seen */
+	unsigned int rx_off_max, rx_end_max;
+	/* RX packets to two multicast addresses (case 15's filter check) */
+	uint8_t mc_a[6], mc_b[6];
+	unsigned long rx_mc_a, rx_mc_b;
+	int rx_in_pkt;		/* the last data response had more_data */
 	/* last collected responses */
 	int nlast;
 	netif_tx_response_t last[1024];
@@ -136,6 +142,8 @@ void put(struct fe *f, uint32_t gref, uint16_t off, uint16_t flags,
 	 uint16_t id, uint16_t size);
 void put_extra(struct fe *f, uint8_t type, uint8_t flags, uint16_t a,
 	       uint8_t b);
+void put_mcast(struct fe *f, uint8_t type, uint8_t flags,
+	       const uint8_t *addr);
 void push(struct fe *f);
 int collect(struct fe *f, int want, int ms);
 void frame(struct fe *f, int pg, unsigned int off, unsigned int len);

@@ -754,23 +754,44 @@ static void test_gso_negotiation(void **state)
 	gso_case(XEN_NETIF_GSO_TYPE_TCPV6, false, false, XNB_TX_DROP);
 }
 
-static void test_mcast_extras_drop(void **state)
+static void test_mcast_extras(void **state)
 {
 	static const u8 mac[6] = { 1, 0, 0x5e, 0, 0, 1 };
+	static const u8 mac2[6] = { 1, 0, 0x5e, 0, 0, 2 };
 	struct xnb_tx_pkt p;
 
 	(void)state;
 	put(1, 0, EXTRA, 1, 100);
 	put_extra(XEN_NETIF_EXTRA_TYPE_MCAST_ADD, false, mac, sizeof(mac));
-	expect_drop(parse(&p), &p, XNB_R_MCAST_UNSUPPORTED, 2);
+	expect_drop(parse(&p), &p, XNB_R_MCAST_CTRL, 2);
 	assert_int_equal(p.is_extra[1], 1);
+	assert_int_equal(p.mcast_op, XEN_NETIF_EXTRA_TYPE_MCAST_ADD);
+	assert_memory_equal(p.mcast_addr, mac, 6);
 
 	ring_init(256, 0);
 	put(1, 0, EXTRA | MORE, 1, 100);
 	put_gso(XEN_NETIF_GSO_TYPE_TCPV4, 1448, true);
 	put_extra(XEN_NETIF_EXTRA_TYPE_MCAST_DEL, false, mac, sizeof(mac));
 	put(2, 0, 0, 2, 50);
-	expect_drop(parse(&p), &p, XNB_R_MCAST_UNSUPPORTED, 4);
+	expect_drop(parse(&p), &p, XNB_R_MCAST_CTRL, 4);
+	assert_int_equal(p.mcast_op, XEN_NETIF_EXTRA_TYPE_MCAST_DEL);
+
+	/* A dummy request of size 0 is a request, not a runt; the last
+	 * multicast extra of the chain is the one applied.
+	 */
+	ring_init(256, 0);
+	put(1, 0, EXTRA, 1, 0);
+	put_extra(XEN_NETIF_EXTRA_TYPE_MCAST_ADD, true, mac, sizeof(mac));
+	put_extra(XEN_NETIF_EXTRA_TYPE_MCAST_DEL, false, mac2, sizeof(mac2));
+	expect_drop(parse(&p), &p, XNB_R_MCAST_CTRL, 3);
+	assert_int_equal(p.mcast_op, XEN_NETIF_EXTRA_TYPE_MCAST_DEL);
+	assert_memory_equal(p.mcast_addr, mac2, 6);
+
+	/* No multicast extra: no request. */
+	ring_init(256, 0);
+	put(1, 0, 0, 1, 100);
+	assert_int_equal(parse(&p), XNB_TX_OK);
+	assert_int_equal(p.mcast_op, 0);
 }
 
 /* ---- double fetch and ids (catalogue 17, 18) ---- */
@@ -1046,23 +1067,38 @@ static void test_spurious_hold(void **state)
 static void test_rx_slots_needed(void **state)
 {
 	(void)state;
-	assert_int_equal(xnb_rx_slots_needed(0, false), 1);
-	assert_int_equal(xnb_rx_slots_needed(1, false), 1);
-	assert_int_equal(xnb_rx_slots_needed(4095, false), 1);
-	assert_int_equal(xnb_rx_slots_needed(4096, false), 1);
-	assert_int_equal(xnb_rx_slots_needed(4097, false), 2);
-	assert_int_equal(xnb_rx_slots_needed(65535, false), 16);
-	assert_int_equal(xnb_rx_slots_needed(65536, false), 16);
-	assert_int_equal(xnb_rx_slots_needed(65537, false), 17);
-	assert_int_equal(xnb_rx_slots_needed(0, true), 2);
-	assert_int_equal(xnb_rx_slots_needed(4096, true), 2);
-	assert_int_equal(xnb_rx_slots_needed(4097, true), 3);
-	assert_int_equal(xnb_rx_slots_needed(65536, true), 17);
+	assert_int_equal(xnb_rx_slots_needed(0, false, 0), 1);
+	assert_int_equal(xnb_rx_slots_needed(1, false, 0), 1);
+	assert_int_equal(xnb_rx_slots_needed(4095, false, 0), 1);
+	assert_int_equal(xnb_rx_slots_needed(4096, false, 0), 1);
+	assert_int_equal(xnb_rx_slots_needed(4097, false, 0), 2);
+	assert_int_equal(xnb_rx_slots_needed(65535, false, 0), 16);
+	assert_int_equal(xnb_rx_slots_needed(65536, false, 0), 16);
+	assert_int_equal(xnb_rx_slots_needed(65537, false, 0), 17);
+	assert_int_equal(xnb_rx_slots_needed(0, true, 0), 2);
+	assert_int_equal(xnb_rx_slots_needed(4096, true, 0), 2);
+	assert_int_equal(xnb_rx_slots_needed(4097, true, 0), 3);
+	assert_int_equal(xnb_rx_slots_needed(65536, true, 0), 17);
 	/* no wrap near 4 GiB */
-	assert_int_equal(xnb_rx_slots_needed(0xfffff000u, false), 0xfffff);
-	assert_int_equal(xnb_rx_slots_needed(0xfffff001u, false), 0x100000);
-	assert_int_equal(xnb_rx_slots_needed(0xffffffffu, false), 0x100000);
-	assert_int_equal(xnb_rx_slots_needed(0xffffffffu, true), 0x100001);
+	assert_int_equal(xnb_rx_slots_needed(0xfffff000u, false, 0), 0xfffff);
+	assert_int_equal(xnb_rx_slots_needed(0xfffff001u, false, 0), 0x100000);
+	assert_int_equal(xnb_rx_slots_needed(0xffffffffu, false, 0), 0x100000);
+	assert_int_equal(xnb_rx_slots_needed(0xffffffffu, true, 0), 0x100001);
+	/* XDP headroom: the first slot carries 4096 - headroom bytes */
+	assert_int_equal(xnb_rx_slots_needed(0, false, 256), 1);
+	assert_int_equal(xnb_rx_slots_needed(1514, false, 256), 1);
+	assert_int_equal(xnb_rx_slots_needed(3840, false, 256), 1);
+	assert_int_equal(xnb_rx_slots_needed(3841, false, 256), 2);
+	assert_int_equal(xnb_rx_slots_needed(3840 + 4096, false, 256), 2);
+	assert_int_equal(xnb_rx_slots_needed(3841 + 4096, true, 256), 4);
+	assert_int_equal(xnb_rx_slots_needed(65536, false, 256), 17);
+	/* above XNB_RX_HEADROOM_MAX: taken as 2048 */
+	assert_int_equal(xnb_rx_slots_needed(2048, false, 0x7fff), 1);
+	assert_int_equal(xnb_rx_slots_needed(2049, false, 0xffffffffu), 2);
+	assert_int_equal(xnb_rx_slots_needed(0xffffffffu, false, 2048),
+			 0x100001);
+	assert_int_equal(xnb_rx_slots_needed(0xffffffffu, true, 0xffffffffu),
+			 0x100002);
 }
 
 static void test_rx_fits(void **state)
@@ -1070,28 +1106,39 @@ static void test_rx_fits(void **state)
 	static const struct {
 		u32 len;
 		bool gso, negotiated, sg, ok;
+		u32 headroom;
 	} c[] = {
-		{ 0, false, false, false, true },
-		{ 1514, false, false, false, true },
-		{ 4096, false, false, false, true },	/* one page */
-		{ 4097, false, false, false, false },	/* two, no SG */
-		{ 4097, false, false, true, true },
-		{ 18 * 4096, false, false, true, true },	/* 18 buffers */
-		{ 18 * 4096 + 1, false, false, true, false },
-		{ 65536, true, true, true, true },	/* 16 + extra */
-		{ 18 * 4096, true, true, true, true },	/* 18 + extra */
-		{ 18 * 4096 + 1, true, true, true, false },
-		{ 1514, true, false, true, false },	/* not negotiated */
-		{ 1514, true, true, false, false },	/* GSO without SG */
-		{ 0xffffffffu, false, false, true, false },
-		{ 0xffffffffu, true, true, true, false },
+		{ 0, false, false, false, true, 0 },
+		{ 1514, false, false, false, true, 0 },
+		{ 4096, false, false, false, true, 0 },	/* one page */
+		{ 4097, false, false, false, false, 0 },	/* two, no SG */
+		{ 4097, false, false, true, true, 0 },
+		{ 18 * 4096, false, false, true, true, 0 },	/* 18 buffers */
+		{ 18 * 4096 + 1, false, false, true, false, 0 },
+		{ 65536, true, true, true, true, 0 },	/* 16 + extra */
+		{ 18 * 4096, true, true, true, true, 0 },	/* 18 + extra */
+		{ 18 * 4096 + 1, true, true, true, false, 0 },
+		{ 1514, true, false, true, false, 0 },	/* not negotiated */
+		{ 1514, true, true, false, false, 0 },	/* GSO without SG */
+		{ 0xffffffffu, false, false, true, false, 0 },
+		{ 0xffffffffu, true, true, true, false, 0 },
+		{ 1514, false, false, false, true, 256 },
+		{ 3840, false, false, false, true, 256 },
+		{ 3841, false, false, false, false, 256 },
+		{ 3841, false, false, true, true, 256 },
+		{ 2048, false, false, false, true, 0x7fff },	/* as 2048 */
+		{ 2049, false, false, false, false, 0x7fff },
+		{ 18 * 4096 - 256, false, false, true, true, 256 },
+		{ 18 * 4096 - 255, false, false, true, false, 256 },
+		{ 65535 + 14, true, true, true, true, 256 },
 	};
 	unsigned int i;
 
 	(void)state;
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
 		assert_int_equal(xnb_rx_fits(c[i].len, c[i].gso,
-					     c[i].negotiated, c[i].sg),
+					     c[i].negotiated, c[i].sg,
+					     c[i].headroom),
 				 c[i].ok);
 }
 
@@ -1332,7 +1379,7 @@ int main(void)
 		T(test_extras_repeated_last_wins),
 		T(test_gso_bad_fatal),
 		T(test_gso_negotiation),
-		T(test_mcast_extras_drop),
+		T(test_mcast_extras),
 		T(test_double_fetch_rewrite),
 		T(test_ids_echoed),
 		T(test_chain_across_index_wrap),

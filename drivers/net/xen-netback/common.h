@@ -107,6 +107,7 @@ extern unsigned int xnb_rx_queue_bytes;
 extern unsigned int xnb_rx_drain_msecs;
 extern unsigned int xnb_rx_stall_msecs;
 extern bool xnb_separate_tx_rx_irq;
+extern bool xnb_provides_xdp_headroom;
 
 /* Per-queue counters, read by ethtool and ndo_get_stats64. */
 struct xnb_queue_stats {
@@ -128,6 +129,18 @@ struct xnb_queue_stats {
 
 struct xnb_group;
 struct xnb_vif;
+
+/* mcast.c: the guest's multicast filter, at most XNB_MCAST_MAX entries
+ * (stock's bound).
+ */
+#define XNB_MCAST_MAX		64u
+
+struct xnb_mcast {
+	spinlock_t lock;		/* writers (group workers) */
+	struct list_head addrs;		/* RCU; read by xnb_start_xmit */
+	unsigned int count;		/* under lock */
+	bool flood;			/* an ADD was refused: pass all */
+};
 
 /* Bits of xnb_queue.eoi: an EOI owed for that irq once work is done. */
 enum {
@@ -210,6 +223,13 @@ struct xnb_vif {
 	bool gso_tcpv6;
 	bool ip_csum;
 	bool ipv6_csum;
+	/* The guest's request-multicast-control (watched: may change at
+	 * any time) and its RX "xdp-headroom" (at connect, and while the
+	 * guest reconfigures), read by the data path with READ_ONCE.
+	 */
+	bool mcast_ctrl;
+	u16 xdp_headroom;
+	struct xnb_mcast mcast;
 
 	struct xnb_queue *queues;	/* num_queues entries when connected */
 	unsigned int num_queues;
@@ -253,6 +273,8 @@ struct xnb_inflight {
 	u16 nr_ops;
 	u8 dir;			/* XNB_DIR_* */
 	bool drop;		/* answer with errors, no ops */
+	bool mcast_ok;		/* guest TX: a multicast request done */
+	u16 headroom;		/* guest RX: data offset in the first slot */
 	bool gso;		/* guest RX: a GSO extra sits in slot 1 */
 	bool hash;		/* guest RX: a hash extra follows it */
 };
@@ -375,6 +397,13 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why);
 void xnb_vif_set_pinned(struct xnb_vif *vif, int group);
 void xnb_vif_eoi(struct xnb_queue *queue, unsigned int which);
 void xnb_vif_update_carrier(struct xnb_vif *vif);
+
+/* mcast.c */
+void xnb_mcast_init(struct xnb_vif *vif);
+int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr);
+void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr);
+void xnb_mcast_clear(struct xnb_vif *vif);
+bool xnb_mcast_wanted(struct xnb_vif *vif, const u8 *dest);
 
 /* stats.c */
 extern const struct ethtool_ops xnb_ethtool_ops;

@@ -6,8 +6,9 @@
  * can be changed at runtime, where an out-of-range value is refused (at
  * load it is clamped); a new groups count moves every queue live.  The stock
  * driver's runtime parameters (max_queues, separate_tx_rx_irq,
- * hash_cache_size, provides_xdp_headroom) are writable as in stock; the
- * first two apply to what the next connection is offered.  Other
+ * hash_cache_size, provides_xdp_headroom) are writable as in stock;
+ * max_queues, separate_tx_rx_irq and provides_xdp_headroom apply to what
+ * the next connection is offered.  Other
  * out-of-range values are clamped with a log line; an unknown worker=
  * refuses the load.
  *
@@ -195,13 +196,11 @@ static unsigned int xnb_hash_cache_size = 64;
 module_param_named(hash_cache_size, xnb_hash_cache_size, uint, 0644);
 MODULE_PARM_DESC(hash_cache_size, "Stock's hash cache bound; accepted, no effect (no cache kept)");
 
-/* Stock's parameters for features not offered yet (docs/protocol.md):
- * accepted, so a stock configuration loads, and without effect.
- */
-static bool xnb_provides_xdp_headroom = true;
+/* Read (READ_ONCE) at each InitWait: a connection keeps its offer. */
+bool xnb_provides_xdp_headroom = true;
 module_param_named(provides_xdp_headroom, xnb_provides_xdp_headroom, bool,
 		   0644);
-MODULE_PARM_DESC(provides_xdp_headroom, "Stock's XDP headroom offer; no effect (not offered yet)");
+MODULE_PARM_DESC(provides_xdp_headroom, "Offer feature-xdp-headroom; for the next connection");
 
 static int __init xnb_params(void)
 {

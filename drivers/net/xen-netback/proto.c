@@ -122,10 +122,10 @@ static enum xnb_tx_reason xnb_tx_extra(struct xnb_tx_pkt *p,
 		break;
 	case XEN_NETIF_EXTRA_TYPE_MCAST_ADD:
 	case XEN_NETIF_EXTRA_TYPE_MCAST_DEL:
-		/* Only honoured when feature-multicast-control was offered,
-		 * which this backend does not do; remember to refuse.
-		 */
+		/* A filter request: the caller applies the last one. */
 		p->flags |= XNB_TXF_MCAST;
+		p->mcast_op = e->type;
+		memcpy(p->mcast_addr, e->u.mcast.addr, sizeof(p->mcast_addr));
 		break;
 	default:
 		/* Hash and XDP extras carry nothing a backend must act on. */
@@ -153,6 +153,7 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 	p->gso_type = XNB_GSO_NONE;
 	p->gso_size = 0;
 	p->reason = XNB_R_NONE;
+	p->mcast_op = 0;
 
 	if (avail > ring_size)
 		return xnb_tx_fatal(p, XNB_R_RING_OVERFLOW);
@@ -242,10 +243,13 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 		p->data[0].size = 0;
 	}
 
+	/* A multicast request rides on a dummy request of any size, as
+	 * in stock (which tests it before the size): not a runt.
+	 */
+	if (drop == XNB_R_NONE && (p->flags & XNB_TXF_MCAST))
+		drop = XNB_R_MCAST_CTRL;
 	if (drop == XNB_R_NONE && p->len < XNB_ETH_HLEN)
 		drop = XNB_R_RUNT;
-	if (drop == XNB_R_NONE && (p->flags & XNB_TXF_MCAST))
-		drop = XNB_R_MCAST_UNSUPPORTED;
 	if (drop == XNB_R_NONE &&
 	    ((p->gso_type == XNB_GSO_TCPV4 && !lim->gso_tcpv4) ||
 	     (p->gso_type == XNB_GSO_TCPV6 && !lim->gso_tcpv6)))
@@ -272,7 +276,7 @@ static const char *const xnb_tx_reasons[XNB_R_COUNT] = {
 	[XNB_R_RUNT] = "packet shorter than an Ethernet header",
 	[XNB_R_SLOT_OVERSIZE] = "slot larger than the rest of the packet",
 	[XNB_R_GSO_NOT_NEGOTIATED] = "GSO type not negotiated",
-	[XNB_R_MCAST_UNSUPPORTED] = "multicast control not negotiated",
+	[XNB_R_MCAST_CTRL] = "multicast filter request",
 };
 
 const char *xnb_tx_reason_str(unsigned int reason)
@@ -280,19 +284,28 @@ const char *xnb_tx_reason_str(unsigned int reason)
 	return reason < XNB_R_COUNT ? xnb_tx_reasons[reason] : "unknown";
 }
 
-u32 xnb_rx_slots_needed(u32 len, bool gso)
+u32 xnb_rx_slots_needed(u32 len, bool gso, u32 headroom)
 {
-	/* Not (len + PAGE - 1) / PAGE: that wraps for len near 4 GiB. */
-	u32 slots = len / XNB_PAGE_SIZE + (len % XNB_PAGE_SIZE ? 1 : 0);
+	u32 first, slots = 1;
 
-	if (slots == 0)
-		slots = 1;
+	if (headroom > XNB_RX_HEADROOM_MAX)
+		headroom = XNB_RX_HEADROOM_MAX;
+	/* The first slot holds what follows the headroom; the rest are
+	 * counted on what is left, never on len + headroom (a sum that
+	 * wraps for len near 4 GiB).
+	 */
+	first = XNB_PAGE_SIZE - headroom;
+	if (len > first) {
+		len -= first;
+		slots += len / XNB_PAGE_SIZE + (len % XNB_PAGE_SIZE ? 1 : 0);
+	}
 	return slots + (gso ? 1 : 0);
 }
 
-bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg)
+bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg,
+		 u32 headroom)
 {
-	u32 data = xnb_rx_slots_needed(len, false);
+	u32 data = xnb_rx_slots_needed(len, false, headroom);
 
 	if (gso && (!gso_negotiated || !can_sg))
 		return false;

@@ -49,8 +49,18 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (dev->real_num_tx_queues == 1)
 		xnb_hash_skb(vif, skb);
 
+	/* The guest's multicast filter; broadcast always passes. */
+	if (READ_ONCE(vif->mcast_ctrl) && skb_headlen(skb) >= ETH_HLEN) {
+		const u8 *dest = ((const struct ethhdr *)skb->data)->h_dest;
+
+		if (is_multicast_ether_addr(dest) &&
+		    !is_broadcast_ether_addr(dest) &&
+		    !xnb_mcast_wanted(vif, dest))
+			goto drop_noqueue;
+	}
+
 	if (!xnb_rx_fits(skb->len, skb_is_gso(skb), xnb_rx_gso_ok(vif, skb),
-			 vif->can_sg))
+			 vif->can_sg, READ_ONCE(vif->xdp_headroom)))
 		goto drop;
 
 	/* Count before queueing: once queued, the worker may send and free
@@ -210,9 +220,13 @@ struct xnb_rx_src {
 /* Pack @skb into the buffers of slots [cons, cons + need). */
 static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
 			       const grant_ref_t *grefs, const u8 *slot_of,
-			       unsigned int nr_data, struct gnttab_copy *ops)
+			       unsigned int nr_data, unsigned int headroom,
+			       struct gnttab_copy *ops)
 {
-	unsigned int n = 0, d = 0, dst_off = 0, f;
+	/* base: where the current slot's data starts (the headroom in the
+	 * first slot, else 0).
+	 */
+	unsigned int n = 0, d = 0, dst_off = headroom, base = headroom, f;
 	domid_t domid = q->vif->domid;
 	int piece;
 
@@ -276,14 +290,17 @@ static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
 				off = 0;
 			}
 			if (dst_off == XEN_PAGE_SIZE) {
-				q->rx_len[(q->rx.req_cons + slot_of[d]) & XNB_RX_MASK] = dst_off;
+				q->rx_len[(q->rx.req_cons + slot_of[d]) & XNB_RX_MASK] =
+					dst_off - base;
 				d++;
 				dst_off = 0;
+				base = 0;
 			}
 		}
 	}
-	if (dst_off) {
-		q->rx_len[(q->rx.req_cons + slot_of[d]) & XNB_RX_MASK] = dst_off;
+	if (dst_off > base) {
+		q->rx_len[(q->rx.req_cons + slot_of[d]) & XNB_RX_MASK] =
+			dst_off - base;
 		d++;
 	}
 	for (f = d; f < nr_data; f++)
@@ -293,7 +310,7 @@ static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
 
 static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
 			 struct sk_buff *skb, unsigned int need, bool gso,
-			 bool hash)
+			 bool hash, unsigned int headroom)
 {
 	unsigned int extras = gso + hash;
 	grant_ref_t grefs[XNB_RX_MAX_SLOTS];
@@ -315,12 +332,14 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
 	}
 
 	f = xnb_copy_begin(g, q, XNB_DIR_RX, XNB_RX_MAX_OPS);
-	n = xnb_rx_ops(q, skb, grefs, slot_of, d, g->ops + f->first_op);
+	n = xnb_rx_ops(q, skb, grefs, slot_of, d, headroom,
+		       g->ops + f->first_op);
 	if (!n)
 		f->drop = true;
 	f->skb = skb;
 	f->gso = gso;
 	f->hash = hash;
+	f->headroom = headroom;
 	f->ring_start = cons;
 	f->nr_slots = need;
 	q->rx.req_cons = cons + need;
@@ -344,9 +363,26 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 	while (used < budget && !READ_ONCE(vif->disabled) &&
 	       (skb = skb_peek(&q->rx_skbs))) {
 		bool gso = skb_is_gso(skb);
+		/* Once per packet: the guest may change it meanwhile. */
+		unsigned int hr = min_t(unsigned int,
+					READ_ONCE(vif->xdp_headroom),
+					XNB_RX_HEADROOM_MAX);
 		bool hash = xnb_rx_hash_wanted(vif, skb);
-		u32 need = xnb_rx_slots_needed(skb->len, gso) + hash;
+		u32 need = xnb_rx_slots_needed(skb->len, gso, hr) + hash;
 		int avail;
+
+		/* Judged at xmit with the headroom of then: a larger one
+		 * since may leave it too big for the guest.
+		 */
+		if (!xnb_rx_fits(skb->len, gso, xnb_rx_gso_ok(vif, skb),
+				 vif->can_sg, hr)) {
+			skb = skb_dequeue(&q->rx_skbs);
+			xnb_rx_dequeued(q, skb);
+			atomic_long_inc(&q->unsupported_dropped);
+			kfree_skb(skb);
+			used++;
+			continue;
+		}
 
 		avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
 					    q->rx.req_cons, XNB_RX_RING_SIZE);
@@ -389,7 +425,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 
 		skb = skb_dequeue(&q->rx_skbs);
 		xnb_rx_dequeued(q, skb);
-		xnb_rx_start(g, q, skb, need, gso, hash);
+		xnb_rx_start(g, q, skb, need, gso, hash, hr);
 		used += need;
 		done++;
 	}
@@ -448,7 +484,10 @@ void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 			continue;
 		}
 		rsp->id = q->rx_id[idx];
-		rsp->offset = 0;
+		/* XDP headroom: the data starts that far into the first
+		 * buffer, and status counts the data only.
+		 */
+		rsp->offset = i == 0 ? f->headroom : 0;
 		rsp->flags = i == 0 ? flags : 0;
 		if (i == 0 && extras)
 			rsp->flags |= XEN_NETRXF_extra_info;

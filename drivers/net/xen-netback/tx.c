@@ -252,6 +252,26 @@ static void xnb_tx_drop(struct xnb_group *g, struct xnb_queue *q,
 	xnb_copy_commit(g, f, 0);
 }
 
+/* A multicast filter request (mcast.c): applied now, answered in order
+ * with the packets around it, OKAY or, for a refused ADD, an error.
+ */
+static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
+{
+	const struct xnb_tx_pkt *p = &q->tx_pkt;
+	struct xnb_inflight *f;
+	int err = 0;
+
+	if (p->mcast_op == XEN_NETIF_EXTRA_TYPE_MCAST_ADD)
+		err = xnb_mcast_add(q->vif, p->mcast_addr);
+	else
+		xnb_mcast_del(q->vif, p->mcast_addr);
+	f = xnb_copy_begin(g, q, XNB_DIR_TX, 0);
+	f->drop = true;
+	f->mcast_ok = !err;
+	xnb_tx_consume(q, f);
+	xnb_copy_commit(g, f, 0);
+}
+
 int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 {
 	struct xnb_vif *vif = q->vif;
@@ -307,8 +327,11 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 				break;
 			if (v == XNB_TX_DROP) {
 				used += q->tx_pkt.nr_slots;
-				xnb_tx_drop(g, q,
-					    xnb_tx_reason_str(q->tx_pkt.reason));
+				if (q->tx_pkt.reason == XNB_R_MCAST_CTRL)
+					xnb_tx_mcast(g, q);
+				else
+					xnb_tx_drop(g, q,
+						    xnb_tx_reason_str(q->tx_pkt.reason));
 				done++;
 				continue;
 			}
@@ -377,7 +400,7 @@ void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	/* A malformed packet gets an error, not a silent OKAY. */
 	if (ok && !xnb_tx_finish(q, skb))
 		ok = false;
-	status = ok ? XEN_NETIF_RSP_OKAY : XEN_NETIF_RSP_ERROR;
+	status = ok || f->mcast_ok ? XEN_NETIF_RSP_OKAY : XEN_NETIF_RSP_ERROR;
 
 	for (i = 0; i < f->nr_slots; i++) {
 		unsigned int idx = (f->ring_start + i) & XNB_TX_MASK;
@@ -393,6 +416,8 @@ void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	if (ok) {
 		q->stats.tx_packets++;
 		q->stats.tx_bytes += skb->len + ETH_HLEN;
+	} else if (f->mcast_ok) {
+		/* a filter request, not a packet: nothing to count */
 	} else if (copied || f->drop) {
 		q->stats.tx_dropped++;
 	} else {

@@ -14,7 +14,12 @@
  * remove: everything goes, the netdev too.
  *
  * Watched keys on the backend node: "rate" ("bytes,usec", the stock
- * format) and "worker-group" (pin the vif's queues to one group).
+ * format) and "worker-group" (pin the vif's queues to one group); on
+ * the frontend's, while connected: "request-multicast-control" (we
+ * offer feature-dynamic-multicast-control, as stock).  The frontend's
+ * "xdp-headroom" is read at connect and when it reconfigures (netfront
+ * attaching or removing an XDP program: Reconfiguring, we answer
+ * Reconfigured, it goes back to Connected).
  * All callbacks run in the xenwatch thread; be->lock orders them
  * against remove.
  */
@@ -35,9 +40,11 @@ struct xnb_backend {
 	 */
 	unsigned int max_queues;
 	bool split_evtchn;
+	bool xdp_offer;		/* feature-xdp-headroom */
 	struct xenbus_watch rate_watch;
 	struct xenbus_watch group_watch;
 	struct xenbus_watch hotplug_watch;
+	struct xenbus_watch mcast_watch;	/* frontend's, when connected */
 };
 
 /* At probe and at each new InitWait, so a changed max_queues or
@@ -50,6 +57,8 @@ static int xnb_write_features(struct xnb_backend *be)
 		"feature-sg", "feature-gso-tcpv4", "feature-gso-tcpv6",
 		"feature-ipv6-csum-offload", "feature-rx-copy",
 		"feature-ctrl-ring",
+		"feature-multicast-control",
+		"feature-dynamic-multicast-control",
 	};
 	struct xenbus_transaction xbt;
 	const char *what;
@@ -84,6 +93,11 @@ again:
 				     be->vif->dev->num_tx_queues);
 	what = "multi-queue-max-queues";
 	err = xenbus_printf(xbt, dev->nodename, what, "%u", be->max_queues);
+	if (err)
+		goto abort;
+	be->xdp_offer = READ_ONCE(xnb_provides_xdp_headroom);
+	what = "feature-xdp-headroom";
+	err = xenbus_printf(xbt, dev->nodename, what, "%u", be->xdp_offer);
 	if (err)
 		goto abort;
 
@@ -186,6 +200,42 @@ static void xnb_hotplug_changed(struct xenbus_watch *w, const char *path,
 	}
 	mutex_unlock(&be->lock);
 	kfree(s);
+}
+
+/* The guest's multicast filter switch: any value but a number is 0. */
+static void xnb_mcast_ctrl_changed(struct xenbus_watch *w, const char *path,
+				   const char *token)
+{
+	struct xnb_backend *be = container_of(w, struct xnb_backend,
+					      mcast_watch);
+
+	/* Registered only while connected, removed before be->vif goes. */
+	WRITE_ONCE(be->vif->mcast_ctrl,
+		   !!xenbus_read_unsigned(be->dev->otherend,
+					  "request-multicast-control", 0));
+}
+
+/* RX headroom the guest wants before each packet, for its XDP program:
+ * missing or unreadable is 0, and nothing unless we offered it.  Stock
+ * clamps to XEN_NETIF_MAX_XDP_HEADROOM (32 KiB - 1), past a slot, and
+ * then copies out of the guest's buffer; we clamp to XNB_RX_HEADROOM_MAX.
+ */
+static void xnb_read_xdp_headroom(struct xnb_backend *be)
+{
+	unsigned int hr = 0;
+
+	if (be->xdp_offer &&
+	    xenbus_scanf(XBT_NIL, be->dev->otherend, "xdp-headroom", "%u",
+			 &hr) != 1)
+		hr = 0;
+	if (hr > XNB_RX_HEADROOM_MAX) {
+		dev_warn_ratelimited(&be->dev->dev,
+				     "xdp-headroom %u above %u, using %u\n",
+				     hr, XNB_RX_HEADROOM_MAX,
+				     XNB_RX_HEADROOM_MAX);
+		hr = XNB_RX_HEADROOM_MAX;
+	}
+	WRITE_ONCE(be->vif->xdp_headroom, hr);
 }
 
 static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
@@ -314,17 +364,37 @@ static int xnb_connect(struct xnb_backend *be)
 		return err;
 	}
 
+	xnb_read_xdp_headroom(be);
+	/* Sampled now, then watched (the watch's first event reads again). */
+	vif->mcast_ctrl = !!xenbus_read_unsigned(fe, "request-multicast-control",
+						 0);
+	err = xenbus_watch_pathfmt(dev, &be->mcast_watch, NULL,
+				   xnb_mcast_ctrl_changed,
+				   "%s/request-multicast-control", fe);
+	if (err) {
+		xnb_vif_disconnect(vif);
+		return err;
+	}
+
 	xnb_vif_start(vif);
 	be->want_connected = true;
 	xnb_maybe_connected(be);
 	return 0;
 }
 
+static void xnb_unwatch(struct xenbus_watch *w);
+
 static void xnb_disconnect(struct xnb_backend *be)
 {
 	be->want_connected = false;
-	if (be->vif)
+	xnb_unwatch(&be->mcast_watch);
+	if (be->vif) {
 		xnb_vif_disconnect(be->vif);
+		/* The next connection negotiates these again. */
+		WRITE_ONCE(be->vif->mcast_ctrl, false);
+		WRITE_ONCE(be->vif->xdp_headroom, 0);
+		xnb_mcast_clear(be->vif);
+	}
 }
 
 static void xnb_frontend_changed(struct xenbus_device *dev,
@@ -351,9 +421,29 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 	case XenbusStateInitialised:
 		break;
 	case XenbusStateConnected:
-		if (dev->state == XenbusStateConnected || be->want_connected)
+		if (dev->state == XenbusStateConnected)
 			break;
+		if (be->want_connected) {
+			/* Back from Reconfiguring: read the headroom again.
+			 * netfront enters Reconfiguring before it writes the
+			 * key, so our first read may have come too early.
+			 */
+			if (dev->state == XenbusStateReconfigured)
+				xnb_read_xdp_headroom(be);
+			xnb_maybe_connected(be);
+			break;
+		}
 		xnb_connect(be);
+		break;
+	case XenbusStateReconfiguring:
+		/* netfront changes its XDP program on a live connection:
+		 * take the new headroom and tell it we did.  Outside a
+		 * connection there is nothing to reconfigure.
+		 */
+		if (!be->want_connected)
+			break;
+		xnb_read_xdp_headroom(be);
+		xenbus_switch_state(dev, XenbusStateReconfigured);
 		break;
 	case XenbusStateClosing:
 		xnb_disconnect(be);
@@ -394,10 +484,12 @@ static void xnb_remove(struct xenbus_device *dev)
 	xnb_unwatch(&be->rate_watch);
 	xnb_unwatch(&be->group_watch);
 	xnb_unwatch(&be->hotplug_watch);
+	xnb_unwatch(&be->mcast_watch);
 
 	mutex_lock(&be->lock);
 	be->want_connected = false;
 	if (be->vif) {
+		xnb_mcast_clear(be->vif);
 		xnb_vif_destroy(be->vif);
 		be->vif = NULL;
 	}
@@ -437,6 +529,7 @@ static int xnb_probe(struct xenbus_device *dev,
 		xenbus_dev_fatal(dev, err, "creating interface");
 		goto fail;
 	}
+	xnb_mcast_init(be->vif);
 	err = xnb_write_features(be);
 	if (err)
 		goto fail;

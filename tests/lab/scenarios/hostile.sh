@@ -18,12 +18,13 @@
 # fatal; > 18 data slots = drop; >= 20 further slots = fatal; offset+size
 # > 4096 = fatal; later slot larger than remaining = drop; len < 14 = drop;
 # extra type 0 or > 5 = fatal; > 8 extras = fatal; GSO size 0 / unknown
-# type = fatal; multicast extras = drop; checksum/GSO header problems =
+# type = fatal; multicast extras = filter requests (OK, a unicast ADD or
+# one past 64 addresses = error); checksum/GSO header problems =
 # error responses; invalid grefs = error responses for that packet only;
 # RX without buffers: drops after rx_drain_timeout_msecs, carrier off after
 # rx_stall_timeout_msecs, back on with buffers; impossible ring indices at
 # connect, num-queues 0/>max, request-rx-copy=0, feature-rx-notify absent
-# = refused; no control ring, no multicast control offered; RX events with
+# = refused; no control ring offered; xdp-headroom clamped to 2048 (29); RX events with
 # nothing queued are spurious (late-EOI throttled), an RX producer index
 # more than a ring ahead = fatal even with nothing queued (28).
 H=20
@@ -139,7 +140,7 @@ ngroup=0 R_FATALS=0 R_LINE=""
 # lines, carrier and g1.  IDs: case numbers, 27w (case 27 with a wrapping
 # rate) or "random" (ARGS are the program's arguments then).
 run_group() {
-	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo
+	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo mbg=""
 	local id cs line res expect cwhy nl a chunk
 	ngroup=$((ngroup + 1))
 	for id in $ids; do case " ${HOSTILE_FRESH:-} " in *" $id "*) fresh=1 ;; esac; done
@@ -169,6 +170,20 @@ run_group() {
 		  done ) > /run/hostile-samples &
 		bg=$! ;;
 	esac
+	case " $ids " in *" 15 "*)
+		# Case 15's multicast filter: dom0 sends to 224.0.0.251 (the
+		# program lists 01:00:5e:00:00:fb) and 224.0.0.252 (not
+		# listed) while the program's phase is mcast-on or mcast-off.
+		( while :; do
+			case $(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null) in
+			mcast-on|mcast-off)
+				ping -c1 -W1 -I xenbr0 224.0.0.251 >/dev/null 2>&1
+				ping -c1 -W1 -I xenbr0 224.0.0.252 >/dev/null 2>&1 ;;
+			*) sleep 0.3 ;;
+			esac
+		  done ) &
+		mbg=$! ;;
+	esac
 	[ -n "$args" ] || args="case $(echo "$ids" | sed 's/27w/27/g')"
 	tmo=${HOSTILE_EXEC_TIMEOUT:-$(($(left) - R_RESERVE - 30))}
 	[ "$tmo" -gt 60 ] || tmo=60
@@ -191,6 +206,7 @@ run_group() {
 		done
 	fi
 	[ -n "$bg" ] && { kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null; }
+	[ -n "$mbg" ] && { kill "$mbg" 2>/dev/null; wait "$mbg" 2>/dev/null; }
 	echo "$out" | grep -E '^HOSTILE|XNB-FAILREASON' | sed "s/^/  [g$H] /"
 	last=$(echo "$out" | sed -n 's/.*HOSTILE-END .*final=\([a-z/-]*\).*/\1/p' | tail -n1)
 	[ -z "$last" ] && why="no verdict from the program (rc $rc)" && fresh=1
@@ -328,7 +344,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26 27 27w 28"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29 27 27w 28"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
