@@ -28,7 +28,14 @@ LAB_GUEST_MEM=${LAB_GUEST_MEM:-256}
 LAB_GUEST_VCPUS=${LAB_GUEST_VCPUS:-1}
 
 lab_log() { echo "$(cut -d' ' -f1 /proc/uptime) $*"; }
-lab_fail() { echo "XNB-FAILREASON $*"; exit 1; }
+# lab_fail MSG: end the scenario as failed.  Inside a command substitution
+# exit ends only that subshell, so the reason also goes to $LAB_FAILED,
+# which the runner reads: a failure cannot be swallowed by a caller.
+lab_fail() {
+	echo "XNB-FAILREASON $*"
+	[ -n "${LAB_FAILED:-}" ] && echo "$*" >> "$LAB_FAILED"
+	exit 1
+}
 # lab_skip MSG: end the scenario as skipped (e.g. a feature only our driver has).
 lab_skip() { echo "XNB-SKIPREASON $*"; exit 77; }
 
@@ -188,11 +195,21 @@ lab_no_vifs() { [ -z "$(lab_vifs)" ]; }
 # towards the guest); with -R the guest sends (guest->dom0, TX path).
 # Prints the receiver-side rate in Gbit/s.
 lab_iperf() {
-	local ip=$1 rev="" t=3 out
+	local ip=$1 rev="" t=3 out rc
 	[ "${2:-}" = -R ] && { rev=-R; shift; }
 	[ -n "${2:-}" ] && t=$2
 	# Mbit/s from iperf3 (Gbit/s rounds a starved TCG run to 0.00).
-	out=$(timeout $((t + 30)) iperf3 -c "$ip" $rev -t "$t" -f m 2>&1) ||
+	out=$(timeout $((t + 30)) iperf3 -c "$ip" $rev -t "$t" -f m 2>&1); rc=$?
+	# A refused connection means no server listens: iperf3 -s exits after
+	# repeated errors.  That is the lab's, not the driver's: start it again
+	# once, and say so.
+	if [ $rc -ne 0 ] && [[ $out == *"Connection refused"* ]]; then
+		lab_log "iperf3 server at $ip not listening; restarting it" >&2
+		lab_guest_exec $((${ip##*.} / 10)) "iperf3 -s -D" >/dev/null
+		sleep 1
+		out=$(timeout $((t + 30)) iperf3 -c "$ip" $rev -t "$t" -f m 2>&1); rc=$?
+	fi
+	[ $rc -eq 0 ] ||
 		{ echo "$out" >&2; lab_diag "$ip" >&2; lab_fail "iperf3 -c $ip $rev failed"; }
 	out=$(echo "$out" | lab_iperf_result tcp) || lab_fail "no iperf3 result for $ip"
 	awk -v r="$out" 'BEGIN { printf "%.4f\n", r / 1000 }'

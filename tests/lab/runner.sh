@@ -18,19 +18,23 @@ run_scenario() {
 	xl dmesg -c > /dev/null 2>&1
 	echo "XNB-START $s"
 	# Guest console logs of this scenario only (names are reused).
-	rm -f /var/log/xen/console/guest-*.log
+	rm -f /var/log/xen/console/guest-*.log /run/$s.failed
 	# The backend is (re)loaded with the run's parameters when a previous
 	# scenario left it unloaded; scenarios may reload it themselves.
 	# Output is shown live (prefixed) and kept for the failure reason.
 	# (A subshell: lab_fail exits.)
 	( { lab_backend_loaded || lab_load_backend; } &&
-		LAB_SCENARIO=$s exec timeout -k 10 "$tmo" bash -c ". /lab/lib.sh; . /lab/scenarios/$s.sh" ) 2>&1 |
+		LAB_FAILED=/run/$s.failed LAB_SCENARIO=$s exec timeout -k 10 "$tmo" bash -c ". /lab/lib.sh; . /lab/scenarios/$s.sh" ) 2>&1 |
 		tee /run/$s.log | sed -u "s/^/[$s] /"
 	rc=${PIPESTATUS[0]}
 	[ $rc -eq 124 ] || [ $rc -eq 137 ] && why="timed out after ${tmo}s"
 	if [ $rc -eq 77 ]; then   # lab_skip
 		skip=$(grep -o 'XNB-SKIPREASON .*' /run/$s.log | tail -n1 | cut -d' ' -f2-)
 		skip=${skip:-skipped} rc=0
+	fi
+	# A lab_fail in a command substitution ended only its subshell.
+	if [ $rc -eq 0 ] && [ -s /run/$s.failed ]; then
+		rc=1 skip="" why="$(head -n1 /run/$s.failed) (in a subshell)"
 	fi
 	[ $rc -ne 0 ] && [ -z "$why" ] && why=$(grep -o 'XNB-FAILREASON .*' /run/$s.log | tail -n1 | cut -d' ' -f2-)
 	[ $rc -ne 0 ] && [ -z "$why" ] && why="exit status $rc"
