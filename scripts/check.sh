@@ -134,18 +134,19 @@ selftest_verdict() {
 # the leak check), from the XNB-CASE lines; the scenario's own verdict
 # counts once more when it failed for something else (a splat, a timeout).
 hostile_verdict() {
-	local ser=$logs/$1/serial.log p f r
+	local ser=$logs/$1/serial.log p f n r
 	[ -f "$ser" ] || ser=/dev/null
 	p=$(tr -d '\r' < "$ser" | grep -ac 'XNB-CASE [^ ]* PASS')
 	f=$(tr -d '\r' < "$ser" | grep -ac 'XNB-CASE [^ ]* FAIL')
+	n=$((p + f))
 	tr -d '\r' < "$ser" | grep -ao 'XNB-CASE [^ ]* FAIL.*' | sed 's/^XNB-CASE /FAIL case /'
-	[ $((p + f)) -gt 0 ] || { echo "hostile: no case verdicts in $ser"; f=$((f + 1)); }
+	[ $n -gt 0 ] || { echo "hostile: no case verdicts in $ser"; f=1; }
 	r=$(grep -a '^\(PASS\|FAIL\) hostile' "$logs/$1/summary.txt" 2>/dev/null)
 	echo "${r:-FAIL hostile (no result)}"
 	case $r in
-	"FAIL hostile hostile cases failed:"*) [ "$f" -gt 0 ] || f=1 ;;
 	"PASS hostile"*) ;;
-	*) [ $((p + f)) -eq 0 ] || f=$((f + 1)) ;;
+	"FAIL hostile hostile cases failed:"*) [ "$f" -gt 0 ] || f=1 ;;
+	*) [ $n -eq 0 ] || f=$((f + 1)) ;;
 	esac
 	echo "$p passed, $f failed"
 	[ "$f" -eq 0 ]
