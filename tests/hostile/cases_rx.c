@@ -241,6 +241,11 @@ static int xdp_round(struct fe *f, int cs, const char *sub, const char *val)
 		       "xdp-headroom=%s backend states %d then %d", val, s1, s2);
 		return -1;
 	}
+	/* Replies to the previous round's requests may still be on the
+	 * ring or on their way: take them first.
+	 */
+	usleep(300000);
+	service_rx(f);
 	f->rx_off_max = 0;
 	f->rx_end_max = 0;
 	before = f->rx_ok;

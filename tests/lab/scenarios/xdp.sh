@@ -43,7 +43,6 @@ pings "no XDP"
 out=$(lab_guest_exec 1 "xdp-pass eth0 && ip link show eth0" 60) ||
 	{ echo "$out"; lab_fail "attaching XDP to eth0"; }
 echo "$out"
-echo "$out" | grep -q 'xdp' || lab_fail "eth0 shows no XDP program"
 lab_wait 20 states 256 || lab_fail "after attach: not Connected with xdp-headroom 256"
 pings "XDP_PASS"
 # netfront drops multi-buffer packets under XDP: TCP from dom0 needs
