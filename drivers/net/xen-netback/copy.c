@@ -12,8 +12,8 @@
  * once and guest-TX skbs go up the stack.
  *
  * The hypercall is ours, not gnttab_batch_copy(): that one sleeps in
- * msleep() while Xen answers GNTST_eagain (scheduling while atomic under
- * worker=tasklet, a stalled group under worker=kthread) and BUG()s when
+ * msleep() while Xen answers GNTST_eagain (scheduling while atomic: the
+ * NAPI poll runs with BH off, threaded or not) and BUG()s when
  * the hypercall itself fails.  Here a failed hypercall fails the
  * batch's packets instead.
  *

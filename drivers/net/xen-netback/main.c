@@ -25,7 +25,7 @@
 
 static char *worker = "kthread";
 module_param(worker, charp, 0444);
-MODULE_PARM_DESC(worker, "What runs a group: kthread or tasklet");
+MODULE_PARM_DESC(worker, "What runs a group's NAPI poll: kthread (threaded NAPI) or tasklet (softirq)");
 bool xnb_use_tasklet;
 
 static unsigned int xnb_clamp(const char *name, unsigned int v,
@@ -139,7 +139,7 @@ static const struct kernel_param_ops xnb_budget_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(budget, &xnb_budget_ops, &xnb_budget, 0644);
-MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per queue and direction in one group pass (1-1024)");
+MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per vif and direction in one group pass, split among its busy queues (1-1024)");
 
 /* As in stock, any number is accepted; 0 is the default. */
 unsigned int xnb_max_queues;
