@@ -24,7 +24,9 @@
 # RX without buffers: drops after rx_drain_timeout_msecs, carrier off after
 # rx_stall_timeout_msecs, back on with buffers; impossible ring indices at
 # connect, num-queues 0/>max, request-rx-copy=0, feature-rx-notify absent
-# = refused; no control ring offered; xdp-headroom clamped to 2048 (29); RX events with
+# = refused; control requests get stock's statuses (21, 22, 32), a control
+# producer a ring ahead = fatal (33), the mapping steers flows (34);
+# xdp-headroom clamped to 2048 (29); RX events with
 # nothing queued are spurious (late-EOI throttled), an RX producer index
 # more than a ring ahead = fatal even with nothing queued (28).
 H=20
@@ -344,7 +346,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29 27 27w 28"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34 27 27w 28 33"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
