@@ -215,6 +215,7 @@ void xnb_ctrl_disconnect(struct xnb_vif *vif)
 	vif->ctrl.sring = NULL;
 	free_page((unsigned long)vif->ctrl_buf);
 	vif->ctrl_buf = NULL;
+	vif->ctrl_dead = false;	/* the next connection starts afresh */
 }
 
 /* The XEN_NETIF_CTRL_HASH_TYPE_* bit @flags select for a packet of

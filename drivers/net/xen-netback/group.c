@@ -205,6 +205,23 @@ static int xnb_group_poll(struct napi_struct *napi, int budget)
 	return done;
 }
 
+/* After napi_enable(): schedule the context if a kick found it disabled.
+ * Under g->lock: a kick adds its queue under the lock and only then
+ * looks at the NAPI state, so either we see its queue here or it sees
+ * the context enabled (an unlocked read could miss both, and the
+ * queue's owed EOI would keep its channel masked).
+ */
+static void xnb_group_rewake(struct xnb_group *g)
+{
+	unsigned int n;
+
+	spin_lock_irq(&g->lock);
+	n = g->nr_active;
+	spin_unlock_irq(&g->lock);
+	if (n)
+		xnb_group_wake(g);
+}
+
 /* Wait until a poll that may have seen a detached queue is over.  Kicks
  * meanwhile find the context disabled and only queue their queue, so
  * look at the active list once it is enabled again.
@@ -215,8 +232,7 @@ static void xnb_group_sync(struct xnb_group *g)
 	napi_disable(&g->napi);
 	napi_enable(&g->napi);
 	mutex_unlock(&g->sync_mutex);
-	if (READ_ONCE(g->nr_active))
-		xnb_group_wake(g);
+	xnb_group_rewake(g);
 }
 
 /* copy_batch written at runtime: every group's batch gets the new size
@@ -253,8 +269,7 @@ int xnb_groups_set_batch(unsigned int batch)
 		xnb_copy_swap(g, &a[i]);
 		napi_enable(&g->napi);
 		mutex_unlock(&g->sync_mutex);
-		if (READ_ONCE(g->nr_active))
-			xnb_group_wake(g);
+		xnb_group_rewake(g);
 	}
 	if (!err)
 		WRITE_ONCE(xnb_copy_batch, batch);
@@ -359,6 +374,11 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	int err;
 
 	g->cpu = cpumask_nth(index % nr_cpus, cpu_online_mask);
+	/* A CPU gone offline since nr_cpus was read (groups written at
+	 * runtime): any online CPU will do.
+	 */
+	if (g->cpu >= nr_cpu_ids)
+		g->cpu = cpumask_first(cpu_online_mask);
 	spin_lock_init(&g->lock);
 	INIT_LIST_HEAD(&g->queues);
 	INIT_LIST_HEAD(&g->active);

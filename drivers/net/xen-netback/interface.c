@@ -436,7 +436,8 @@ void xnb_vif_start(struct xnb_vif *vif)
 		dev_set_mtu(dev, ETH_DATA_LEN);
 	rtnl_unlock();
 
-	WRITE_ONCE(vif->disabled, false);
+	/* A control ring overflowed before we started stays fatal. */
+	WRITE_ONCE(vif->disabled, READ_ONCE(vif->ctrl_dead));
 	WRITE_ONCE(vif->connected, true);
 	for (i = 0; i < vif->num_queues; i++)
 		xnb_group_attach(&vif->queues[i], vif->pinned_group);
@@ -528,6 +529,10 @@ void xnb_vif_destroy(struct xnb_vif *vif)
 	struct net_device *dev = vif->dev;
 
 	xnb_vif_disconnect(vif);
+	/* Only now: until the queues left their groups a guest MCAST_ADD
+	 * could still add an entry.
+	 */
+	xnb_mcast_clear(vif);
 	unregister_netdev(dev);
 	free_netdev(dev);
 }

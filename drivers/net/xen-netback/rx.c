@@ -45,9 +45,13 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	    qi >= READ_ONCE(vif->num_queues))
 		goto drop_noqueue;
 	q = &vif->queues[qi];
-	/* The core asks ndo_select_queue (which hashes) only for several. */
-	if (dev->real_num_tx_queues == 1)
-		xnb_hash_skb(vif, skb);
+	/* The hash the guest gets in its extra (rx.c) must be ours under
+	 * the configuration of now: ndo_select_queue may have run before
+	 * the frontend changed it (or not at all, for a single queue), and
+	 * the stack's own hash must never pass for a Toeplitz one.
+	 */
+	if (xnb_hash_skb(vif, skb) < 0)
+		skb_clear_hash(skb);
 
 	/* The guest's multicast filter; broadcast always passes. */
 	if (READ_ONCE(vif->mcast_ctrl) && skb_headlen(skb) >= ETH_HLEN) {

@@ -489,8 +489,7 @@ static void xnb_remove(struct xenbus_device *dev)
 	mutex_lock(&be->lock);
 	be->want_connected = false;
 	if (be->vif) {
-		xnb_mcast_clear(be->vif);
-		xnb_vif_destroy(be->vif);
+		xnb_vif_destroy(be->vif);	/* frees the multicast list */
 		be->vif = NULL;
 	}
 	mutex_unlock(&be->lock);
