@@ -430,12 +430,29 @@ static void xnb_group_stop(struct xnb_group *g)
 	xnb_copy_free(g);
 }
 
-int xnb_groups_init(void)
+/* Start groups[0..n): all of them, or on failure none (those started
+ * are stopped again).  Under the assign mutex.
+ */
+static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 {
 	unsigned int i;
 	int err;
 
+	for (i = 0; i < n; i++) {
+		err = xnb_group_start(&groups[i], i);
+		if (err) {
+			while (i--)
+				xnb_group_stop(&groups[i]);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int xnb_groups_init(void)
+{
 	struct xnb_group *groups;
+	int err;
 
 	groups = kcalloc(xnb_nr_groups, sizeof(*groups), GFP_KERNEL);
 	xnb_loads = kcalloc(xnb_nr_groups, sizeof(*xnb_loads), GFP_KERNEL);
@@ -445,19 +462,12 @@ int xnb_groups_init(void)
 	}
 	/* copy_batch may be written from sysfs already. */
 	mutex_lock(&xnb_assign_mutex);
-	for (i = 0; i < xnb_nr_groups; i++) {
-		err = xnb_group_start(&groups[i], i);
-		if (err)
-			goto fail_started;
-	}
-	xnb_groups = groups;
+	err = xnb_groups_start(groups, xnb_nr_groups);
+	if (!err)
+		xnb_groups = groups;
 	mutex_unlock(&xnb_assign_mutex);
-	return 0;
-
-fail_started:
-	mutex_unlock(&xnb_assign_mutex);
-	while (i--)
-		xnb_group_stop(&groups[i]);
+	if (!err)
+		return 0;
 fail:
 	kfree(xnb_loads);
 	kfree(groups);
@@ -529,14 +539,9 @@ int xnb_groups_set_count(unsigned int n)
 		err = -EBUSY;	/* init or exit under way */
 		goto unlock;
 	}
-	for (i = 0; i < n; i++) {
-		err = xnb_group_start(&groups[i], i);
-		if (err) {
-			while (i--)
-				xnb_group_stop(&groups[i]);
-			goto unlock;
-		}
-	}
+	err = xnb_groups_start(groups, n);
+	if (err)
+		goto unlock;
 
 	old = xnb_groups;
 	old_n = xnb_nr_groups;
