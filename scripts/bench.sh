@@ -36,15 +36,7 @@ scenario=bench-$set
 read -r reps cycle <<< "$(bench_knobs $set; echo "$BENCH_REPS $BENCH_CYCLE_TIMEOUT")"
 
 info=$work/info.env
-{
-	echo "DATE=$(date '+%Y-%m-%d %H:%M %Z')"
-	echo "QUICK=$QUICK"
-	echo "COMMIT=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
-	echo "NPROC=$(nproc)"
-	echo "CPU=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-	echo "HOST_KERNEL=$(uname -r)"
-	echo "QEMU=$(qemu-system-x86_64 --version 2>/dev/null | head -n1)"
-} > "$info"
+"$top/scripts/bench-info.sh" "$QUICK" > "$info"
 
 status=0
 logs=()

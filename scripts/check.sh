@@ -166,15 +166,7 @@ bench_verdict() {
 	info=$work/info.env
 	mkdir -p "$work" "$dir"
 	make -s bench-deps || f=$((f + 1))
-	{
-		echo "DATE=$(date '+%Y-%m-%d %H:%M %Z')"
-		echo "QUICK=1"
-		echo "COMMIT=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
-		echo "NPROC=$(nproc)"
-		echo "CPU=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
-		echo "HOST_KERNEL=$(uname -r)"
-		echo "QEMU=$(qemu-system-x86_64 --version 2>/dev/null | head -n1)"
-	} > "$info"
+	"$top/scripts/bench-info.sh" 1 > "$info"
 	for b; do
 		ser=$logs/$b/serial.log
 		nb=$(tr -d '\r' < "$ser" 2>/dev/null | sed -n "s/^XNB-CONFIG NETBACK=\([a-z]*\).*/\1/p" | head -n1)
