@@ -57,11 +57,14 @@ ROWS = (
        for d, dl in DIRS for n in GUESTS]
     + [Row(*r) for r in (
         ("udp64_tx_pps", None, "UDP 64 B guest->dom0, received by dom0", "kpps", "hi", 1e-3),
-        ("cpu_s_per_gb_udp", None, "dom0 CPU per GB, UDP 64 B", "CPU-s/GB", "lo", 1),
+        ("udp64_rx_pps", None, "UDP 64 B dom0->guest, received by the guest", "kpps", "hi", 1e-3),
+        ("cpu_s_per_gb_udp", None, "dom0 CPU per GB, UDP 64 B guest->dom0", "CPU-s/GB", "lo", 1),
+        ("cpu_s_per_gb_udprx", None, "dom0 CPU per GB, UDP 64 B dom0->guest", "CPU-s/GB", "lo", 1),
         ("ops_per_batch_tx", 4, "grant-copy ops/hypercall, TCP guest->dom0, 4 guests", "ops", "hi", 1),
         ("ops_per_batch_rx", 4, "grant-copy ops/hypercall, TCP dom0->guest, 4 guests", "ops", "hi", 1),
         ("ops_per_batch_all", None, "grant-copy ops/hypercall, median of all TCP loads", "ops", "hi", 1),
-        ("ops_per_batch_udp", None, "grant-copy ops/hypercall, UDP 64 B", "ops", "hi", 1),
+        ("ops_per_batch_udp", None, "grant-copy ops/hypercall, UDP 64 B guest->dom0", "ops", "hi", 1),
+        ("ops_per_batch_udprx", None, "grant-copy ops/hypercall, UDP 64 B dom0->guest", "ops", "hi", 1),
         ("threads_1vif", None, "backend threads, 1 vif", "threads", "lo", 1),
         ("threads_guests", 4, "backend threads, 4 guests of 1 vif", "threads", "lo", 1),
         ("threads_guests", 2, "backend threads, 2 guests of 1 vif", "threads", "lo", 1),
@@ -77,6 +80,22 @@ ROWS = (
         ("fair_ping_flood_ms", None, "fairness: g2 ping RTT while g1 is flooded", "ms", "lo", 1),
         ("fair_ping_ratio", None, "fairness: g2 ping RTT flooded/alone", "ratio", "lo", 1),
         ("veth_gbps", None, "ceiling: TCP over veth between 2 netns in dom0", "Gbit/s", None, 1),
+    )]
+    + [Row(*r) for n in (4, 2) for r in (
+        ("rebal_rx_gbps", n, f"rebalance: TCP dom0->guest, {_guests(n)} started on group 0, last 10 s",
+         "Gbit/s", "hi", 1),
+        ("rebal_vs_spread", n, f"rebalance: rebalanced / spread, TCP dom0->guest, {_guests(n)}",
+         "ratio", "hi", 1),
+        ("rebal_moves", n, f"rebalance: queues moved by the balancer, {_guests(n)}", "moves", None, 1),
+        ("rebal_g0_start", n, f"rebalance: queues in group 0 as the load starts, {_guests(n)}",
+         "queues", None, 1),
+        ("rebal_g0_end", n, f"rebalance: queues in group 0 as the load ends, {_guests(n)}",
+         "queues", None, 1),
+    )]
+    + [Row(*r) for r in (
+        ("guests_up_s", 4, "4 guests started at once until all answer ping", "s", None, 1),
+        ("guests_up_s", 2, "2 guests started at once until all answer ping", "s", None, 1),
+        ("cycle_s", None, "wall time of one cycle (the bench's own cost)", "s", None, 1),
     )])
 
 # The targets, reported and never asserted.  kind:
@@ -86,16 +105,27 @@ ROWS = (
 #                the cells passes ok(ratio);
 #   "each"       per configuration of ours, each cell's median passes
 #                ok(value, want), want = the backend threads it should run.
+#   "ceiling"    the default configuration's median of each cell over the
+#                veth ceiling passes ok(fraction), for the best cell.
+# Issue 9 lists them.
 Target = collections.namedtuple("Target", "label kind cells ok")
 TARGETS = (
     Target("ours >= stock on every row (default config)", "every_row", (), None),
-    Target(">= 1.2x stock TCP throughput with >= 2 guests", "ratio",
+    Target("UDP 64 B packet rate >= stock, both directions", "ratio",
+           [("udp64_tx_pps", None), ("udp64_rx_pps", None)], lambda r: r >= 1),
+    Target("ping RTT <= stock, alone and while a neighbour is flooded", "ratio",
+           [("fair_ping_alone_ms", None), ("fair_ping_flood_ms", None)], lambda r: r <= 1),
+    Target(">= 1.2x stock TCP throughput with 2 and 4 guests, both directions", "ratio",
            [(f"tcp_{d}_gbps", n) for d, _ in DIRS for n in (2, 4)], lambda r: r >= 1.2),
     Target("dom0 CPU/GB <= 0.75x stock", "ratio",
            [(f"cpu_s_per_gb_{d}", n) for d, _ in DIRS for n in GUESTS], lambda r: r <= 0.75),
+    Target("guest RX (TCP dom0->guest, best of 1/2/4 guests) >= 0.5x the veth ceiling", "ceiling",
+           [("tcp_rx_gbps", n) for n in GUESTS], lambda f: f >= 0.5),
+    Target("rebalanced >= 0.9x spread ({cfg})", "each",
+           [("rebal_vs_spread", 4), ("rebal_vs_spread", 2)], lambda v, want: v >= 0.9),
     Target("median grant-copy ops/hypercall >= 32 under load ({cfg})", "each",
            [("ops_per_batch_all", None)], lambda v, want: v >= 32),
-    Target("threads = groups ({cfg}: want {want} kthreads)", "each",
+    Target("threads = groups, flat in vifs ({cfg}: want {want} kthreads)", "each",
            [("threads_1vif", None), ("threads_guests", 2), ("threads_guests", 4),
             ("threads_16vif", None)], lambda v, want: v == want),
 )
@@ -171,8 +201,9 @@ def error_text(kv):
 
 
 def parse_logs(paths):
-    """{(backend, cfg, metric, n): {rep: [values]}}, bench-info dict, errors."""
-    data, info, errors = {}, {}, []
+    """{(backend, cfg, metric, n): {rep: [values]}}, bench-info dict,
+    errors, skipped rows."""
+    data, info, errors, skips = {}, {}, [], []
     for p in paths:
         try:
             text = open(p, "rb").read().decode("utf-8", "replace").replace("\r", "")
@@ -193,12 +224,16 @@ def parse_logs(paths):
             if kv.get("m") == "error":
                 errors.append(error_text(kv))
                 continue
+            if kv.get("m") == "skip":
+                skips.append(f"{kv.get('b')} {kv.get('c')}: {kv.get('what')}: "
+                             + kv.get("why", "?").replace("+", " "))
+                continue
             v = fnum(kv.get("v", ""))
             if v is None:
                 continue
             n = int(kv["n"]) if kv.get("n", "").isdigit() else None
             data.setdefault((kv["b"], kv["c"], kv["m"], n), {}).setdefault(kv["r"], []).append(v)
-    return data, info, errors
+    return data, info, errors, skips
 
 
 # --- statistics -------------------------------------------------------------------
@@ -211,10 +246,14 @@ def samples(data, b, c, m, n):
             if kb == b and kc == c and km in ("ops_per_batch_tx", "ops_per_batch_rx"):
                 vals += [x for r in reps.values() for x in r]
         return vals
-    if m.startswith("veth"):  # per-boot figure: whatever config carried it
+    if m == "rebal_vs_spread":  # per repetition, over that cycle's spread run
+        reb, spread = data.get((b, c, "rebal_rx_gbps", n), {}), data.get((b, c, "tcp_rx_gbps", n), {})
+        return [statistics.median(v) / statistics.median(spread[r]) for r, v in reb.items()
+                if v and spread.get(r) and statistics.median(spread[r]) > 0]
+    if m.startswith("veth"):  # the lab's, not a backend's: every column shows it
         reps = {}
-        for (kb, _, km, kn), r in data.items():
-            if kb == b and km == m and kn == n:
+        for (_, _, km, kn), r in data.items():
+            if km == m and kn == n:
                 for rep, v in r.items():
                     reps.setdefault(rep, []).extend(v)
     else:
@@ -301,6 +340,12 @@ def evaluate_targets(table, cols, default):
             have = any(default in ratios for _, _, ratios in table)
             out.append((t.label, yn(not worse if have else None),
                         ("worse on: " + "; ".join(worse)) if worse else ""))
+        elif t.kind == "ceiling":
+            ceil = find(table, "veth_gbps", None)[0].get(default)
+            got = [find(table, m, n)[0].get(default) for m, n in t.cells]
+            fr = [s[0] / ceil[0] for s in got if s and ceil and ceil[0] > 0]
+            out.append((t.label, yn(t.ok(max(fr)) if fr else None),
+                        ", ".join(f"{f:.2f}x" for f in fr)))
         elif t.kind == "ratio":
             rs = [find(table, m, n)[1].get(default) for m, n in t.cells]
             rs = [r for r in rs if r is not None]
@@ -374,29 +419,42 @@ def md_table(table, cols):
 
 def md_machine(host, info, quick):
     vifs = info.get("vifs", "first" if quick else "all")
+    if "LOAD_start" in host:  # scripts/bench.sh: one boot, backends alternating
+        load = (f"- host load (loadavg 1/5/15 min) before / after the run: {host.get('LOAD_start', '?')} / "
+                f"{host.get('LOAD_end', '?')}; other QEMU processes running: "
+                f"{host.get('OTHERQEMU_start', '?')} / {host.get('OTHERQEMU_end', '?')}")
+        runs = f"lab run {host.get('RC', '?')} in {host.get('SECS', '?')} s"
+    else:  # make check: one boot per backend
+        load = (f"- host load (1-min loadavg) at the start of the ours/stock boots: "
+                f"{host.get('LOAD_ours', '?')} / {host.get('LOAD_stock', '?')}; other QEMU processes running: "
+                f"{host.get('OTHERQEMU_ours', '?')} / {host.get('OTHERQEMU_stock', '?')}")
+        runs = (f"lab runs: ours {host.get('RC_ours', '?')}, stock {host.get('RC_stock', '?')} "
+                f"({host.get('SECS_ours', '?')} s + {host.get('SECS_stock', '?')} s)")
+    order = ("ours and stock alternate in one boot (the module switched per cycle, the order "
+             "reversed every other repetition)" if info.get("mode") == "alt"
+             else "one boot per backend")
     return [
         f"- host: {host.get('NPROC', '?')} CPUs, {host.get('CPU', '?')}, Linux {host.get('HOST_KERNEL', '?')}, "
         f"{host.get('QEMU', '?')} (TCG)",
-        f"- host load (1-min loadavg) at the start of the ours/stock boots: "
-        f"{host.get('LOAD_ours', '?')} / {host.get('LOAD_stock', '?')}; other QEMU processes running: "
-        f"{host.get('OTHERQEMU_ours', '?')} / {host.get('OTHERQEMU_stock', '?')}",
+        load,
         f"- Xen {info.get('xen', '?')}, dom0 Linux {info.get('dom0_kernel', '?')}, "
         f"{info.get('dom0_vcpus', '?')} vcpus, {int(info.get('dom0_mem_kib', '0')) // 1024} MiB; "
         f"guests: 1 vcpu, {info.get('guest_mem', '?')} MiB, 1 queue per vif",
-        f"- {info.get('reps', '?')} repetition(s), iperf3 {info.get('t', '?')} s per run; "
-        f"1/16-vif phase: {'first configuration of each boot only' if vifs == 'first' else 'every cycle'}; "
-        f"lab runs: ours {host.get('RC_ours', '?')}, stock {host.get('RC_stock', '?')} "
-        f"({host.get('SECS_ours', '?')} s + {host.get('SECS_stock', '?')} s)",
+        f"- {info.get('reps', '?')} repetition(s), iperf3 {info.get('t', '?')} s per run; {order}; "
+        f"1/16-vif phase: {'first cycle of each backend only' if vifs == 'first' else 'every cycle'}; "
+        + runs,
         "- method: `tests/lab/bench-lib.sh`; TCP with all guests at once, "
         "dom0 is the iperf3 client (`-R` for guest->dom0); CPU per GB = Domain-0 CPU time "
         "(`xl list`) over bytes through the vif netdevs; ops/hypercall from the debugfs group "
         "counters; memory = growth of Slab+VmallocUsed over the backend not loaded; "
         "fairness pins both guests to group 0 (ours); all guests are up during every TCP run; "
-        "vifs are plugged by a minimal hotplug script (bridge port only), not vif-bridge",
+        "vifs are plugged by a minimal hotplug script (bridge port only), not vif-bridge; "
+        f"ours is loaded with rebalance_ms={info.get('rebalance_ms', '?')} when the module has that "
+        "parameter (the whole cycle, not only the rebalance rows)",
     ]
 
 
-def render_md(table, cols, default, targets, host, info, errors, quick, plot):
+def render_md(table, cols, default, targets, host, info, errors, skips, quick, plot):
     """The results page; plot is the PNG's file name, or None."""
     title = "QUICK smoke run: 1 repetition, short runs, noisy" if quick else "full run"
     L = [f"# xen-netback bench, {host.get('DATE', '?')} ({title})", "",
@@ -416,6 +474,10 @@ def render_md(table, cols, default, targets, host, info, errors, quick, plot):
     if errors:
         L += ["", "Steps that failed (their figures are missing):", ""]
         L += [f"- {e}" for e in sorted(set(errors))]
+    if skips:
+        L += ["", "Rows not measured (not failures):", ""]
+        L += [f"- {e} ({skips.count(e)} cycle{'s' if skips.count(e) > 1 else ''})"
+              for e in sorted(set(skips))]
     L += ["", f"![{PLOT_ALT}]({plot})" if plot else "(no plot: gnuplot missing or failed)"]
     return "\n".join(L) + "\n"
 
@@ -495,17 +557,17 @@ def update_readme(readme, lines):
 
 def load(a):
     """(table of stats without ratios, columns, default column, bench-info,
-    errors) from the logs or, with --csv, from an earlier CSV."""
+    errors, skipped rows) from the logs or, with --csv, from an earlier CSV."""
     if a.csv:
         table, cols = load_csv(a.csv)
         ncpu = max([groups_of(c) for _, c in cols] + [1])
         _, default = columns(ncpu)
-        return table, cols, default, {}, []
-    data, info, errors = parse_logs(a.logs)
+        return table, cols, default, {}, [], []
+    data, info, errors, skips = parse_logs(a.logs)
     if not data:
         sys.exit("bench: no XNB-METRIC bench lines in " + " ".join(a.logs))
     cols, default = columns(info.get("dom0_vcpus", "2"))
-    return tabulate(data, cols), cols, default, info, errors
+    return tabulate(data, cols), cols, default, info, errors, skips
 
 
 def main():
@@ -522,7 +584,7 @@ def main():
 
     host = read_env(a.info)
     quick = host.get("QUICK", "0") == "1"
-    table, cols, default, info, errors = load(a)
+    table, cols, default, info, errors, skips = load(a)
     table = add_ratios(table, cols)
     table, cols, default = drop_unmeasured(table, cols, default)
     targets = evaluate_targets(table, cols, default)
@@ -531,7 +593,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         plotted = write_plot(a.out, a.workdir or tmp, table, cols,
                              f"xen-netback bench {host.get('DATE', '')}{' (QUICK, noisy)' if quick else ''}")
-    md = render_md(table, cols, default, targets, host, info, errors, quick,
+    md = render_md(table, cols, default, targets, host, info, errors, skips, quick,
                    os.path.basename(a.out) + ".png" if plotted else None)
     open(a.out + ".md", "w").write(md)
     sys.stdout.write(md)

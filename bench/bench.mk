@@ -2,7 +2,9 @@
 #
 # Benchmarks, -included by the top-level Makefile (which provides
 # lab-images and lab-module):
-#   make bench            3 repetitions, 10 s runs (about an hour and a half)
+#   make bench            one boot, 5 repetitions of our default
+#                         configuration and stock alternating, 10 s runs
+#                         (about 45 minutes on an idle 2-core host)
 #   make bench QUICK=1    1 repetition, 2 s runs: a smoke test of the harness
 # Results: bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png}; see scripts/bench.sh.
 # Targets are reported, never asserted.

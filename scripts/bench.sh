@@ -1,20 +1,27 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make bench [QUICK=1]`: boot the lab once with our module (reloaded with
-# groups=1 and groups=<dom0 vcpus>, worker=kthread and tasklet) and once
-# with Debian's stock module, run the bench scenario in each, aggregate.
+# `make bench [QUICK=1]`: boot the lab once and run the bench scenario
+# (tests/lab/scenarios/bench-full.sh) there: every repetition runs one
+# cycle per configuration, ours and Debian's stock module switched in the
+# same dom0 (stock is in every lab image), in an order reversed every
+# other repetition, so that drift of the host hits both alike.  Then
+# aggregate.
 #
-#   scripts/bench.sh            full: 3 repetitions, 10 s iperf runs
+#   scripts/bench.sh            full: 5 repetitions of our default
+#                               configuration and stock, 10 s iperf runs
+#   BENCH_SET=wide scripts/bench.sh   the same with all four of ours
 #   QUICK=1 scripts/bench.sh    smoke: 1 repetition, 2 s runs, 2 guests,
-#                               2 of our configurations (make check)
+#                               2 of our configurations and stock
 #
 # Writes bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png} (BENCH_RESULTS=dir to
 # put them elsewhere) and, for a full run into bench/results, a short
-# summary of it between README.md's bench markers; the lab runs (serial
-# logs) stay in build/bench/<stamp>/.  Reports targets, asserts none:
-# exits non-zero only when the harness broke (a boot yielded no figure at
-# all, or the results could not be written).  BENCH_BACKENDS="ours stock" picks the boots.
+# summary of it between README.md's bench markers; the lab run (serial
+# log) stays in build/bench/<stamp>/.  Reports targets, asserts none:
+# exits non-zero only when the harness broke (the boot yielded no figure
+# at all, or the results could not be written).  BENCH_BACKENDS="ours
+# stock" picks the backends (stock alone boots without our module); the
+# other knobs are in bench/README.md.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,40 +33,52 @@ results=${BENCH_RESULTS:-$top/bench/results}
 work=$top/build/bench/$stamp
 mkdir -p "$results" "$work"
 
-# The configurations and the knobs come from the library the scenarios
-# use (in a subshell: the knobs are not exported to the lab from here).
+# The configurations and the knobs come from the library the scenario
+# uses (in a subshell: the knobs are not exported to the lab from here).
 # shellcheck source=tests/lab/bench-lib.sh
 . "$top/tests/lab/bench-lib.sh"
-set=full
+set=${BENCH_SET:-full}
 [ "$QUICK" = 1 ] && set=quick
-scenario=bench-$set
-read -r reps cycle <<< "$(bench_knobs $set; echo "$BENCH_REPS $BENCH_CYCLE_TIMEOUT")"
+backends=${BENCH_BACKENDS:-ours stock}
+read -r reps cycle <<< "$(bench_knobs "$set"; echo "$BENCH_REPS $BENCH_CYCLE_TIMEOUT")"
+ncfg=0
+for b in $backends; do ncfg=$((ncfg + $(bench_selected "$set" "$b" 2 | wc -l))); done
+[ "$ncfg" -gt 0 ] || { echo "bench: no configuration selected (BENCH_ONLY, BENCH_BACKENDS)" >&2; exit 1; }
+# Our module unless only stock is measured.
+netback=stock
+case " $backends " in *" ours "*) netback=ours ;; esac
 
 info=$work/info.env
 "$top/scripts/bench-info.sh" "$QUICK" > "$info"
+# The host's load and other QEMUs (pgrep -c prints 0 and fails when there
+# is none), before and after: a busy host shows in every figure.
+hostload() {
+	echo "LOAD_$1=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
+	echo "OTHERQEMU_$1=$(pgrep -c qemu-system || true)"
+}
+hostload start >> "$info"
 
+# Every cycle is bounded inside dom0; these only catch a wedged dom0.
+sto=$((reps * ncfg * (cycle + 30) + 300))
+echo "bench: one boot, $ncfg configuration(s) x $reps repetition(s), set $set," \
+	"budget $((sto + 300)) s, log $work/lab.out"
+t0=$(date +%s)
+NETBACK=$netback BENCH_SET=$set BENCH_BACKENDS=$backends SCENARIOS=bench-full \
+	LAB_SCENARIO_TIMEOUT=$sto LAB_TIMEOUT=$((sto + 300)) \
+	LAB_RESULTS=$work/lab "$top/scripts/lab-run.sh" 2>&1 | tee "$work/lab.out"
+rc=${PIPESTATUS[0]}
+hostload end >> "$info"
+echo "SECS=$(($(date +%s) - t0))" >> "$info"
+case $rc in
+0) echo "RC=completed" >> "$info" ;;
+*) echo "RC=\"FAILED (lab-run exit $rc: $(grep -m1 -o 'FAIL .*' "$work/lab.out" | cut -c1-80 | tr -d '"'))\"" >> "$info" ;;
+esac
 status=0
-logs=()
-for b in ${BENCH_BACKENDS:-ours stock}; do
-	ncfg=$(bench_selected $set "$b" 2 | wc -l)
-	# Every cycle is bounded inside dom0; these only catch a wedged dom0.
-	sto=$((reps * (ncfg * (cycle + 30) + 120)))
-	echo "LOAD_$b=$(cut -d' ' -f1 /proc/loadavg)" >> "$info"
-	# pgrep -c prints 0 and fails when there is none.
-	echo "OTHERQEMU_$b=$(pgrep -c qemu-system || true)" >> "$info"
-	echo "bench: $b boot, scenario $scenario (budget $((sto + 300)) s), log $work/$b.out"
-	t0=$(date +%s)
-	NETBACK=$b SCENARIOS=$scenario LAB_SCENARIO_TIMEOUT=$sto LAB_TIMEOUT=$((sto + 300)) \
-		LAB_RESULTS=$work/$b "$top/scripts/lab-run.sh" 2>&1 | tee "$work/$b.out"
-	rc=${PIPESTATUS[0]}
-	echo "SECS_$b=$(($(date +%s) - t0))" >> "$info"
-	case $rc in
-	0) echo "RC_$b=completed" >> "$info" ;;
-	*) echo "RC_$b=\"FAILED (lab-run exit $rc: $(grep -m1 -o 'FAIL .*' "$work/$b.out" | cut -c1-80 | tr -d '"'))\"" >> "$info" ;;
-	esac
-	logs+=("$work/$b/serial.log")
-	if ! tr -d '\r' < "$work/$b/serial.log" 2>/dev/null | grep -ac "XNB-METRIC bench b=$b " >/dev/null; then
-		echo "bench: the $b boot produced no figures" >&2
+log=$work/lab/serial.log
+for b in $backends; do
+	# Not through a pipe into grep -q (SIGPIPE under pipefail).
+	if ! tr -d '\r' < "$log" 2>/dev/null | grep -ac "XNB-METRIC bench b=$b " >/dev/null; then
+		echo "bench: no figures of $b" >&2
 		status=1
 	fi
 done
@@ -72,11 +91,11 @@ out=$results/$stamp
 readme=()
 [ "$QUICK" = 0 ] && [ -z "${BENCH_RESULTS:-}" ] && readme=(--readme "$top/README.md")
 if ! python3 "$top/bench/aggregate.py" --info "$info" --workdir "$work" --out "$out" \
-		"${readme[@]}" "${logs[@]}"; then
+		"${readme[@]}" "$log"; then
 	echo "bench: aggregation failed" >&2
 	exit 1
 fi
 [ -s "$out.md" ] && [ -s "$out.csv" ] || { echo "bench: no results written" >&2; exit 1; }
 [ -s "$out.png" ] || echo "bench: no plot (is gnuplot installed?)" >&2
-echo "bench: results in $out.md, $out.csv${out:+, $out.png}; lab logs in $work"
+echo "bench: results in $out.md, $out.csv${out:+, $out.png}; lab log in $work"
 exit $status

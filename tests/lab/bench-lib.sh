@@ -13,19 +13,20 @@
 #
 # A failing step only loses its own figures (logged as m=error).
 
-# The configurations, in the order a boot runs them; the first one of a
-# backend is its default (for ours, the one compared with stock on every
-# row, and the one that gets the 1/16-vif phase with BENCH_VIFS=first).
-# {N} is the number of dom0 vcpus.  "sets" names the runs that include
-# the line: full (make bench), quick (make bench QUICK=1), profile
-# (bench-profile).  Read by bench_configs below and by bench/aggregate.py.
+# The configurations, in the order a repetition runs them (the next one
+# runs them backwards); the first one of a backend is its default (for
+# ours, the one compared with stock on every row).  {N} is the number of
+# dom0 vcpus.  "sets" names the runs that include the line: full (make
+# bench), wide (BENCH_SET=wide: every configuration of ours), quick (make
+# bench QUICK=1 and make check), profile (bench-profile).  Read by
+# bench_configs below and by bench/aggregate.py.
 BENCH_CONFIGS='
-# name        backend  sets                module parameters
-g{N}-kthread  ours     full,quick,profile  groups={N} worker=kthread
-g{N}-tasklet  ours     full                groups={N} worker=tasklet
-g1-kthread    ours     full                groups=1 worker=kthread
-g1-tasklet    ours     full,quick,profile  groups=1 worker=tasklet
-stock         stock    full,quick,profile
+# name        backend  sets                     module parameters
+g{N}-kthread  ours     full,wide,quick,profile  groups={N} worker=kthread
+g{N}-tasklet  ours     wide                     groups={N} worker=tasklet
+g1-kthread    ours     wide                     groups=1 worker=kthread
+g1-tasklet    ours     wide,quick,profile       groups=1 worker=tasklet
+stock         stock    full,wide,quick,profile
 '
 
 # bench_configs SET BACKEND [N]: "name|parameters" lines of BACKEND's
@@ -53,17 +54,19 @@ bench_selected() {
 }
 
 # bench_knobs SET: the knobs (bench/README.md) for a full or quick run,
-# keeping what the environment already set.  QUICK is one repetition with
-# the 1/16-vif phase in the first configuration only, whatever is set.
+# keeping what the environment already set.  QUICK is one repetition,
+# whatever is set.  The 1/16-vif phase runs in the first cycle of each
+# backend unless BENCH_VIFS=all.
 bench_knobs() {
 	if [ "$1" = quick ]; then
-		BENCH_REPS=1 BENCH_VIFS=first
+		BENCH_REPS=1
 		BENCH_T=${BENCH_T:-2} BENCH_GUESTS=${BENCH_GUESTS:-2}
 		BENCH_CYCLE_TIMEOUT=${BENCH_CYCLE_TIMEOUT:-600}
 	fi
-	export BENCH_REPS=${BENCH_REPS:-3} BENCH_T=${BENCH_T:-10}
-	export BENCH_VIFS=${BENCH_VIFS:-all} BENCH_GUESTS=${BENCH_GUESTS:-4}
+	export BENCH_REPS=${BENCH_REPS:-5} BENCH_T=${BENCH_T:-10}
+	export BENCH_VIFS=${BENCH_VIFS:-first} BENCH_GUESTS=${BENCH_GUESTS:-4}
 	export BENCH_CYCLE_TIMEOUT=${BENCH_CYCLE_TIMEOUT:-1200}
+	export BENCH_REBALANCE_MS=${BENCH_REBALANCE_MS:-500}
 }
 
 BENCH_CFG=${BENCH_CFG:--} BENCH_REP=${BENCH_REP:-0}
@@ -97,6 +100,10 @@ bm() {	# bm METRIC VALUE [k=v ...]
 	echo "XNB-METRIC bench b=$NETBACK c=$BENCH_CFG r=$BENCH_REP m=$m${*:+ $*} v=$v"
 }
 bench_err() { echo "XNB-METRIC bench b=$NETBACK c=$BENCH_CFG r=$BENCH_REP m=error what=$1 v=1"; }
+# bench_skip WHAT WHY: a row this cycle cannot measure (listed, not an error).
+bench_skip() {
+	echo "XNB-METRIC bench b=$NETBACK c=$BENCH_CFG r=$BENCH_REP m=skip what=$1 why=${2// /+} v=1"
+}
 bench_progress() { echo "XNB-LOG bench $NETBACK $BENCH_CFG rep $BENCH_REP: $* (dom0 uptime $(cut -d' ' -f1 /proc/uptime))"; }
 now() { date +%s.%N; }
 fsub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", a - b }'; }
@@ -198,6 +205,21 @@ bench_udp() {
 	bm udp64_tx_pps "$(awk -v r="$got" -v t="$BENCH_T" 'BEGIN { printf "%.0f", r / t }')"
 }
 
+# UDP 64-byte datagrams dom0 -> g1, sent by iperf3 in dom0 to a one-off
+# server started in g1: the datagrams the guest received, per second (the
+# receiver line of the client's output is the server's count).
+bench_udp_rx() {
+	local port=$((5500 + RANDOM % 90)) got
+	lab_guest_exec 1 "iperf3 -s -1 -p $port -D" >/dev/null || return 1
+	sleep 1
+	load_begin
+	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip 1)" -p $port -u -l 64 -b 1G \
+		-t "$BENCH_T" -f m > /run/bench-udprx.log 2>&1
+	load_end udprx
+	got=$(lab_iperf_result udp < /run/bench-udprx.log) || { tail -n 4 /run/bench-udprx.log; return 1; }
+	bm udp64_rx_pps "$(awk -v r="$got" -v t="$BENCH_T" 'BEGIN { printf "%.0f", r / t }')"
+}
+
 # Fairness: g2 alone, then g2 while g1 is flooded both ways.
 bench_fair() {
 	local ip1 ip2 a_t a_p f_t f_p g port
@@ -230,6 +252,75 @@ bench_fair() {
 	bm fair_ping_ratio "$(awk -v a="$a_p" -v f="$f_p" 'BEGIN { if (a > 0 && f != "nan") printf "%.3f", f / a }')"
 }
 
+# The balancer (ours, module parameter rebalance_ms): g1..gN pinned to
+# group 0 with the worker-group key, the keys removed, then TCP dom0->g1..gN
+# for 5 s (not counted: iperf3 -O) plus BENCH_T s (counted), to compare
+# with the spread bench_tcp rx N of the same cycle.  Also the balancer's
+# moves over the run and how many of the queues group 0 serves when the
+# load starts and when it ends (with nothing moving them, all N).
+# bench_rebal_on says whether this module has the parameter at all.
+bench_rebal_on() {
+	[ -e /sys/module/xen_netback/parameters/rebalance_ms ] ||
+		modinfo -p /lab/xen-netback.ko 2>/dev/null | grep -q '^rebalance_ms:'
+}
+# bench_rebal_moves: the rebalance_moves counter(s) of the groups file,
+# summed ("rebalance_moves N", "rebalance_moves: N" or "rebalance_moves=N");
+# nothing if the file has none.
+bench_rebal_moves() {
+	xnb_groups_file 2>/dev/null | awk '{
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^rebalance_moves[:=]?$/ && $(i + 1) ~ /^[0-9]+$/) { s += $(i + 1); f = 1 }
+			else if ($i ~ /^rebalance_moves[:=][0-9]+$/) { sub(/^[^:=]*[:=]/, "", $i); s += $i; f = 1 }
+		} } END { if (f) print s }'
+}
+# bench_in_g0 N: how many of g1..gN's first queues group 0 serves;
+# bench_all_g0 N: all of them.
+bench_in_g0() {
+	local i c=0
+	for ((i = 1; i <= $1; i++)); do
+		xnb_in_group "$(lab_vif_name $i)-q0" 0 && c=$((c + 1))
+	done
+	echo $c
+}
+bench_all_g0() { [ "$(bench_in_g0 "$1")" = "$1" ]; }
+bench_rebalance() {
+	local n=$BENCH_GUESTS i sum=0 m0 m1 log groups
+	groups=$(cat /sys/module/xen_netback/parameters/groups 2>/dev/null)
+	# BENCH_REBALANCE_ANYWAY=1: the row even without a balancer (what
+	# removing the keys alone does; tests the row).
+	if ! bench_rebal_on && [ "${BENCH_REBALANCE_ANYWAY:-0}" != 1 ]; then
+		bench_skip rebalance "this module has no rebalance_ms parameter"
+		return 0
+	fi
+	if [ "${groups:-1}" -lt 2 ]; then
+		bench_skip rebalance "one group: nothing to balance"
+		return 0
+	fi
+	for ((i = 1; i <= n; i++)); do xenstore-write "$(lab_backend_path $i)/worker-group" 0; done
+	lab_wait 10 bench_all_g0 "$n" || { echo "bench: pinning to group 0 failed"; return 1; }
+	m0=$(bench_rebal_moves)
+	for ((i = 1; i <= n; i++)); do xenstore-rm "$(lab_backend_path $i)/worker-group"; done
+	bm rebal_g0_start "$(bench_in_g0 "$n")" n="$n"
+	for ((i = 1; i <= n; i++)); do
+		timeout -k 5 $((BENCH_T + 40)) iperf3 -c "$(lab_guest_ip $i)" -O 5 -t "$BENCH_T" -f m \
+			> /run/bench-rebal-$i.log 2>&1 &
+	done
+	wait
+	bm rebal_g0_end "$(bench_in_g0 "$n")" n="$n"
+	m1=$(bench_rebal_moves)
+	for ((i = 1; i <= n; i++)); do
+		log=/run/bench-rebal-$i.log
+		grep -q receiver $log || { tail -n 3 $log; bench_err "rebal_g$i"; }
+		sum=$(awk -v s="$sum" -v r="$(bench_mbps $log)" 'BEGIN { print s + r }')
+	done
+	bm rebal_rx_gbps "$(fgbps "$sum")" n="$n"
+	if [ -n "$m0" ] && [ -n "$m1" ]; then
+		bm rebal_moves $((m1 - m0)) n="$n"
+	else
+		bench_skip rebal_moves "no rebalance_moves counter in the groups file"
+	fi
+}
+
 # The ceiling: TCP over veth between two namespaces (no Xen in the path).
 bench_veth() {
 	modprobe veth 2>/dev/null
@@ -250,18 +341,27 @@ bench_veth() {
 }
 
 # Profile (LAB_PERF=1 puts perf in /lab/perf): TCP DIR with g1..gN, like
-# bench_tcp, while perf samples every dom0 vcpu; prints the hottest
-# symbols as bench-prof lines (not metrics).
+# bench_tcp, or (DIR udp) UDP 64 B from g1 to dom0, like bench_udp, while
+# perf samples every dom0 vcpu; prints the hottest symbols as bench-prof
+# lines (not metrics).
 # A sample in the hypercall stub is named by its caller, so that a vcpu
 # idling in Xen (xen_safe_halt) is told apart from grant copies.
 bench_profile() {	# DIR N
-	local dir=$1 n=$2 i tag
+	local dir=$1 n=$2 i tag port
 	local perf="env LD_LIBRARY_PATH=/lab/perf/lib /lab/perf/perf"
 	tag="bench-prof $NETBACK $BENCH_CFG $dir n=$n:"
 	echo 0 > /proc/sys/kernel/kptr_restrict
 	echo -1 > /proc/sys/kernel/perf_event_paranoid
 	# 10 s of load: 2 s to ramp up, 6 s recorded, slack.
-	tcp_clients "$dir" "$n" 10 /run/bench-prof
+	if [ "$dir" = udp ]; then
+		port=$((5600 + RANDOM % 90))
+		iperf3 -s -1 -p $port -D || return 1
+		sleep 1
+		lab_guest_exec 1 "iperf3 -c 192.0.2.1 -p $port -u -l 64 -b 1G -t 10 -f m" 70 \
+			> /run/bench-prof-1.log 2>&1 &
+	else
+		tcp_clients "$dir" "$n" 10 /run/bench-prof
+	fi
 	sleep 2
 	# Xen's view too: perf in a PV dom0 sees little of the time its vcpus
 	# spend inside hypercalls (grant copies), and nothing of the guests.
@@ -271,6 +371,10 @@ bench_profile() {	# DIR N
 	wait
 	for ((i = 1; i <= n; i++)); do
 		grep -q receiver /run/bench-prof-$i.log || tail -n 2 /run/bench-prof-$i.log
+		if [ "$dir" = udp ]; then
+			echo "$tag load g1 $(lab_iperf_result udp < /run/bench-prof-1.log) datagrams received in 10 s"
+			continue
+		fi
 		echo "$tag load g$i $(awk -v r="$(bench_mbps /run/bench-prof-$i.log)" 'BEGIN { printf "%.3f", r }') Mbit/s"
 	done
 	$perf script -i /run/perf.data -F ip,sym 2>/dev/null | awk -v RS= -F '\n' '
@@ -286,6 +390,15 @@ bench_profile() {	# DIR N
 }
 
 # --- one cycle ---------------------------------------------------------------------
+# bench_destroy_all: lab_destroy_all with the guests destroyed at once, not
+# one after the other (an xl destroy takes 5-10 s under TCG).
+bench_destroy_all() {
+	local d
+	for d in $(xl list | awk 'NR > 2 { print $1 }'); do xl destroy "$d" >/dev/null 2>&1 & done
+	wait
+	lab_wait 60 lab_no_vifs
+}
+
 # 1/16-vif phase: g1 with 1 vif, then 15 more hot-attached one by one (xl
 # plugging many at once runs into libxl's 10 s InitWait timeout under
 # TCG): boot and connect times, memory growth over MEM0, threads.
@@ -309,7 +422,7 @@ bench_vifs() {	# MEM0
 	bm mem_16vif_kib $(($(bench_mem) - m0))
 	bm threads_16vif "$(bench_threads)"
 	bench_progress "16 vifs connected"
-	lab_destroy_all > /dev/null 2>&1
+	bench_destroy_all > /dev/null 2>&1
 }
 
 # bench_guests N: g1..gN up (1 vif each).
@@ -320,21 +433,31 @@ bench_guests() {
 }
 
 # One configuration, one repetition (run under `timeout` by bench_run):
-# the backend reloaded with PARAMS, the 1/16-vif phase if VIFS is 1, then
-# BENCH_GUESTS guests: TCP both ways with 1, 2, 4 of them, UDP, fairness;
-# with LAB_PERF=1, repetition 1 ends with a profile (after the figures).
+# the backend (NETBACK) reloaded with PARAMS, the 1/16-vif phase if VIFS
+# is 1, then BENCH_GUESTS guests: TCP both ways with 1, 2, 4 of them, UDP
+# both ways, fairness, the balancer (ours); with LAB_PERF=1, repetition 1
+# ends with a profile (after the figures).  Ours is loaded with
+# rebalance_ms=BENCH_REBALANCE_MS when the module knows the parameter (an
+# unknown one is only a warning to insmod, but the row would mean nothing).
 bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
-	local params=$2 vifs=$4 m0 n dir
+	local params=$2 vifs=$4 m0 n dir t0 tg
 	BENCH_CFG=$1 BENCH_REP=$3
+	t0=$(now)
+	if [ "$NETBACK" = ours ] && [ "${BENCH_REBALANCE_MS:-0}" != 0 ] &&
+	   grep -qa rebalance_ms /lab/xen-netback.ko; then
+		params="$params rebalance_ms=$BENCH_REBALANCE_MS"
+	fi
 	bench_progress "start (params '$params')"
-	lab_destroy_all >/dev/null 2>&1
+	bench_destroy_all >/dev/null 2>&1
 	lab_unload_backend
 	sync; echo 3 > /proc/sys/vm/drop_caches
 	m0=$(bench_mem)
 	lab_load_backend "$params"
 	bm threads_0vif "$(bench_threads)"
 	[ "$vifs" = 1 ] && bench_vifs "$m0"
+	tg=$(now)
 	bench_guests "$BENCH_GUESTS"
+	bm guests_up_s "$(fsub "$(now)" "$tg")" n="$BENCH_GUESTS"
 	bm threads_guests "$(bench_threads)" n="$BENCH_GUESTS"
 	bench_progress "$BENCH_GUESTS guests up"
 	for n in 1 2 4; do
@@ -344,48 +467,75 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 		done
 	done
 	( bench_udp ) || bench_err udp
+	( bench_udp_rx ) || bench_err udp_rx
 	( bench_fair ) || bench_err fair
+	if [ "$NETBACK" = ours ]; then
+		( bench_rebalance ) || bench_err rebalance
+	fi
 	if [ "$BENCH_REP" = 1 ] && [ -x /lab/perf/perf ]; then
 		( bench_profile rx "$BENCH_GUESTS" ) || bench_err profile
 		( bench_profile tx "$BENCH_GUESTS" ) || bench_err profile
+		( bench_profile udp 1 ) || bench_err profile
 	fi
+	bench_progress "measured"
+	bench_destroy_all > /dev/null 2>&1
+	bm cycle_s "$(fsub "$(now)" "$t0")"
 	bench_progress "done"
-	lab_destroy_all > /dev/null 2>&1
 }
 
 # --- whole runs (the scenarios) ------------------------------------------------------
-# bench_run SET: BENCH_REPS repetitions of the veth ceiling and every
-# configuration bench_selected picks for SET (full or quick), each cycle
-# in its own bounded process.
+# bench_run SET MODE: BENCH_REPS repetitions of the veth ceiling and a
+# cycle (in its own bounded process) of every configuration bench_selected
+# picks for SET (full, wide or quick).  MODE boot: the configurations of
+# this boot's backend only (make check's bench-quick, one boot per
+# backend).  MODE alt: those of every backend in BENCH_BACKENDS (default
+# ours and stock; a stock boot has no module of ours) in one boot, the
+# module switched per cycle and the order reversed every other repetition
+# (ours, stock, then stock, ours): drift on the host hits both alike.
 bench_run() {
-	local set=$1 rep c name v vifs_done="" cfgs
+	local set=$1 mode=$2 rep c b name v cfgs="" order vifs_done=" " boot=$NETBACK
 	bench_knobs "$set"
 	bench_vif_script
 	echo "XNB-METRIC bench-info dom0_kernel=$(uname -r) dom0_vcpus=$(nproc)" \
 		"dom0_mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" \
 		"xen=$(xl info | awk '$1 == "xen_version" { print $3 }')" \
-		"reps=$BENCH_REPS t=$BENCH_T vifs=$BENCH_VIFS guest_mem=$LAB_GUEST_MEM"
-	cfgs=$(bench_selected "$set" "$NETBACK")
+		"reps=$BENCH_REPS t=$BENCH_T vifs=$BENCH_VIFS guest_mem=$LAB_GUEST_MEM" \
+		"mode=$mode rebalance_ms=$BENCH_REBALANCE_MS"
+	for b in ${BENCH_BACKENDS:-ours stock}; do
+		[ "$mode" = boot ] && [ "$b" != "$boot" ] && continue
+		[ "$b" = ours ] && [ ! -f /lab/xen-netback.ko ] && continue
+		# "backend|name|parameters" lines.
+		cfgs+=$(bench_selected "$set" "$b" | sed "s/^/$b|/")$'\n'
+	done
+	cfgs=$(echo "$cfgs" | sed '/^$/d')
 	for ((rep = 1; rep <= BENCH_REPS; rep++)); do
 		BENCH_REP=$rep BENCH_CFG=veth
 		( bench_veth ) || bench_err veth
+		order=$cfgs
+		[ $((rep % 2)) = 0 ] && order=$(echo "$cfgs" | tac)
 		while IFS= read -r c; do
+			[ -n "$c" ] || continue
+			b=${c%%|*} c=${c#*|}
 			name=${c%%|*}
 			v=1
-			[ "$BENCH_VIFS" = first ] && [ -n "$vifs_done" ] && v=0
-			vifs_done=1
-			BENCH_CFG=$name
+			case $vifs_done in *" $b "*) [ "$BENCH_VIFS" = all ] || v=0 ;; esac
+			vifs_done+="$b "
+			NETBACK=$b BENCH_CFG=$name
+			# /lab/config (read by lib.sh) sets the boot's NETBACK: this
+			# cycle's comes after it.
 			timeout -k 10 "$BENCH_CYCLE_TIMEOUT" bash -c \
-				". /lab/lib.sh; . /lab/xnb.sh; . /lab/bench-lib.sh; bench_cycle '$name' '${c#*|}' $rep $v" ||
+				". /lab/lib.sh; . /lab/xnb.sh; . /lab/bench-lib.sh; NETBACK=$b; bench_cycle '$name' '${c#*|}' $rep $v" ||
 				bench_err "cycle rc=$?"
-		done <<< "$cfgs"
+		done <<< "$order"
 	done
-	lab_destroy_all > /dev/null 2>&1
+	NETBACK=$boot
+	bench_destroy_all > /dev/null 2>&1
 	lab_load_backend
 }
 
 # bench_profile_run: for each profile configuration, BENCH_GUESTS guests
-# and a profile of TCP both ways with 1 guest and with all of them.
+# and a profile of TCP both ways with 1 guest and with all of them, and of
+# UDP 64 B guest->dom0.
 bench_profile_run() {
 	local c guests dir
 	export BENCH_T=${BENCH_T:-10}
@@ -401,6 +551,7 @@ bench_profile_run() {
 			bench_profile $dir 1
 			bench_profile $dir "$guests"
 		done
+		bench_profile udp 1
 	done <<< "$(bench_configs profile "$NETBACK")"
 	lab_destroy_all > /dev/null 2>&1
 	lab_unload_backend

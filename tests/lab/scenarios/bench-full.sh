@@ -2,10 +2,12 @@
 # shellcheck shell=bash
 #
 # bench-full: the measuring side of `make bench` (scripts/bench.sh runs it
-# once per backend and aggregates).  For each repetition: the veth
-# ceiling, then every configuration of the "full" set (tests/lab/bench-lib.sh)
-# in its own cycle.  Prints XNB-METRIC bench lines, asserts nothing.
-# Knobs: bench/README.md.
+# in one boot and aggregates).  For each repetition: the veth ceiling,
+# then a cycle of every configuration of the set BENCH_SET (default full:
+# our default configuration and stock; wide: all of ours and stock;
+# quick) in tests/lab/bench-lib.sh, the module switched between cycles and
+# the order reversed every other repetition.  Prints XNB-METRIC bench
+# lines, asserts nothing.  Knobs: bench/README.md.
 . /lab/xnb.sh
 . /lab/bench-lib.sh
-bench_run full
+bench_run "${BENCH_SET:-full}" alt
