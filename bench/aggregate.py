@@ -82,7 +82,7 @@ ROWS = (
         ("veth_gbps", None, "ceiling: TCP over veth between 2 netns in dom0", "Gbit/s", None, 1),
     )]
     + [Row(*r) for n in (4, 2) for r in (
-        ("rebal_rx_gbps", n, f"rebalance: TCP dom0->guest, {_guests(n)} started on group 0, last 10 s",
+        ("rebal_rx_gbps", n, f"rebalance: TCP dom0->guest, {_guests(n)} started on group 0, after 5 s",
          "Gbit/s", "hi", 1),
         ("rebal_vs_spread", n, f"rebalance: rebalanced / spread, TCP dom0->guest, {_guests(n)}",
          "ratio", "hi", 1),
@@ -441,7 +441,7 @@ def md_machine(host, info, quick):
         f"{info.get('dom0_vcpus', '?')} vcpus, {int(info.get('dom0_mem_kib', '0')) // 1024} MiB; "
         f"guests: 1 vcpu, {info.get('guest_mem', '?')} MiB, 1 queue per vif",
         f"- {info.get('reps', '?')} repetition(s), iperf3 {info.get('t', '?')} s per run; {order}; "
-        f"1/16-vif phase: {'first cycle of each backend only' if vifs == 'first' else 'every cycle'}; "
+        f"1/16-vif phase: {'once per backend' if vifs == 'first' else 'every cycle'}; "
         + runs,
         "- method: `tests/lab/bench-lib.sh`; TCP with all guests at once, "
         "dom0 is the iperf3 client (`-R` for guest->dom0); CPU per GB = Domain-0 CPU time "
