@@ -4,7 +4,7 @@
 # lab-images and lab-module):
 #   make bench            one boot, 5 repetitions of our default
 #                         configuration and stock alternating, 10 s runs
-#                         (about 45 minutes on an idle 2-core host)
+#                         (about 40 minutes on an idle 2-core host)
 #   make bench QUICK=1    1 repetition, 2 s runs: a smoke test of the harness
 # Results: bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png}; see scripts/bench.sh.
 # Targets are reported, never asserted.

@@ -264,8 +264,8 @@ bench_rebal_on() {
 		modinfo -p /lab/xen-netback.ko 2>/dev/null | grep -q '^rebalance_ms:'
 }
 # bench_rebal_moves: the rebalance_moves counter(s) of the groups file,
-# summed ("rebalance_moves N", "rebalance_moves: N" or "rebalance_moves=N");
-# nothing if the file has none.
+# summed ("rebalance_moves=N" on the first line; also "rebalance_moves N"
+# or "rebalance_moves: N"); nothing if the file has none.
 bench_rebal_moves() {
 	xnb_groups_file 2>/dev/null | awk '{
 		for (i = 1; i <= NF; i++) {
@@ -290,6 +290,10 @@ bench_rebalance() {
 	# removing the keys alone does; tests the row).
 	if ! bench_rebal_on && [ "${BENCH_REBALANCE_ANYWAY:-0}" != 1 ]; then
 		bench_skip rebalance "this module has no rebalance_ms parameter"
+		return 0
+	fi
+	if [ "${BENCH_REBALANCE_MS:-0}" = 0 ]; then
+		bench_skip rebalance "BENCH_REBALANCE_MS=0"
 		return 0
 	fi
 	if [ "${groups:-1}" -lt 2 ]; then
@@ -437,14 +441,14 @@ bench_guests() {
 # is 1, then BENCH_GUESTS guests: TCP both ways with 1, 2, 4 of them, UDP
 # both ways, fairness, the balancer (ours); with LAB_PERF=1, repetition 1
 # ends with a profile (after the figures).  Ours is loaded with
-# rebalance_ms=BENCH_REBALANCE_MS when the module knows the parameter (an
-# unknown one is only a warning to insmod, but the row would mean nothing).
+# rebalance_ms=BENCH_REBALANCE_MS (0: the balancer off, its row skipped)
+# when the module knows the parameter (an unknown one would only be a
+# warning to insmod, but the row would mean nothing).
 bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 	local params=$2 vifs=$4 m0 n dir t0 tg
 	BENCH_CFG=$1 BENCH_REP=$3
 	t0=$(now)
-	if [ "$NETBACK" = ours ] && [ "${BENCH_REBALANCE_MS:-0}" != 0 ] &&
-	   grep -qa rebalance_ms /lab/xen-netback.ko; then
+	if [ "$NETBACK" = ours ] && grep -qa rebalance_ms /lab/xen-netback.ko; then
 		params="$params rebalance_ms=$BENCH_REBALANCE_MS"
 	fi
 	bench_progress "start (params '$params')"
