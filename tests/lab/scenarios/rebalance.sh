@@ -141,6 +141,11 @@ lab_assert "groups=3" sh -c "echo 3 >$P/groups"
 lab_assert "groups=2" sh -c "echo 2 >$P/groups"
 lab_assert "g1 back in group 0 after the regroup" \
 	xnb_in_group "$(lab_vif_name 1)-q0" 0
+# The regroup placed g2-g4 by count around the pin: the spread case.
+spread=$(load_all 4 spread)
+show
+echo "XNB-METRIC rebalance spread_mbit=$spread"
+lab_log "g2-g4 TCP sum: all on group 0 $all0, rebalanced $rebal, spread $spread Mbit/s"
 for n in 1 2 3 4; do xnb_traffic $n >/dev/null; done
 
 lab_destroy_all
