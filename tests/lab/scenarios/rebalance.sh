@@ -7,8 +7,9 @@
 # group 0: the counter rises and an unpinned queue ends up in group 1,
 # while g1 (still pinned) never moves.  With the load gone nothing moves
 # any more (hysteresis), and pings to g1 and g2 lose nothing across the
-# moves.  The aggregate rate of g2-g4 all on group 0 and after the
-# rebalancing is reported (XNB-METRIC), not asserted: TCG is too noisy.
+# moves.  The aggregate rate of g2-g4 all on group 0, after the
+# rebalancing and spread by count (after a regroup) is reported
+# (XNB-METRIC), not asserted: TCG is too noisy.
 . /lab/xnb.sh
 xnb_ours_only
 lab_load_backend "groups=2 rebalance_ms=500 $XNB_PARAMS"
