@@ -16,7 +16,9 @@
  * together (copy.c).
  *
  * A new queue joins the group serving the fewest queues (xnb_pick_group),
- * unless its vif is pinned with the "worker-group" key.
+ * unless its vif is pinned with the "worker-group" key.  Afterwards the
+ * balancer (balance.c) moves unpinned queues by measured load, with
+ * xnb_group_move_locked.
  *
  * /sys/kernel/debug/xen-netback/groups shows every group's counters and
  * queues.
