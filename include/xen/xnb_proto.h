@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Pure protocol logic of the netback: ring index sanity, the guest TX
- * slot-chain walk, extra-info parsing, RX slot accounting, credit shaping
- * and worker-group choice.
+ * slot-chain walk, extra-info parsing, RX slot accounting, credit shaping,
+ * worker-group choice and live rebalancing.
  *
  * Nothing here touches kernel state, so drivers/net/xen-netback/proto.c
  * is compiled both into the module and into the userspace unit tests and
@@ -278,5 +278,56 @@ bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us);
  * ties.  @load[i] is the number of queues group i serves.
  */
 unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups);
+
+/*
+ * Live rebalancing (balance.c): once per interval, given how busy each
+ * group was (@busy[g], permille of the interval spent in its poll) and
+ * what each queue was served (@q[i].load, in any unit common to all
+ * queues), pick at most one queue to move from the busiest group to
+ * the idlest.
+ *
+ * A move needs the busiest group at XNB_BAL_HIGH or more and the idlest
+ * at least XNB_BAL_GAP below it, between the same two groups for
+ * XNB_BAL_STREAK intervals in a row (*@st carries that from one call to
+ * the next; zero it when the group set changes).  A queue of the busiest
+ * group is assumed to take its share of the group's load with it.  The
+ * one chosen narrows the gap the most, among those that narrow it and
+ * leave the idlest group less than XNB_BAL_GAP / 2 above the busiest:
+ * estimates are rough, and a move that made the reverse move look worth
+ * it would ping-pong (a lone heavy queue stays where it is).  Queues
+ * marked fixed (pinned, just moved, not measured yet) never move.
+ * Returns true with *@mv filled when a queue should move.
+ */
+#define XNB_BAL_SCALE	1000u	/* busy is in 1/XNB_BAL_SCALE */
+/* Poll time understates saturation: where the stack's consumers share
+ * the group's CPU (dom0's usual case, and the lab's), a group that is
+ * the bottleneck was measured at 50-70 % busy, an idle one at 1 %.
+ */
+#define XNB_BAL_HIGH	400u
+#define XNB_BAL_GAP	250u
+#define XNB_BAL_STREAK	2u
+#define XNB_BAL_HOLD	5u	/* intervals a moved queue stays put */
+
+struct xnb_bal_queue {
+	u64 load;		/* served over the interval */
+	u32 group;		/* the group serving it */
+	bool fixed;		/* may not move */
+};
+
+struct xnb_bal_state {
+	u32 streak;		/* intervals the imbalance lasted */
+	u32 from;		/* its busiest group */
+	u32 to;			/* its idlest group */
+};
+
+struct xnb_bal_move {
+	u32 queue;		/* index into the queue array */
+	u32 from;
+	u32 to;
+};
+
+bool xnb_balance_pick(const u32 *busy, u32 nr_groups,
+		      const struct xnb_bal_queue *q, u32 nr_queues,
+		      struct xnb_bal_state *st, struct xnb_bal_move *mv);
 
 #endif /* XNB_PROTO_H */

@@ -478,6 +478,47 @@ static void fuzz_events(struct input *in)
 	       tx == XNB_EV_OWE ? XNB_EV_OWE : XNB_EV_SPURIOUS));
 }
 
+/* Rebalancing: whatever the measurements, a move names a movable queue
+ * of the busiest group, only when the imbalance lasted, and only once.
+ */
+static void fuzz_balance(struct input *in)
+{
+	struct xnb_bal_queue q[16];
+	struct xnb_bal_state st = { 0 };
+	struct xnb_bal_move mv;
+	uint32_t busy[8];
+	unsigned int n = in_u8(in) % 9, nq = in_u8(in) % 17, i, r;
+
+	for (i = 0; i < n; i++)
+		busy[i] = in_u32(in) % 1200;
+	for (i = 0; i < nq; i++) {
+		uint8_t f = in_u8(in);
+
+		q[i].load = f & 0x80 ? in_u64(in) : in_u8(in);
+		q[i].group = f & 0x40 ? in_u32(in) : (f & 0xf) % 9;
+		q[i].fixed = f & 0x20;
+	}
+	for (r = 0; r < 3; r++) {
+		uint32_t b, l;
+
+		if (!xnb_balance_pick(busy, n, q, nq, &st, &mv))
+			continue;
+		CHECK(r >= XNB_BAL_STREAK - 1);
+		CHECK(n >= 2 && mv.queue < nq && mv.from < n && mv.to < n);
+		CHECK(mv.from != mv.to && st.streak == 0);
+		CHECK(q[mv.queue].group == mv.from && !q[mv.queue].fixed &&
+		      q[mv.queue].load);
+		b = busy[mv.from] < XNB_BAL_SCALE ? busy[mv.from] : XNB_BAL_SCALE;
+		l = busy[mv.to] < XNB_BAL_SCALE ? busy[mv.to] : XNB_BAL_SCALE;
+		CHECK(b >= XNB_BAL_HIGH && b - l >= XNB_BAL_GAP);
+		for (i = 0; i < n; i++)
+			CHECK(busy[i] <= busy[mv.from] && busy[i] >= busy[mv.to]);
+		/* The next interval starts the count again. */
+		CHECK(!xnb_balance_pick(busy, n, q, nq, &st, &mv));
+		break;
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -496,6 +537,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_ring(&in);
 	fuzz_groups(&in);
 	fuzz_credit(&in);
+	fuzz_balance(&in);
 	fuzz_events(&tail);
 	return 0;
 }

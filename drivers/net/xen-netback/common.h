@@ -46,7 +46,15 @@
  *
  *   sysfs parameter writes (process context)
  *     main.c     groups, copy_batch: group.c swaps or resizes the groups
- *                under its assign mutex (xnb_groups_set_count/_batch)
+ *                under its assign mutex (xnb_groups_set_count/_batch);
+ *                rebalance_ms: (re)arms the balancer
+ *
+ *   balancer: a delayed work item on system_wq every rebalance_ms
+ *     balance.c  xnb_balance_run: under the assign mutex, measures each
+ *                group's busy time and each queue's load, asks proto.c
+ *                (xnb_balance_pick) and moves at most one queue with
+ *                group.c's xnb_group_move_locked (waits for the old
+ *                group's poll, like a pin)
  *
  *   control ring (ctrlring.c): requests served by a work item; the
  *                hash state it sets is read by ndo_select_queue and rx.c
@@ -108,6 +116,7 @@ extern unsigned int xnb_rx_drain_msecs;
 extern unsigned int xnb_rx_stall_msecs;
 extern bool xnb_separate_tx_rx_irq;
 extern bool xnb_provides_xdp_headroom;
+extern unsigned int xnb_rebalance_ms;
 
 /* Per-queue counters, read by ethtool and ndo_get_stats64. */
 struct xnb_queue_stats {
@@ -127,6 +136,7 @@ struct xnb_queue_stats {
 	struct u64_stats_sync sync;
 };
 
+struct dentry;
 struct xnb_group;
 struct xnb_vif;
 
@@ -210,6 +220,15 @@ struct xnb_queue {
 	 */
 	struct xnb_group *flush_group;
 	struct xnb_queue_stats stats;
+
+	/* Live rebalancing.  load: packets served both ways, written by
+	 * the group's poll only, read by the balancer (READ_ONCE); the
+	 * bal_* fields are the balancer's, under the assign mutex.
+	 */
+	unsigned long load;
+	unsigned long bal_load;		/* load at the last sample */
+	u32 bal_sample;			/* that sample's number; 0: none */
+	u32 bal_hold;			/* samples before it may move again */
 };
 
 struct xnb_vif {
@@ -324,18 +343,36 @@ struct xnb_group {
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
 
 	struct xnb_group_stats stats;	/* written by the worker only */
+	/* Queues the balancer moved in and out, under the assign mutex. */
+	unsigned long moves_in;
+	unsigned long moves_out;
 };
 
-/* group.c */
+/* group.c.  xnb_groups (xnb_nr_groups of them) is replaced, and
+ * xnb_groups_gen bumped, only under xnb_assign_mutex.
+ */
+extern struct mutex xnb_assign_mutex;
+extern struct xnb_group *xnb_groups;
+extern unsigned long xnb_groups_gen;
 int xnb_groups_init(void);
 void xnb_groups_exit(void);
 void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_kick(struct xnb_queue *queue);
+void xnb_group_move_locked(struct xnb_queue *queue, unsigned int to);
 int xnb_groups_set_batch(unsigned int batch);
 int xnb_groups_set_count(unsigned int n);
 int xnb_debugfs_init(void);
 void xnb_debugfs_exit(void);
+
+/* balance.c */
+#define XNB_REBALANCE_MIN_MS	100u
+#define XNB_REBALANCE_MAX_MS	60000u
+void xnb_balance_set_interval(unsigned int ms);
+void xnb_balance_start(void);
+void xnb_balance_stop(void);
+void xnb_balance_debugfs(struct dentry *dir);
+unsigned long xnb_balance_moves(void);
 
 /* copy.c */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *group,

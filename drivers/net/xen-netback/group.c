@@ -16,7 +16,9 @@
  * together (copy.c).
  *
  * A new queue joins the group serving the fewest queues (xnb_pick_group),
- * unless its vif is pinned with the "worker-group" key.
+ * unless its vif is pinned with the "worker-group" key.  Afterwards the
+ * balancer (balance.c) moves unpinned queues by measured load, with
+ * xnb_group_move_locked.
  *
  * /sys/kernel/debug/xen-netback/groups shows every group's counters and
  * queues.
@@ -30,9 +32,10 @@
 
 #include "common.h"
 
-static struct xnb_group *xnb_groups;
+struct xnb_group *xnb_groups;
 static u32 *xnb_loads;			/* scratch for the choice */
-static DEFINE_MUTEX(xnb_assign_mutex);	/* serialises attach choices */
+DEFINE_MUTEX(xnb_assign_mutex);		/* serialises attach choices */
+unsigned long xnb_groups_gen;		/* a new set: the balancer resets */
 
 /* napi_schedule() only raises NET_RX; from process context with BH on
  * nothing would run it until the next interrupt, so bracket it there.
@@ -133,6 +136,7 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	tx = xnb_tx_gather(g, q, min(share, tx_slots));
 	*tx_done += tx;
 	g->stats.packets += rx + tx;
+	WRITE_ONCE(q->load, q->load + rx + tx);	/* the balancer's measure */
 	if (rx)
 		q->worked |= BIT(XNB_EOI_RX);
 	/* A packet held for credit is work too, only deferred: its event
@@ -364,6 +368,26 @@ void xnb_group_detach(struct xnb_queue *q)
 	mutex_unlock(&xnb_assign_mutex);
 }
 
+/* The balancer's move (balance.c): @q to group @to, live, with the
+ * short pause of a pin.  The caller holds the assign mutex, so @q is
+ * still attached (a queue is released only after its detach) and its
+ * old group stays until the move is done.
+ */
+void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
+{
+	struct xnb_group *from = q->group;
+
+	lockdep_assert_held(&xnb_assign_mutex);
+	if (!from || to >= xnb_nr_groups || from == &xnb_groups[to])
+		return;
+	xnb_group_detach_locked(q);
+	xnb_group_attach_locked(q, to);
+	from->moves_out++;
+	xnb_groups[to].moves_in++;
+	/* An event that found it groupless kicked nothing. */
+	xnb_group_kick(q);
+}
+
 /* Start the group at @index: its batch, its NAPI context on a dummy
  * netdev "xnb-g<index>", threaded (thread "napi/xnb-g<index>-<napi id>")
  * unless worker=tasklet, and enabled, serving CPU index mod online CPUs.
@@ -463,8 +487,10 @@ int xnb_groups_init(void)
 	/* copy_batch may be written from sysfs already. */
 	mutex_lock(&xnb_assign_mutex);
 	err = xnb_groups_start(groups, xnb_nr_groups);
-	if (!err)
+	if (!err) {
 		xnb_groups = groups;
+		xnb_groups_gen++;
+	}
 	mutex_unlock(&xnb_assign_mutex);
 	if (!err)
 		return 0;
@@ -549,6 +575,7 @@ int xnb_groups_set_count(unsigned int n)
 	xnb_groups = groups;
 	xnb_loads = loads;
 	WRITE_ONCE(xnb_nr_groups, n);
+	xnb_groups_gen++;
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], true);
 	for (i = 0; i < old_n; i++)
@@ -607,20 +634,22 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 
 	/* A runtime regroup swaps the groups under this mutex. */
 	mutex_lock(&xnb_assign_mutex);
-	seq_printf(m, "worker=%s groups=%u copy_batch=%u budget=%u\n",
+	seq_printf(m, "worker=%s groups=%u copy_batch=%u budget=%u rebalance_ms=%u rebalance_moves=%lu\n",
 		   xnb_use_tasklet ? "tasklet" : "kthread", xnb_nr_groups,
-		   READ_ONCE(xnb_copy_batch), READ_ONCE(xnb_budget));
+		   READ_ONCE(xnb_copy_batch), READ_ONCE(xnb_budget),
+		   READ_ONCE(xnb_rebalance_ms), xnb_balance_moves());
 	for (i = 0; i < xnb_nr_groups; i++) {
 		struct xnb_group *g = &xnb_groups[i];
 		const struct xnb_group_stats *s = &g->stats;
 		struct xnb_queue *q;
 
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu\n",
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu\n",
 			   i, g->cpu, READ_ONCE(g->nr_queues), s->passes,
 			   s->packets, s->batches, s->ops,
 			   s->batches ? div64_u64(s->ops, s->batches) : 0,
 			   s->full_flushes, s->eagain_retries,
-			   div_u64(s->busy_ns, NSEC_PER_MSEC));
+			   div_u64(s->busy_ns, NSEC_PER_MSEC), g->moves_in,
+			   g->moves_out);
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)
 			xnb_queue_show(m, q);
@@ -636,6 +665,7 @@ int xnb_debugfs_init(void)
 	xnb_debugfs_dir = debugfs_create_dir("xen-netback", NULL);
 	debugfs_create_file("groups", 0444, xnb_debugfs_dir, NULL,
 			    &xnb_groups_fops);
+	xnb_balance_debugfs(xnb_debugfs_dir);
 	return 0;
 }
 

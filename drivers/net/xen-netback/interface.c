@@ -445,13 +445,17 @@ void xnb_vif_start(struct xnb_vif *vif)
 	netif_tx_wake_all_queues(dev);
 }
 
-/* Move every queue to @group (or back to the policy's choice when -1). */
+/* Move every queue to @group.  Unpinned (-1): with the balancer on, the
+ * queues stay where they are and move by measured load from then on
+ * (balance.c), so a pin can seed any placement; with it off, back to
+ * the policy's choice.
+ */
 void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
 {
 	unsigned int i;
 
-	vif->pinned_group = group;
-	if (!vif->connected)
+	WRITE_ONCE(vif->pinned_group, group);
+	if (!vif->connected || (group < 0 && READ_ONCE(xnb_rebalance_ms)))
 		return;
 	for (i = 0; i < vif->num_queues; i++) {
 		xnb_group_detach(&vif->queues[i]);

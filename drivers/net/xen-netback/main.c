@@ -2,8 +2,8 @@
 /*
  * Module parameters, init and exit.
  *
- * worker is read-only after load (0444).  groups, budget and copy_batch
- * can be changed at runtime, where an out-of-range value is refused (at
+ * worker is read-only after load (0444).  groups, budget, copy_batch and
+ * rebalance_ms can be changed at runtime, where an out-of-range value is refused (at
  * load it is clamped); a new groups count moves every queue live.  The stock
  * driver's runtime parameters (max_queues, separate_tx_rx_irq,
  * hash_cache_size, provides_xdp_headroom) are writable as in stock;
@@ -141,6 +141,39 @@ static const struct kernel_param_ops xnb_budget_ops = {
 module_param_cb(budget, &xnb_budget_ops, &xnb_budget, 0644);
 MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per vif and direction in one group pass, split among its busy queues (1-1024)");
 
+/* The balancer's period (balance.c); 0 = off.  At load a value between
+ * 1 and the minimum is clamped like any other; at runtime refused.
+ */
+unsigned int xnb_rebalance_ms = 1000;
+
+static int xnb_rebalance_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err;
+
+	err = xnb_param_range(val, kp, 0, XNB_REBALANCE_MAX_MS, &v);
+	if (err)
+		return err;
+	if (v && v < XNB_REBALANCE_MIN_MS) {
+		if (READ_ONCE(xnb_loaded)) {
+			pr_warn("%s=%u refused: 0 or [%u, %u]\n", kp->name, v,
+				XNB_REBALANCE_MIN_MS, XNB_REBALANCE_MAX_MS);
+			return -EINVAL;
+		}
+		v = xnb_clamp(kp->name, v, XNB_REBALANCE_MIN_MS,
+			      XNB_REBALANCE_MAX_MS);
+	}
+	xnb_balance_set_interval(v);
+	return 0;
+}
+
+static const struct kernel_param_ops xnb_rebalance_ops = {
+	.set = xnb_rebalance_set,
+	.get = param_get_uint,
+};
+module_param_cb(rebalance_ms, &xnb_rebalance_ops, &xnb_rebalance_ms, 0644);
+MODULE_PARM_DESC(rebalance_ms, "Move queues from a saturated group to an idle one every this many ms at most (0 = off, 100-60000)");
+
 /* As in stock, any number is accepted; 0 is the default. */
 unsigned int xnb_max_queues;
 
@@ -249,17 +282,19 @@ static int __init xnb_init(void)
 	if (err)
 		return err;
 	xnb_debugfs_init();
+	xnb_balance_start();
 
 	err = xnb_xenbus_init();
 	if (err)
 		goto fail;
 
-	pr_info("%u %s groups, copy_batch %u, budget %u\n", xnb_nr_groups,
-		xnb_use_tasklet ? "tasklet" : "kthread", xnb_copy_batch,
-		xnb_budget);
+	pr_info("%u %s groups, copy_batch %u, budget %u, rebalance_ms %u\n",
+		xnb_nr_groups, xnb_use_tasklet ? "tasklet" : "kthread",
+		xnb_copy_batch, xnb_budget, xnb_rebalance_ms);
 	return 0;
 
 fail:
+	xnb_balance_stop();
 	xnb_debugfs_exit();
 	xnb_groups_exit();
 	return err;
@@ -269,6 +304,7 @@ module_init(xnb_init);
 static void __exit xnb_exit(void)
 {
 	xnb_xenbus_exit();	/* no vif is left: each held a reference */
+	xnb_balance_stop();	/* before the groups it measures */
 	xnb_debugfs_exit();
 	xnb_groups_exit();
 }

@@ -415,3 +415,81 @@ unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups)
 			best = i;
 	return best;
 }
+
+/* Both loads scaled alike until the total fits in 22 bits, so that
+ * busy (at most XNB_BAL_SCALE, 10 bits) times a load fits in a u32 and
+ * no 64-bit division is needed.
+ */
+static u32 xnb_bal_share(u32 busy, u64 load, u64 total)
+{
+	while (total >> 22) {
+		total >>= 1;
+		load >>= 1;
+	}
+	return total ? (u32)(busy * (u32)load / (u32)total) : 0;
+}
+
+bool xnb_balance_pick(const u32 *busy, u32 nr_groups,
+		      const struct xnb_bal_queue *q, u32 nr_queues,
+		      struct xnb_bal_state *st, struct xnb_bal_move *mv)
+{
+	u32 i, hi = 0, lo = 0, b, l, gap, best_gap, best = nr_queues;
+	u64 total = 0;
+
+	if (nr_groups < 2) {
+		st->streak = 0;
+		return false;
+	}
+	for (i = 1; i < nr_groups; i++) {
+		if (busy[i] > busy[hi])
+			hi = i;
+		if (busy[i] < busy[lo])
+			lo = i;
+	}
+	b = busy[hi] < XNB_BAL_SCALE ? busy[hi] : XNB_BAL_SCALE;
+	l = busy[lo] < XNB_BAL_SCALE ? busy[lo] : XNB_BAL_SCALE;
+	if (b < XNB_BAL_HIGH || b - l < XNB_BAL_GAP) {
+		st->streak = 0;
+		return false;
+	}
+	/* The same imbalance as last time, or a new one that starts over. */
+	if (st->streak && st->from == hi && st->to == lo) {
+		if (st->streak < XNB_BAL_STREAK)
+			st->streak++;
+	} else {
+		st->streak = 1;
+		st->from = hi;
+		st->to = lo;
+	}
+	if (st->streak < XNB_BAL_STREAK)
+		return false;
+
+	for (i = 0; i < nr_queues; i++)
+		if (q[i].group == hi)	/* saturating: load <= total */
+			total += q[i].load < ~total ? q[i].load : ~total;
+	gap = b - l;
+	best_gap = gap;
+	for (i = 0; i < nr_queues; i++) {
+		u32 m, nb, nl, g;
+
+		if (q[i].group != hi || q[i].fixed || !q[i].load)
+			continue;
+		m = xnb_bal_share(b, q[i].load, total);
+		nb = b - m;
+		nl = l + m;
+		if (nl > nb && nl - nb >= XNB_BAL_GAP / 2)
+			continue;	/* overshoots: would invite the way back */
+		g = nl > nb ? nl - nb : nb - nl;
+		if (g < best_gap) {
+			best_gap = g;
+			best = i;
+		}
+	}
+	if (best == nr_queues)
+		return false;	/* keep the streak: a queue may qualify later */
+	mv->queue = best;
+	mv->from = hi;
+	mv->to = lo;
+	st->streak = 0;
+	return true;
+}

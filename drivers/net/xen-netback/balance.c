@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Live rebalancing by measured load.
+ *
+ * Every rebalance_ms a work item takes the assign mutex (no attach,
+ * detach, pin or regroup meanwhile), and measures over the interval
+ * since its last run each group's busy fraction (the time its poll ran,
+ * stats.busy_ns, over the wall time) and each queue's load (packets
+ * served both ways, q->load).  proto.c's xnb_balance_pick decides, with
+ * hysteresis, whether one queue moves from a saturated group to one with
+ * idle time; the move is a detach and attach as for a pin.  Queues of a
+ * pinned vif, queues moved in the last XNB_BAL_HOLD intervals and queues
+ * not measured over a whole interval yet never move.
+ *
+ * A new group set (groups written at runtime) or the balancer switched
+ * on again starts the measurement over: the first run only samples.
+ *
+ * /sys/kernel/debug/xen-netback/balance shows the last measurement and
+ * the last moves.
+ */
+#include <linux/debugfs.h>
+#include <linux/ktime.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "common.h"
+
+#define XNB_BAL_LOG	8	/* moves kept for debugfs */
+
+struct xnb_bal_entry {
+	u64 when_ms;		/* ktime_get_boottime, ms */
+	char queue[IFNAMSIZ + 12];
+	u32 from, to;
+	u32 busy_from, busy_to;
+};
+
+static void xnb_balance_run(struct work_struct *work);
+static DECLARE_DELAYED_WORK(xnb_bal_work, xnb_balance_run);
+/* Whether the work may be (re)armed: between start and stop. */
+static DEFINE_MUTEX(xnb_bal_lock);
+static bool xnb_bal_started;
+/* Set when the balancer is switched on: the last sample is stale. */
+static bool xnb_bal_resync;
+static unsigned long xnb_bal_moves;	/* read lockless by debugfs */
+
+/* The last sample, under the assign mutex. */
+static struct {
+	bool valid;
+	unsigned long gen;	/* xnb_groups_gen it was taken for */
+	unsigned int nr;	/* groups in it */
+	u64 when_ns;
+	u64 *busy_ns;		/* each group's stats.busy_ns then */
+	u32 *busy;		/* each group's busy permille before */
+	u32 sample;		/* its number, in each queue's bal_sample */
+	struct xnb_bal_state st;
+	struct xnb_bal_entry log[XNB_BAL_LOG];
+	unsigned int log_next;
+} xnb_bal;
+
+unsigned long xnb_balance_moves(void)
+{
+	return READ_ONCE(xnb_bal_moves);
+}
+
+static void xnb_bal_free(void)
+{
+	kfree(xnb_bal.busy_ns);
+	kfree(xnb_bal.busy);
+	xnb_bal.busy_ns = NULL;
+	xnb_bal.busy = NULL;
+	xnb_bal.nr = 0;
+	xnb_bal.valid = false;
+}
+
+/* 0 is kept free for "never sampled" (a new queue is zeroed). */
+static void xnb_bal_next_sample(void)
+{
+	if (!++xnb_bal.sample)
+		xnb_bal.sample = 1;
+}
+
+/* Start the measurement over: the baselines of every group and queue. */
+static void xnb_bal_reset(u64 now)
+{
+	unsigned int i, n = xnb_nr_groups;
+	struct xnb_queue *q;
+
+	if (xnb_bal.nr != n) {
+		xnb_bal_free();
+		xnb_bal.busy_ns = kcalloc(n, sizeof(*xnb_bal.busy_ns),
+					  GFP_KERNEL);
+		xnb_bal.busy = kcalloc(n, sizeof(*xnb_bal.busy), GFP_KERNEL);
+		if (!xnb_bal.busy_ns || !xnb_bal.busy) {
+			xnb_bal_free();	/* try again next time */
+			return;
+		}
+		xnb_bal.nr = n;
+	}
+	xnb_bal_next_sample();
+	for (i = 0; i < n; i++) {
+		struct xnb_group *g = &xnb_groups[i];
+
+		xnb_bal.busy_ns[i] = READ_ONCE(g->stats.busy_ns);
+		xnb_bal.busy[i] = 0;
+		/* g->queues changes only under the assign mutex. */
+		list_for_each_entry(q, &g->queues, group_node) {
+			q->bal_load = READ_ONCE(q->load);
+			q->bal_sample = xnb_bal.sample;
+			q->bal_hold = 0;
+		}
+	}
+	memset(&xnb_bal.st, 0, sizeof(xnb_bal.st));
+	xnb_bal.gen = xnb_groups_gen;
+	xnb_bal.when_ns = now;
+	xnb_bal.valid = true;
+}
+
+static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
+{
+	struct xnb_bal_entry *e = &xnb_bal.log[xnb_bal.log_next];
+
+	e->when_ms = div_u64(ktime_get_boottime_ns(), NSEC_PER_MSEC);
+	strscpy(e->queue, q->name, sizeof(e->queue));
+	e->from = mv->from;
+	e->to = mv->to;
+	e->busy_from = xnb_bal.busy[mv->from];
+	e->busy_to = xnb_bal.busy[mv->to];
+	xnb_bal.log_next = (xnb_bal.log_next + 1) % XNB_BAL_LOG;
+}
+
+/* One interval: measure, decide, move at most one queue. */
+static void xnb_bal_interval(u64 now)
+{
+	unsigned int i, n = xnb_nr_groups, nq = 0, k = 0;
+	u64 dt = now - xnb_bal.when_ns;
+	struct xnb_bal_queue *bq;
+	struct xnb_queue **qs, *q;
+	struct xnb_bal_move mv;
+	u32 prev = xnb_bal.sample;
+
+	if (!dt)
+		return;
+	for (i = 0; i < n; i++) {
+		struct xnb_group *g = &xnb_groups[i];
+		u64 b = READ_ONCE(g->stats.busy_ns);
+
+		/* A poll that straddles a sample may count a little past
+		 * the interval: clamped in proto.c.
+		 */
+		xnb_bal.busy[i] = div64_u64(min(b - xnb_bal.busy_ns[i], dt) *
+					    XNB_BAL_SCALE, dt);
+		xnb_bal.busy_ns[i] = b;
+		nq += g->nr_queues;
+	}
+	xnb_bal.when_ns = now;
+	xnb_bal_next_sample();
+
+	bq = kvmalloc_array(max(nq, 1u), sizeof(*bq), GFP_KERNEL);
+	qs = kvmalloc_array(max(nq, 1u), sizeof(*qs), GFP_KERNEL);
+	for (i = 0; i < n; i++) {
+		list_for_each_entry(q, &xnb_groups[i].queues, group_node) {
+			unsigned long load = READ_ONCE(q->load);
+			int pin = READ_ONCE(q->vif->pinned_group);
+			bool seen = q->bal_sample == prev;
+
+			if (bq && qs && k < nq) {
+				bq[k].load = seen ? load - q->bal_load : 0;
+				bq[k].group = i;
+				bq[k].fixed = !seen || q->bal_hold ||
+					      (pin >= 0 && pin < n);
+				qs[k++] = q;
+			}
+			q->bal_load = load;
+			q->bal_sample = xnb_bal.sample;
+			if (q->bal_hold)
+				q->bal_hold--;
+		}
+	}
+	/* Out of memory: this interval only samples. */
+	if (bq && qs &&
+	    xnb_balance_pick(xnb_bal.busy, n, bq, k, &xnb_bal.st, &mv)) {
+		q = qs[mv.queue];
+		xnb_group_move_locked(q, mv.to);
+		q->bal_hold = XNB_BAL_HOLD;
+		WRITE_ONCE(xnb_bal_moves, xnb_bal_moves + 1);
+		xnb_bal_log(q, &mv);
+		pr_debug("%s: moved from group %u (busy %u/1000) to %u (%u/1000)\n",
+			 q->name, mv.from, xnb_bal.busy[mv.from], mv.to,
+			 xnb_bal.busy[mv.to]);
+	}
+	kvfree(bq);
+	kvfree(qs);
+}
+
+static void xnb_balance_run(struct work_struct *work)
+{
+	unsigned int ms;
+	u64 now;
+
+	mutex_lock(&xnb_assign_mutex);
+	now = ktime_get_ns();
+	if (!xnb_groups) {
+		/* init or exit under way */
+	} else if (!xnb_bal.valid || READ_ONCE(xnb_bal_resync) ||
+		   xnb_bal.gen != xnb_groups_gen || xnb_bal.nr != xnb_nr_groups) {
+		WRITE_ONCE(xnb_bal_resync, false);
+		xnb_bal_reset(now);
+	} else {
+		xnb_bal_interval(now);
+	}
+	mutex_unlock(&xnb_assign_mutex);
+
+	mutex_lock(&xnb_bal_lock);
+	ms = READ_ONCE(xnb_rebalance_ms);
+	if (xnb_bal_started && ms)
+		queue_delayed_work(system_wq, &xnb_bal_work,
+				   msecs_to_jiffies(ms));
+	mutex_unlock(&xnb_bal_lock);
+}
+
+/* rebalance_ms written (also before load, from the module's options):
+ * 0 stops the balancer, anything else runs it from now on that period.
+ */
+void xnb_balance_set_interval(unsigned int ms)
+{
+	mutex_lock(&xnb_bal_lock);
+	if (!READ_ONCE(xnb_rebalance_ms))
+		WRITE_ONCE(xnb_bal_resync, true);
+	WRITE_ONCE(xnb_rebalance_ms, ms);
+	if (xnb_bal_started) {
+		if (ms)
+			mod_delayed_work(system_wq, &xnb_bal_work,
+					 msecs_to_jiffies(ms));
+		else
+			cancel_delayed_work(&xnb_bal_work);
+	}
+	mutex_unlock(&xnb_bal_lock);
+}
+
+/* After the groups are up. */
+void xnb_balance_start(void)
+{
+	unsigned int ms;
+
+	mutex_lock(&xnb_bal_lock);
+	xnb_bal_started = true;
+	WRITE_ONCE(xnb_bal_resync, true);
+	ms = READ_ONCE(xnb_rebalance_ms);
+	if (ms)
+		queue_delayed_work(system_wq, &xnb_bal_work,
+				   msecs_to_jiffies(ms));
+	mutex_unlock(&xnb_bal_lock);
+}
+
+/* Before the groups go: no run is under way or armed on return. */
+void xnb_balance_stop(void)
+{
+	mutex_lock(&xnb_bal_lock);
+	xnb_bal_started = false;
+	mutex_unlock(&xnb_bal_lock);
+	cancel_delayed_work_sync(&xnb_bal_work);
+
+	mutex_lock(&xnb_assign_mutex);
+	xnb_bal_free();
+	mutex_unlock(&xnb_assign_mutex);
+}
+
+static int xnb_balance_show(struct seq_file *m, void *v)
+{
+	unsigned int i, k;
+
+	mutex_lock(&xnb_assign_mutex);
+	seq_printf(m, "rebalance_ms=%u moves=%lu streak=%u from=%u to=%u high=%u gap=%u hold=%u\n",
+		   READ_ONCE(xnb_rebalance_ms), xnb_bal_moves,
+		   xnb_bal.st.streak, xnb_bal.st.from, xnb_bal.st.to,
+		   XNB_BAL_HIGH, XNB_BAL_GAP, XNB_BAL_HOLD);
+	/* Shown only when measured for the groups in force. */
+	if (xnb_bal.valid && xnb_groups && xnb_bal.gen == xnb_groups_gen)
+		for (i = 0; i < xnb_bal.nr; i++)
+			seq_printf(m, "group %u: busy %u/1000\n", i,
+				   xnb_bal.busy[i]);
+	for (i = 0; i < XNB_BAL_LOG; i++) {
+		const struct xnb_bal_entry *e;
+		u32 ms;
+		u64 s;
+
+		k = (xnb_bal.log_next + i) % XNB_BAL_LOG;
+		e = &xnb_bal.log[k];
+		if (!e->queue[0])
+			continue;
+		s = div_u64_rem(e->when_ms, MSEC_PER_SEC, &ms);
+		seq_printf(m, "move %llu.%03u %s %u -> %u busy %u/%u\n", s, ms,
+			   e->queue, e->from, e->to, e->busy_from, e->busy_to);
+	}
+	mutex_unlock(&xnb_assign_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xnb_balance);
+
+void xnb_balance_debugfs(struct dentry *dir)
+{
+	debugfs_create_file("balance", 0444, dir, NULL, &xnb_balance_fops);
+}
