@@ -449,7 +449,7 @@ void xnb_group_detach(struct xnb_queue *q)
 /* Start the group at @index: its batch, its NAPI context on a dummy
  * netdev "xnb-g<index>", threaded (thread "napi/xnb-g<index>-<napi id>")
  * unless worker=tasklet, with worker=kthread its light softirq context
- * on a second one ("xnb-g<index>l"), all enabled, serving CPU index mod
+ * on a second one ("xnb-l<index>"), all enabled, serving CPU index mod
  * online CPUs.
  */
 static int xnb_group_start(struct xnb_group *g, unsigned int index)
@@ -497,7 +497,7 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 			err = -ENOMEM;
 			goto fail_napi;
 		}
-		snprintf(g->light_dev->name, IFNAMSIZ, "xnb-g%ul", index);
+		snprintf(g->light_dev->name, IFNAMSIZ, "xnb-l%u", index);
 		netif_napi_add(g->light_dev, &g->light, xnb_group_poll_light);
 		g->run = XNB_RUN_LIGHT;
 		napi_enable(&g->light);
