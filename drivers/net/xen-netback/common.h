@@ -29,12 +29,14 @@
  *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
  *     group.c    debugfs "groups" (takes each group->lock)
  *
- *   worker group: one NAPI context per group, on the group's CPU:
- *   threaded (worker=kthread) or softirq (worker=tasklet), main.c param
- *     group.c    xnb_group_poll: round-robin over active queues with a
- *                per-queue budget, paced by the NAPI budget; never runs
- *                concurrently with itself
- *     tx.c       xnb_tx_deliver: napi_gro_receive on the group's NAPI
+ *   worker group: NAPI, main.c's worker param.  worker=kthread: a
+ *   softirq context polls while the load is light (in the softirq that
+ *   took the event), sustained load goes to a threaded context bound to
+ *   the group's CPU, and back once idle.  worker=tasklet: one softirq
+ *   context.  Either way one pass at a time per group (pass_busy).
+ *     group.c    xnb_group_run: round-robin over active queues with a
+ *                per-queue budget, paced by the NAPI budget
+ *     tx.c       xnb_tx_deliver: napi_gro_receive on the polling context
  *     tx.c       xnb_tx_gather/xnb_tx_complete: guest -> dom0
  *     rx.c       xnb_rx_gather/xnb_rx_complete: dom0 -> guest
  *     copy.c     the group's batch of grant copies and its flush
@@ -311,6 +313,13 @@ struct xnb_group_stats {
 	u64 eagain_retries;	/* ops issued again after GNTST_eagain */
 	u64 busy_ns;
 	u64 full_flushes;	/* flushes forced by a full batch */
+	u64 handoffs;		/* light context -> thread, sustained load */
+};
+
+/* xnb_group.run: the context that owns the group's passes. */
+enum {
+	XNB_RUN_MAIN,		/* napi: the thread, or tasklet's softirq */
+	XNB_RUN_LIGHT,		/* light: softirq, worker=kthread only */
 };
 
 struct xnb_group {
@@ -321,14 +330,21 @@ struct xnb_group {
 	unsigned int nr_queues;
 	unsigned int nr_active;		/* written under lock, read lockless */
 
-	/* The group's pass is this NAPI context's poll: threaded NAPI
-	 * (worker=kthread) or softirq NAPI (worker=tasklet).  napi_dev is
+	/* The group's pass is the poll of one of its NAPI contexts.  napi
+	 * is threaded (worker=kthread) or softirq NAPI (worker=tasklet), on
 	 * a dummy netdev ("xnb-g<N>") that only carries it and names its
-	 * thread.
+	 * thread.  With worker=kthread, light is a softirq context on a
+	 * second dummy netdev: it runs the passes while the load is light
+	 * and hands sustained load to the thread (group.c).  run says which
+	 * context owns the passes; pass_busy is held for one poll.
 	 */
 	struct net_device *napi_dev;
 	struct napi_struct napi;
-	struct mutex sync_mutex;	/* one napi_disable/enable at a time */
+	struct net_device *light_dev;	/* NULL with worker=tasklet */
+	struct napi_struct light;
+	u8 run;				/* XNB_RUN_* */
+	unsigned long pass_busy;	/* bit 0: a poll is in its pass */
+	struct mutex sync_mutex;	/* pause/resume, one at a time */
 
 	/* The batch: only the poll touches it, between polls only
 	 * xnb_groups_set_batch.  batch entries in each array.
@@ -341,6 +357,7 @@ struct xnb_group {
 	struct xnb_inflight *inflight;
 	unsigned int nr_inflight;
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
+	struct napi_struct *polling;	/* the context running the pass */
 
 	struct xnb_group_stats stats;	/* written by the worker only */
 	/* Queues the balancer moved in and out, under the assign mutex. */

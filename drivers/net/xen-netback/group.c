@@ -2,8 +2,10 @@
 /*
  * Worker groups: who runs which queue, and when.
  *
- * Each group is one NAPI context on a dummy netdev "xnb-g<N>", threaded
- * (worker=kthread) or softirq (worker=tasklet), serving one CPU.  A queue
+ * Each group serves one CPU through NAPI on a dummy netdev "xnb-g<N>":
+ * with worker=kthread a softirq context while the load is light and a
+ * thread under sustained load (xnb_group_run), with worker=tasklet one
+ * softirq context.  A queue
  * with work sits once on its group's active list; the poll pops each
  * queue that was active when it began, lets it use at most its vif's
  * share of xnb_budget ring slots each way (a slot carries at most a
@@ -37,18 +39,25 @@ static u32 *xnb_loads;			/* scratch for the choice */
 DEFINE_MUTEX(xnb_assign_mutex);		/* serialises attach choices */
 unsigned long xnb_groups_gen;		/* a new set: the balancer resets */
 
+/* The context that owns the passes now (see xnb_group_run). */
+static struct napi_struct *xnb_group_napi(struct xnb_group *g)
+{
+	return READ_ONCE(g->run) == XNB_RUN_LIGHT ? &g->light : &g->napi;
+}
+
 /* napi_schedule() only raises NET_RX; from process context with BH on
  * nothing would run it until the next interrupt, so bracket it there.
- * Interrupts, timers and the transmit path (BH off) take the short way.
+ * Interrupts, timers, the transmit path and the polls (BH off) take the
+ * short way.
  */
 static void xnb_group_wake(struct xnb_group *g)
 {
 	if (in_interrupt() || irqs_disabled()) {
-		napi_schedule(&g->napi);
+		napi_schedule(xnb_group_napi(g));
 		return;
 	}
 	local_bh_disable();
-	napi_schedule(&g->napi);
+	napi_schedule(xnb_group_napi(g));
 	local_bh_enable();
 }
 
@@ -155,7 +164,7 @@ eoi:
 	return false;
 }
 
-/* The group's pass, as the NAPI poll of its context.
+/* The group's pass, run by the poll of the context that owns it.
  *
  * NAPI's budget counts guest TX packets, the ones that go up the stack:
  * each takes at least one ring slot, so a queue is given no more slots
@@ -173,9 +182,8 @@ eoi:
  * budget used, so NAPI polls again, and softirq NAPI hands over to
  * ksoftirqd after netdev_budget/2 ms like any other device.
  */
-static int xnb_group_poll(struct napi_struct *napi, int budget)
+static int xnb_group_pass(struct xnb_group *g, int budget)
 {
-	struct xnb_group *g = container_of(napi, struct xnb_group, napi);
 	unsigned int n = READ_ONCE(g->nr_active);
 	u64 start = ktime_get_ns();
 	struct xnb_queue *q;
@@ -198,18 +206,81 @@ static int xnb_group_poll(struct napi_struct *napi, int budget)
 	xnb_copy_flush(g);
 	g->stats.passes++;
 	g->stats.busy_ns += ktime_get_ns() - start;
-
-	/* Work left (a queue put back, or kicked meanwhile): poll again. */
-	if (done >= budget || READ_ONCE(g->nr_active))
-		return budget;
-	/* A kick racing with this sets NAPI's MISSED bit and
-	 * napi_complete_done() schedules us again.
-	 */
-	napi_complete_done(napi, done);
 	return done;
 }
 
-/* After napi_enable(): schedule the context if a kick found it disabled.
+/* The poll of either context.  worker=kthread: the light (softirq)
+ * context runs the passes while each poll drains the group, so a lone
+ * packet is served in the softirq that took its event, with no thread
+ * to wake.  A poll that leaves work (NAPI budget used up, or a queue
+ * past its share) is sustained load: it hands the passes to the thread,
+ * bound to the group's CPU, which polls until a pass drains the group
+ * and hands them back.  worker=tasklet: the main context is softirq and
+ * keeps them.
+ *
+ * Only the owner (g->run) changes g->run, at the end of its pass, so a
+ * context that finds itself owner stays so until it hands over; one
+ * scheduled before the last handover passes its kick on.  The owner
+ * gives the passes away before napi_complete_done(), so the new owner
+ * may be polled while the old one still completes (flushing its GRO
+ * packets, which must go up before the new owner's): pass_busy, held
+ * until then, makes it poll again meanwhile.  Both contexts run with
+ * BH off, so that wait is short.  A kick racing with a completion sets
+ * NAPI's MISSED bit and the context is polled again.
+ */
+static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
+			 u8 me, int budget)
+{
+	bool left;
+	int done;
+
+	if (READ_ONCE(g->run) != me) {
+		napi_complete(napi);
+		xnb_group_wake(g);
+		return 0;
+	}
+	if (test_and_set_bit_lock(0, &g->pass_busy))
+		return budget;
+
+	g->polling = napi;
+	done = xnb_group_pass(g, budget);
+	left = done >= budget || READ_ONCE(g->nr_active);
+
+	if (left && me == XNB_RUN_LIGHT) {
+		g->stats.handoffs++;
+		WRITE_ONCE(g->run, XNB_RUN_MAIN);
+		napi_complete_done(napi, done);
+		clear_bit_unlock(0, &g->pass_busy);
+		napi_schedule(&g->napi);
+		/* Completed: NAPI wants less than the budget reported. */
+		return min(done, budget - 1);
+	}
+	if (left) {
+		clear_bit_unlock(0, &g->pass_busy);
+		return budget;
+	}
+	if (g->light_dev)
+		WRITE_ONCE(g->run, XNB_RUN_LIGHT);
+	napi_complete_done(napi, done);
+	clear_bit_unlock(0, &g->pass_busy);
+	return done;
+}
+
+static int xnb_group_poll(struct napi_struct *napi, int budget)
+{
+	struct xnb_group *g = container_of(napi, struct xnb_group, napi);
+
+	return xnb_group_run(g, napi, XNB_RUN_MAIN, budget);
+}
+
+static int xnb_group_poll_light(struct napi_struct *napi, int budget)
+{
+	struct xnb_group *g = container_of(napi, struct xnb_group, light);
+
+	return xnb_group_run(g, napi, XNB_RUN_LIGHT, budget);
+}
+
+/* After napi_enable(): schedule the owner if a kick found it disabled.
  * Under g->lock: a kick adds its queue under the lock and only then
  * looks at the NAPI state, so either we see its queue here or it sees
  * the context enabled (an unlocked read could miss both, and the
@@ -226,17 +297,33 @@ static void xnb_group_rewake(struct xnb_group *g)
 		xnb_group_wake(g);
 }
 
-/* Wait until a poll that may have seen a detached queue is over.  Kicks
- * meanwhile find the context disabled and only queue their queue, so
- * look at the active list once it is enabled again.
+/* Stop the group's passes: on return no poll runs, and none starts
+ * until xnb_group_resume().  Kicks meanwhile find the contexts disabled
+ * and only queue their queue; a handover meanwhile schedules nothing.
+ * Resuming looks at the active list, so neither is lost.
  */
-static void xnb_group_sync(struct xnb_group *g)
+static void xnb_group_pause(struct xnb_group *g)
 {
 	mutex_lock(&g->sync_mutex);
 	napi_disable(&g->napi);
+	if (g->light_dev)
+		napi_disable(&g->light);
+}
+
+static void xnb_group_resume(struct xnb_group *g)
+{
+	if (g->light_dev)
+		napi_enable(&g->light);
 	napi_enable(&g->napi);
 	mutex_unlock(&g->sync_mutex);
 	xnb_group_rewake(g);
+}
+
+/* Wait until a poll that may have seen a detached queue is over. */
+static void xnb_group_sync(struct xnb_group *g)
+{
+	xnb_group_pause(g);
+	xnb_group_resume(g);
 }
 
 /* copy_batch written at runtime: every group's batch gets the new size
@@ -265,15 +352,10 @@ int xnb_groups_set_batch(unsigned int batch)
 	for (i = 0; i < n && !err; i++) {
 		struct xnb_group *g = &xnb_groups[i];
 
-		/* napi_disable() waits for the poll to end: the batch is
-		 * empty between polls.
-		 */
-		mutex_lock(&g->sync_mutex);
-		napi_disable(&g->napi);
+		/* The batch is empty between polls. */
+		xnb_group_pause(g);
 		xnb_copy_swap(g, &a[i]);
-		napi_enable(&g->napi);
-		mutex_unlock(&g->sync_mutex);
-		xnb_group_rewake(g);
+		xnb_group_resume(g);
 	}
 	if (!err)
 		WRITE_ONCE(xnb_copy_batch, batch);
@@ -390,7 +472,9 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 
 /* Start the group at @index: its batch, its NAPI context on a dummy
  * netdev "xnb-g<index>", threaded (thread "napi/xnb-g<index>-<napi id>")
- * unless worker=tasklet, and enabled, serving CPU index mod online CPUs.
+ * unless worker=tasklet, with worker=kthread its light softirq context
+ * on a second one ("xnb-l<index>"), all enabled, serving CPU index mod
+ * online CPUs.
  */
 static int xnb_group_start(struct xnb_group *g, unsigned int index)
 {
@@ -431,6 +515,16 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 		 * going offline breaks the affinity, as for any thread.
 		 */
 		set_cpus_allowed_ptr(g->napi.thread, cpumask_of(g->cpu));
+
+		g->light_dev = xnb_alloc_netdev_dummy();
+		if (!g->light_dev) {
+			err = -ENOMEM;
+			goto fail_napi;
+		}
+		snprintf(g->light_dev->name, IFNAMSIZ, "xnb-l%u", index);
+		netif_napi_add(g->light_dev, &g->light, xnb_group_poll_light);
+		g->run = XNB_RUN_LIGHT;
+		napi_enable(&g->light);
 	}
 	napi_enable(&g->napi);
 	return 0;
@@ -448,6 +542,12 @@ fail_copy:
 static void xnb_group_stop(struct xnb_group *g)
 {
 	napi_disable(&g->napi);
+	if (g->light_dev) {
+		napi_disable(&g->light);
+		netif_napi_del(&g->light);
+		xnb_free_netdev_dummy(g->light_dev);
+		g->light_dev = NULL;
+	}
 	netif_napi_del(&g->napi);	/* stops the thread, if any */
 	xnb_free_netdev_dummy(g->napi_dev);
 	g->napi_dev = NULL;
@@ -643,13 +743,14 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		const struct xnb_group_stats *s = &g->stats;
 		struct xnb_queue *q;
 
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu\n",
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s\n",
 			   i, g->cpu, READ_ONCE(g->nr_queues), s->passes,
 			   s->packets, s->batches, s->ops,
 			   s->batches ? div64_u64(s->ops, s->batches) : 0,
 			   s->full_flushes, s->eagain_retries,
 			   div_u64(s->busy_ns, NSEC_PER_MSEC), g->moves_in,
-			   g->moves_out);
+			   g->moves_out, s->handoffs,
+			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main");
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)
 			xnb_queue_show(m, q);

@@ -440,14 +440,15 @@ void xnb_tx_push(struct xnb_queue *q)
 		notify_remote_via_irq(q->tx_irq);
 }
 
-/* Up the stack through the group's NAPI context, in the order the flush
- * completed them (each queue's in ring order).  Only ever called from
- * the poll, BH off: GRO holds packets until the poll ends.
+/* Up the stack through the NAPI context running the pass, in the order
+ * the flush completed them (each queue's in ring order).  Only ever
+ * called from the poll, BH off: GRO holds packets until that context
+ * completes, which it does before another may take the passes over.
  */
 void xnb_tx_deliver(struct xnb_group *g)
 {
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(&g->deliver)))
-		napi_gro_receive(&g->napi, skb);
+		napi_gro_receive(g->polling, skb);
 }
