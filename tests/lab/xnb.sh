@@ -25,7 +25,7 @@ xnb_group_of() {
 # xnb_in_group QUEUE GROUP: QUEUE is served by GROUP now.
 xnb_in_group() { [ "$(xnb_group_of "$1")" = "$2" ]; }
 
-# xnb_threads: our groups' threaded-NAPI kthreads, "napi/xnb-g<N>-<napi id>"
+# xnb_threads: our groups' threaded-NAPI kthreads, "napi/xnb-g<N>-0"
 # (comm is cut at 15 characters; none under worker=tasklet).
 xnb_threads() { ps -e -o comm= | grep -c '^napi/xnb-g[0-9]' || true; }
 

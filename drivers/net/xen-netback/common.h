@@ -336,14 +336,15 @@ struct xnb_group {
 	 * thread.  With worker=kthread, light is a softirq context on a
 	 * second dummy netdev: it runs the passes while the load is light
 	 * and hands sustained load to the thread (group.c).  run says which
-	 * context owns the passes; pass_busy is held for one poll.
+	 * context owns the passes; pass_busy (XNB_PASS_*) keeps a new owner
+	 * off while the old one completes.
 	 */
 	struct net_device *napi_dev;
 	struct napi_struct napi;
 	struct net_device *light_dev;	/* NULL with worker=tasklet */
 	struct napi_struct light;
 	u8 run;				/* XNB_RUN_* */
-	unsigned long pass_busy;	/* bit 0: a poll is in its pass */
+	unsigned long pass_busy;	/* XNB_PASS_* bits, group.c */
 	struct mutex sync_mutex;	/* pause/resume, one at a time */
 
 	/* The batch: only the poll touches it, between polls only

@@ -2,11 +2,11 @@
 /*
  * Worker groups: who runs which queue, and when.
  *
- * Each group serves one CPU through NAPI on a dummy netdev "xnb-g<N>":
- * with worker=kthread a softirq context while the load is light and a
- * thread under sustained load (xnb_group_run), with worker=tasklet one
- * softirq context.  A queue
- * with work sits once on its group's active list; the poll pops each
+ * Each group serves one CPU through NAPI on dummy netdevs: with
+ * worker=kthread a softirq context ("xnb-l<N>") while the load is light
+ * and a thread ("xnb-g<N>") under sustained load (xnb_group_run), with
+ * worker=tasklet one softirq context ("xnb-g<N>").  A queue with work
+ * sits once on its group's active list; the poll pops each
  * queue that was active when it began, lets it use at most its vif's
  * share of xnb_budget ring slots each way (a slot carries at most a
  * page; the packet that crosses the budget still goes), and puts it back
@@ -173,16 +173,16 @@ eoi:
  * active list and come first next time).  All of them are copied in one
  * flush and handed to napi_gro_receive() on this context, each queue's
  * in ring order (xnb_tx_deliver), so the ring is consumed only as fast
- * as the stack takes packets, from one CPU at a time.
+ * as the stack takes packets, by one context at a time.
  *
  * The dom0->guest direction (xnb_rx_gather) rides along uncounted: it
  * hands nothing to the stack, its own cost is bounded by the queue's
  * share of slots (xnb_queue_share), and counting it would let dom0's
- * transmits starve the guest's.  A group with only RX work left still reports the whole
- * budget used, so NAPI polls again, and softirq NAPI hands over to
- * ksoftirqd after netdev_budget/2 ms like any other device.
+ * transmits starve the guest's.  A queue with RX work left is put back
+ * like any other (*requeued), which makes the poll keep the group
+ * scheduled (xnb_group_run).
  */
-static int xnb_group_pass(struct xnb_group *g, int budget)
+static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 {
 	unsigned int n = READ_ONCE(g->nr_active);
 	u64 start = ktime_get_ns();
@@ -194,6 +194,7 @@ static int xnb_group_pass(struct xnb_group *g, int budget)
 
 		if (!more)
 			continue;
+		*requeued = true;
 		spin_lock_irq(&g->lock);
 		/* Unless it was detached meanwhile, back to the tail. */
 		if (q->group == g && !q->queued) {
@@ -209,60 +210,103 @@ static int xnb_group_pass(struct xnb_group *g, int budget)
 	return done;
 }
 
+/* Bits of xnb_group.pass_busy. */
+enum {
+	XNB_PASS_HELD,		/* a poll is in its pass or hands it over */
+	XNB_PASS_WAITER,	/* the owner found it held: wake it after */
+};
+
+/* Take the passes.  The holder is an old owner completing its last poll
+ * (see xnb_group_run): rather than poll again and again meanwhile, the
+ * new owner completes and leaves a mark; the holder, on release, sees
+ * either the mark (and schedules the owner) or the waiter sees the bit
+ * clear on its second try.  Full barriers on both sides decide which.
+ */
+static bool xnb_pass_trylock(struct xnb_group *g)
+{
+	if (!test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy))
+		return true;
+	set_bit(XNB_PASS_WAITER, &g->pass_busy);
+	/* The mark before the retry; pairs with xnb_pass_unlock(). */
+	smp_mb__after_atomic();
+	return !test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy);
+}
+
+static void xnb_pass_unlock(struct xnb_group *g)
+{
+	clear_bit_unlock(XNB_PASS_HELD, &g->pass_busy);
+	/* The release before the look; pairs with xnb_pass_trylock(). */
+	smp_mb__after_atomic();
+	if (test_and_clear_bit(XNB_PASS_WAITER, &g->pass_busy))
+		xnb_group_wake(g);
+}
+
 /* The poll of either context.  worker=kthread: the light (softirq)
- * context runs the passes while each poll drains the group, so a lone
- * packet is served in the softirq that took its event, with no thread
- * to wake.  A poll that leaves work (NAPI budget used up, or a queue
- * past its share) is sustained load: it hands the passes to the thread,
- * bound to the group's CPU, which polls until a pass drains the group
- * and hands them back.  worker=tasklet: the main context is softirq and
- * keeps them.
+ * context runs the passes while the load is light, so a lone packet is
+ * served in the softirq that took its event, with no thread to wake.  A
+ * pass that ends with NAPI's budget used up, or a queue put back for
+ * having work past its share, is sustained load: the light context
+ * hands the passes to the thread, bound to the group's CPU, which polls
+ * until a pass drains the group and hands them back.  (A queue merely
+ * kicked during a light pass is not: the kick set NAPI's MISSED bit and
+ * the light context is polled again.)  worker=tasklet: the main context
+ * is softirq and keeps them; NAPI hands it to ksoftirqd after
+ * netdev_budget or 2 ms like any other device.
  *
  * Only the owner (g->run) changes g->run, at the end of its pass, so a
  * context that finds itself owner stays so until it hands over; one
  * scheduled before the last handover passes its kick on.  The owner
  * gives the passes away before napi_complete_done(), so the new owner
  * may be polled while the old one still completes (flushing its GRO
- * packets, which must go up before the new owner's): pass_busy, held
- * until then, makes it poll again meanwhile.  Both contexts run with
- * BH off, so that wait is short.  A kick racing with a completion sets
- * NAPI's MISSED bit and the context is polled again.
+ * packets, which must go up before the new owner's): XNB_PASS_HELD,
+ * taken before the pass and released after that completion, holds the
+ * new owner off until then.  Both contexts are added without busy
+ * polling (netif_napi_add_tx), whose napi_complete_done() would return
+ * without flushing GRO.  A kick racing with a completion sets MISSED
+ * and the context is polled again.
  */
 static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 			 u8 me, int budget)
 {
-	bool left;
+	bool requeued = false;
 	int done;
 
+	if (unlikely(!budget))
+		return 0;
 	if (READ_ONCE(g->run) != me) {
+		/* Scheduled before the last handover: pass the kick on. */
 		napi_complete(napi);
 		xnb_group_wake(g);
 		return 0;
 	}
-	if (test_and_set_bit_lock(0, &g->pass_busy))
-		return budget;
+	if (!xnb_pass_trylock(g)) {
+		/* The old owner still completes: it schedules us after. */
+		napi_complete(napi);
+		return 0;
+	}
 
 	g->polling = napi;
-	done = xnb_group_pass(g, budget);
-	left = done >= budget || READ_ONCE(g->nr_active);
+	done = xnb_group_pass(g, budget, &requeued);
 
-	if (left && me == XNB_RUN_LIGHT) {
-		g->stats.handoffs++;
-		WRITE_ONCE(g->run, XNB_RUN_MAIN);
-		napi_complete_done(napi, done);
-		clear_bit_unlock(0, &g->pass_busy);
-		napi_schedule(&g->napi);
-		/* Completed: NAPI wants less than the budget reported. */
-		return min(done, budget - 1);
-	}
-	if (left) {
-		clear_bit_unlock(0, &g->pass_busy);
+	if (me == XNB_RUN_LIGHT) {
+		if (done >= budget || requeued) {
+			g->stats.handoffs++;
+			WRITE_ONCE(g->run, XNB_RUN_MAIN);
+			napi_complete_done(napi, done);
+			xnb_pass_unlock(g);
+			napi_schedule(&g->napi);
+			/* Completed: NAPI wants less than the budget. */
+			return min(done, budget - 1);
+		}
+	} else if (done >= budget || READ_ONCE(g->nr_active)) {
+		/* The thread, or tasklet's softirq: poll again. */
+		xnb_pass_unlock(g);
 		return budget;
 	}
 	if (g->light_dev)
 		WRITE_ONCE(g->run, XNB_RUN_LIGHT);
 	napi_complete_done(napi, done);
-	clear_bit_unlock(0, &g->pass_busy);
+	xnb_pass_unlock(g);
 	return done;
 }
 
@@ -297,7 +341,7 @@ static void xnb_group_rewake(struct xnb_group *g)
 		xnb_group_wake(g);
 }
 
-/* Stop the group's passes: on return no poll runs, and none starts
+/* Stop the group's passes: on return no pass runs, and none starts
  * until xnb_group_resume().  Kicks meanwhile find the contexts disabled
  * and only queue their queue; a handover meanwhile schedules nothing.
  * Resuming looks at the active list, so neither is lost.
@@ -471,7 +515,7 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 }
 
 /* Start the group at @index: its batch, its NAPI context on a dummy
- * netdev "xnb-g<index>", threaded (thread "napi/xnb-g<index>-<napi id>")
+ * netdev "xnb-g<index>", threaded (thread "napi/xnb-g<index>-0")
  * unless worker=tasklet, with worker=kthread its light softirq context
  * on a second one ("xnb-l<index>"), all enabled, serving CPU index mod
  * online CPUs.
@@ -503,7 +547,7 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 		goto fail_copy;
 	}
 	snprintf(g->napi_dev->name, IFNAMSIZ, "xnb-g%u", index);
-	netif_napi_add(g->napi_dev, &g->napi, xnb_group_poll);
+	netif_napi_add_tx(g->napi_dev, &g->napi, xnb_group_poll);
 
 	if (!xnb_use_tasklet) {
 		err = dev_set_threaded(g->napi_dev, true);
@@ -522,10 +566,12 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 			goto fail_napi;
 		}
 		snprintf(g->light_dev->name, IFNAMSIZ, "xnb-l%u", index);
-		netif_napi_add(g->light_dev, &g->light, xnb_group_poll_light);
-		g->run = XNB_RUN_LIGHT;
-		napi_enable(&g->light);
+		netif_napi_add_tx(g->light_dev, &g->light, xnb_group_poll_light);
 	}
+	/* Nothing fails from here on. */
+	g->run = g->light_dev ? XNB_RUN_LIGHT : XNB_RUN_MAIN;
+	if (g->light_dev)
+		napi_enable(&g->light);
 	napi_enable(&g->napi);
 	return 0;
 
@@ -538,7 +584,11 @@ fail_copy:
 	return err;
 }
 
-/* Stop a started group; it serves no queue any more. */
+/* Stop a started group; it serves no queue any more.  Both contexts are
+ * disabled before either is deleted (a poll may schedule the other),
+ * and netif_napi_del()'s synchronize_net() waits out the tail of a poll
+ * that already completed before the netdevs and the group go.
+ */
 static void xnb_group_stop(struct xnb_group *g)
 {
 	napi_disable(&g->napi);
