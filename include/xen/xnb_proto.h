@@ -287,7 +287,7 @@ unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups);
  * the idlest.
  *
  * A move needs the busiest group at XNB_BAL_HIGH or more and the idlest
- * at least XNB_BAL_GAP below it, between the same two groups for
+ * at least XNB_BAL_GAP below it, with the same busiest group for
  * XNB_BAL_STREAK intervals in a row (*@st carries that from one call to
  * the next; zero it when the group set changes).  A queue of the busiest
  * group is assumed to take its share of the group's load with it.  The
@@ -317,7 +317,7 @@ struct xnb_bal_queue {
 struct xnb_bal_state {
 	u32 streak;		/* intervals the imbalance lasted */
 	u32 from;		/* its busiest group */
-	u32 to;			/* its idlest group */
+	u32 to;			/* the idlest group last time */
 };
 
 struct xnb_bal_move {

@@ -113,7 +113,7 @@ fgbps() { awk -v r="$1" 'BEGIN { printf "%.4f\n", r / 1000 }'; }
 # --- probes ----------------------------------------------------------------------
 # dom0 Slab + VmallocUsed, KiB.
 bench_mem() { awk '$1 == "Slab:" || $1 == "VmallocUsed:" { s += $2 } END { print s }' /proc/meminfo; }
-# Backend threads: ours napi/xnb-gN-ID (threaded NAPI), stock per-queue
+# Backend threads: ours napi/xnb-gN-0 (threaded NAPI), stock per-queue
 # vifD.K-qN-* kthreads.
 bench_threads() { ps -e -o comm= | grep -cE '^(napi/xnb-g[0-9]|vif[0-9])' || true; }
 # Domain-0 CPU seconds so far (all vcpus).

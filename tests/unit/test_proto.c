@@ -1271,6 +1271,22 @@ static void test_balance_streak(void **state)
 	assert_int_equal(mv.queue, 2);
 	assert_int_equal(mv.from, 1);
 	assert_int_equal(mv.to, 0);
+	/* Idle groups trading places by noise keep the streak: the move
+	 * goes to the idlest of the second interval.
+	 */
+	st.streak = 0;
+	{
+		static const u32 j1[] = { 700, 5, 12, 9 }, j2[] = { 700, 11, 4, 9 };
+		static const struct xnb_bal_queue eq[] = {
+			BQ(10, 0, false), BQ(10, 0, false), BQ(10, 0, false),
+			BQ(10, 0, false),
+		};
+
+		assert_false(xnb_balance_pick(j1, 4, eq, 4, &st, &mv));
+		assert_true(xnb_balance_pick(j2, 4, eq, 4, &st, &mv));
+		assert_int_equal(mv.from, 0);
+		assert_int_equal(mv.to, 2);
+	}
 	/* No candidate keeps the streak: a queue measured later goes at once. */
 	st.streak = 0;
 	{

@@ -146,7 +146,7 @@ static void xnb_bal_interval(u64 now)
 		u64 b = READ_ONCE(g->stats.busy_ns);
 
 		/* A poll that straddles a sample may count a little past
-		 * the interval: clamped in proto.c.
+		 * the interval: clamped to it.
 		 */
 		xnb_bal.busy[i] = div64_u64(min(b - xnb_bal.busy_ns[i], dt) *
 					    XNB_BAL_SCALE, dt);
@@ -225,6 +225,11 @@ static void xnb_balance_run(struct work_struct *work)
 void xnb_balance_set_interval(unsigned int ms)
 {
 	mutex_lock(&xnb_bal_lock);
+	/* The same value again: re-arming would only push the run back. */
+	if (ms == READ_ONCE(xnb_rebalance_ms)) {
+		mutex_unlock(&xnb_bal_lock);
+		return;
+	}
 	if (!READ_ONCE(xnb_rebalance_ms))
 		WRITE_ONCE(xnb_bal_resync, true);
 	WRITE_ONCE(xnb_rebalance_ms, ms);

@@ -345,6 +345,7 @@ struct xnb_group {
 	struct napi_struct light;
 	u8 run;				/* XNB_RUN_* */
 	unsigned long pass_busy;	/* XNB_PASS_* bits, group.c */
+	unsigned int light_repolls;	/* light polls in a row not idle */
 	struct mutex sync_mutex;	/* pause/resume, one at a time */
 
 	/* The batch: only the poll touches it, between polls only

@@ -184,31 +184,46 @@ eoi:
  */
 static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 {
-	unsigned int n = READ_ONCE(g->nr_active);
 	u64 start = ktime_get_ns();
 	struct xnb_queue *q;
 	int done = 0, share;
+	unsigned int n;
+
+	/* Under the lock: a thread woken while it still ran has no wake-up
+	 * barrier to order this after the kick's increment.
+	 */
+	spin_lock_irq(&g->lock);
+	n = g->nr_active;
+	spin_unlock_irq(&g->lock);
 
 	while (n-- && done < budget && (q = xnb_group_pop(g, &share))) {
 		bool more = xnb_group_serve(g, q, share, budget - done, &done);
 
 		if (!more)
 			continue;
-		*requeued = true;
 		spin_lock_irq(&g->lock);
 		/* Unless it was detached meanwhile, back to the tail. */
-		if (q->group == g && !q->queued) {
-			list_add_tail(&q->active_node, &g->active);
-			q->queued = true;
-			WRITE_ONCE(g->nr_active, g->nr_active + 1);
+		if (q->group == g) {
+			*requeued = true;
+			if (!q->queued) {
+				list_add_tail(&q->active_node, &g->active);
+				q->queued = true;
+				WRITE_ONCE(g->nr_active, g->nr_active + 1);
+			}
 		}
 		spin_unlock_irq(&g->lock);
 	}
 	xnb_copy_flush(g);
 	g->stats.passes++;
-	g->stats.busy_ns += ktime_get_ns() - start;
+	/* Read lockless by the balancer. */
+	WRITE_ONCE(g->stats.busy_ns, g->stats.busy_ns + ktime_get_ns() - start);
 	return done;
 }
+
+/* Light polls in a row that ended with queues kicked meanwhile, after
+ * which the load counts as sustained.
+ */
+#define XNB_LIGHT_REPOLLS	4
 
 /* Bits of xnb_group.pass_busy. */
 enum {
@@ -227,9 +242,15 @@ static bool xnb_pass_trylock(struct xnb_group *g)
 	if (!test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy))
 		return true;
 	set_bit(XNB_PASS_WAITER, &g->pass_busy);
-	/* The mark before the retry; pairs with xnb_pass_unlock(). */
+	/* The mark is seen before the retry reads the bit, or the holder's
+	 * release is; pairs with xnb_pass_unlock().
+	 */
 	smp_mb__after_atomic();
-	return !test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy);
+	if (test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy))
+		return false;
+	/* Ours after all: only the owner waits, so the mark is ours too. */
+	clear_bit(XNB_PASS_WAITER, &g->pass_busy);
+	return true;
 }
 
 static void xnb_pass_unlock(struct xnb_group *g)
@@ -245,11 +266,12 @@ static void xnb_pass_unlock(struct xnb_group *g)
  * context runs the passes while the load is light, so a lone packet is
  * served in the softirq that took its event, with no thread to wake.  A
  * pass that ends with NAPI's budget used up, or a queue put back for
- * having work past its share, is sustained load: the light context
+ * having work past its share, is sustained load, and so are
+ * XNB_LIGHT_REPOLLS light polls in a row that found queues kicked
+ * meanwhile (one such poll is not: the kick set NAPI's MISSED bit and
+ * the light context is simply polled again).  The light context then
  * hands the passes to the thread, bound to the group's CPU, which polls
- * until a pass drains the group and hands them back.  (A queue merely
- * kicked during a light pass is not: the kick set NAPI's MISSED bit and
- * the light context is polled again.)  worker=tasklet: the main context
+ * until a pass drains the group and hands them back.  worker=tasklet: the main context
  * is softirq and keeps them; NAPI hands it to ksoftirqd after
  * netdev_budget or 2 ms like any other device.
  *
@@ -289,7 +311,16 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 	done = xnb_group_pass(g, budget, &requeued);
 
 	if (me == XNB_RUN_LIGHT) {
-		if (done >= budget || requeued) {
+		/* Steady load spread thin (no pass full, no queue past its
+		 * share, but never idle) is sustained too.
+		 */
+		if (!READ_ONCE(g->nr_active))
+			g->light_repolls = 0;
+		else if (g->light_repolls < XNB_LIGHT_REPOLLS)
+			g->light_repolls++;
+		if (done >= budget || requeued ||
+		    g->light_repolls >= XNB_LIGHT_REPOLLS) {
+			g->light_repolls = 0;
 			g->stats.handoffs++;
 			WRITE_ONCE(g->run, XNB_RUN_MAIN);
 			napi_complete_done(napi, done);
@@ -547,6 +578,7 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 		goto fail_copy;
 	}
 	snprintf(g->napi_dev->name, IFNAMSIZ, "xnb-g%u", index);
+	/* _tx only for NAPI_STATE_NO_BUSY_POLL: see xnb_group_run. */
 	netif_napi_add_tx(g->napi_dev, &g->napi, xnb_group_poll);
 
 	if (!xnb_use_tasklet) {

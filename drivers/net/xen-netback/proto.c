@@ -452,15 +452,17 @@ bool xnb_balance_pick(const u32 *busy, u32 nr_groups,
 		st->streak = 0;
 		return false;
 	}
-	/* The same imbalance as last time, or a new one that starts over. */
-	if (st->streak && st->from == hi && st->to == lo) {
+	/* The same busiest group as last time, or a new one that starts
+	 * over.  The idlest may differ: idle groups trade places by noise.
+	 */
+	if (st->streak && st->from == hi) {
 		if (st->streak < XNB_BAL_STREAK)
 			st->streak++;
 	} else {
 		st->streak = 1;
 		st->from = hi;
-		st->to = lo;
 	}
+	st->to = lo;
 	if (st->streak < XNB_BAL_STREAK)
 		return false;
 

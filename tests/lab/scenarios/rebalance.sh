@@ -61,6 +61,13 @@ unpinned_in_1() {
 	return 1
 }
 show() { xnb_groups_file | grep '^[wg]'; cat /sys/kernel/debug/xen-netback/balance; }
+# hot0: how many samples saw group 0 at the balancer's threshold (40 %).
+hot0() {
+	grep -o 'group 0: busy [0-9]*' /run/rb-busy.log | awk '$4 >= 400' | wc -l
+}
+# The background jobs go with the scenario, also when an assertion ends it.
+p1='' p2='' ld='' smp=''
+trap 'kill $p1 $p2 $ld $smp 2>/dev/null' EXIT
 
 ping -i 0.2 -W1 "$(lab_guest_ip 1)" >/run/rb-ping1.log 2>&1 &
 p1=$!
@@ -95,8 +102,14 @@ ok=1
 lab_wait 25 unpinned_in_1 || ok=0
 show
 lab_log "moves $m0 -> $(moves)"
-[ $ok = 1 ] || cat /run/rb-busy.log
-[ $ok = 1 ] || lab_fail "no unpinned queue moved to group 1 under load"
+if [ $ok = 0 ]; then
+	cat /run/rb-busy.log
+	# The balancer moves nothing below its threshold: on a host too slow
+	# to load group 0 that far, there was nothing to decide.
+	[ "$(hot0)" -ge 2 ] ||
+		lab_skip "group 0 never reached 40 % busy twice under load: nothing to rebalance"
+	lab_fail "no unpinned queue moved to group 1 under load"
+fi
 lab_assert "rebalance_moves rose" test "$(moves)" -gt "$m0"
 lab_assert_gt "$(group_field 1 moves_in)" 0 "group 1 counts moves in"
 lab_assert_gt "$(group_field 0 moves_out)" 0 "group 0 counts moves out"
