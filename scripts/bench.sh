@@ -12,7 +12,7 @@
 #                               configuration and stock, 10 s iperf runs
 #   BENCH_SET=wide scripts/bench.sh   the same with all four of ours
 #   QUICK=1 scripts/bench.sh    smoke: 1 repetition, 2 s runs, 2 guests,
-#                               2 of our configurations and stock
+#                               the default configuration and stock
 #
 # Writes bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png} (BENCH_RESULTS=dir to
 # put them elsewhere) and, for a full run into bench/results, a short

@@ -25,7 +25,7 @@ BENCH_CONFIGS='
 g{N}-kthread  ours     full,wide,quick,profile  groups={N} worker=kthread
 g{N}-tasklet  ours     wide                     groups={N} worker=tasklet
 g1-kthread    ours     wide                     groups=1 worker=kthread
-g1-tasklet    ours     wide,quick,profile       groups=1 worker=tasklet
+g1-tasklet    ours     wide,profile             groups=1 worker=tasklet
 stock         stock    full,wide,quick,profile
 '
 
