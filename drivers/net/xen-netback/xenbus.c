@@ -397,6 +397,69 @@ static void xnb_disconnect(struct xnb_backend *be)
 	}
 }
 
+/* The state machine: what each state the frontend can write does, given
+ * ours.  The switch below takes the rows in this order, each branch
+ * marked with its rows.  Row H, the hotplug script's report, is the
+ * other way in to Connected.
+ *
+ *   fe          the frontend's state as the xenbus core read it:
+ *               Unknown also when its "state" key is gone or not a number
+ *   ours        dev->state; probe() leaves InitWait, !up, !hp
+ *   up          be->want_connected: xnb_connect() succeeded and nothing
+ *               has disconnected since (rings mapped, event channels
+ *               bound, queues in their groups, the multicast watch on)
+ *   hp          be->hotplug_ok: the hotplug script wrote "connected";
+ *               nothing clears it
+ *   other       any state of ours not in an earlier row for this fe
+ *   go X        xenbus_switch_state(X): writes nothing if ours is X
+ *   fatal       xenbus_dev_fatal(): the error logged and written to
+ *               xenstore, then go Closing; up stays as it was
+ *   disconnect  xnb_disconnect(): !up, rings and channels released, what
+ *               was negotiated forgotten
+ *   features    xnb_write_features(), a new offer; if it fails: fatal,
+ *               and the next state is Closing
+ *
+ * row fe             ours, up           action                  next ours
+ *  1  Initialising   Connected          disconnect, go Closing, InitWait
+ *                                       features, go InitWait
+ *  2  Initialising   InitWait, up       disconnect              InitWait
+ *  3  Initialising   InitWait, !up      -                       InitWait
+ *  4  Initialising   other, up          disconnect, features,   InitWait
+ *                                       go InitWait
+ *  5  Initialising   other, !up         features, go InitWait   InitWait
+ *  6  Initialised    any                -                       same
+ *  7  Connected      Connected          -                       Connected
+ *  8  Connected      Reconfigured, up   read xdp-headroom,      Connected
+ *                                       go Connected if hp      if hp (a)
+ *  9  Connected      other, up          go Connected if hp      Connected
+ *                                                               if hp (a)
+ * 10  Connected      other, !up         connect (b), then if    Connected
+ *                                       up go Connected if hp   if hp (a)
+ * 11  Reconfiguring  any, !up           -                       same
+ * 12  Reconfiguring  any, up            read xdp-headroom,      Reconfigured
+ *                                       go Reconfigured
+ * 13  Closing        any                disconnect, go Closing  Closing
+ * 14  Closed         any; online        disconnect, go Closed   Closed
+ * 15  Closed         any; not online    disconnect, go Closed,  removed
+ *                                       then row 16
+ * 16  Unknown        any                unregister the device:  removed
+ *                                       remove() runs
+ * 17  InitWait, Reconfigured, any value out of range:
+ *                    any                fatal "saw state %d at  Closing
+ *                                       frontend"
+ *  H  "hotplug-status" written, xnb_hotplug_changed() (its watch also
+ *     fires once when probe() registers it):
+ *     "connected"    any, up            hp, go Connected        Connected
+ *     "connected"    any, !up           hp                      same
+ *     other, none    any                -                       same
+ *
+ * "online" is the backend's "online" key (xenbus_dev_is_online()).
+ * (a) otherwise ours stays until row H.
+ * (b) xnb_connect(): reads the frontend's keys, maps the rings, binds the
+ *     event channels, starts the vif: up.  A failure undoes that (!up)
+ *     and is fatal (next Closing), except a failed allocation of a
+ *     queue's xenstore path: no message, ours stays.
+ */
 static void xnb_frontend_changed(struct xenbus_device *dev,
 				 enum xenbus_state fe_state)
 {
