@@ -467,62 +467,67 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 
 	mutex_lock(&be->lock);
 	switch (fe_state) {
-	case XenbusStateInitialising:
+	case XenbusStateInitialising:			/* rows 1-5 */
 		/* A frontend starting over (reset, reload): drop the old
 		 * connection, even one still waiting for the hotplug script,
-		 * and offer a new one.
+		 * and offer a new one (in InitWait the offer made there
+		 * stands).
 		 */
 		if (dev->state == XenbusStateConnected || be->want_connected) {
+			/* rows 1, 2, 4 */
 			xnb_disconnect(be);
-			if (dev->state == XenbusStateConnected)
+			if (dev->state == XenbusStateConnected)	/* row 1 */
 				xenbus_switch_state(dev, XenbusStateClosing);
 		}
-		if (dev->state != XenbusStateInitWait &&
+		if (dev->state != XenbusStateInitWait &&	/* rows 1, 4, 5 */
 		    !xnb_write_features(be))
 			xenbus_switch_state(dev, XenbusStateInitWait);
 		break;
-	case XenbusStateInitialised:
+	case XenbusStateInitialised:			/* row 6 */
 		break;
-	case XenbusStateConnected:
-		if (dev->state == XenbusStateConnected)
+	case XenbusStateConnected:			/* rows 7-10 */
+		if (dev->state == XenbusStateConnected)	/* row 7 */
 			break;
-		if (be->want_connected) {
-			/* Back from Reconfiguring: read the headroom again.
-			 * netfront enters Reconfiguring before it writes the
-			 * key, so our first read may have come too early.
+		if (be->want_connected) {		/* rows 8, 9 */
+			/* Row 8, back from Reconfiguring: read the headroom
+			 * again.  netfront enters Reconfiguring before it
+			 * writes the key, so our first read may have come too
+			 * early.
 			 */
 			if (dev->state == XenbusStateReconfigured)
 				xnb_read_xdp_headroom(be);
 			xnb_maybe_connected(be);
 			break;
 		}
-		xnb_connect(be);
+		xnb_connect(be);			/* row 10 */
 		break;
-	case XenbusStateReconfiguring:
+	case XenbusStateReconfiguring:			/* rows 11, 12 */
 		/* netfront changes its XDP program on a live connection:
 		 * take the new headroom and tell it we did.  Outside a
 		 * connection there is nothing to reconfigure.
 		 */
-		if (!be->want_connected)
+		if (!be->want_connected)		/* row 11 */
 			break;
-		xnb_read_xdp_headroom(be);
+		xnb_read_xdp_headroom(be);		/* row 12 */
 		xenbus_switch_state(dev, XenbusStateReconfigured);
 		break;
-	case XenbusStateClosing:
+	case XenbusStateClosing:			/* row 13 */
 		xnb_disconnect(be);
 		xenbus_switch_state(dev, XenbusStateClosing);
 		break;
-	case XenbusStateClosed:
+	case XenbusStateClosed:				/* rows 14, 15 */
 		xnb_disconnect(be);
 		xenbus_switch_state(dev, XenbusStateClosed);
-		if (xenbus_dev_is_online(dev))
+		if (xenbus_dev_is_online(dev))		/* row 14 */
 			break;
-		fallthrough;
-	case XenbusStateUnknown:
+		fallthrough;				/* row 15 */
+	case XenbusStateUnknown:			/* row 16 */
 		mutex_unlock(&be->lock);
 		/* The toolstack took the device away: remove() runs now. */
 		device_unregister(&dev->dev);
 		return;
+	case XenbusStateInitWait:			/* row 17 */
+	case XenbusStateReconfigured:
 	default:
 		xenbus_dev_fatal(dev, -EINVAL, "saw state %d at frontend",
 				 fe_state);
