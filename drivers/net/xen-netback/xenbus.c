@@ -12,6 +12,7 @@
  * frontend Closing/Closed: disconnect (the netdev stays), follow it;
  *         a later Initialising reconnects (save/restore, frontend reload).
  * remove: everything goes, the netdev too.
+ * Each transition, row by row: the table above xnb_frontend_changed().
  *
  * Watched keys on the backend node: "rate" ("bytes,usec", the stock
  * format) and "worker-group" (pin the vif's queues to one group); on
@@ -190,6 +191,7 @@ static void xnb_hotplug_changed(struct xenbus_watch *w, const char *path,
 					      hotplug_watch);
 	char *s;
 
+	/* Row H of the table above xnb_frontend_changed(). */
 	s = xenbus_read(XBT_NIL, be->dev->nodename, "hotplug-status", NULL);
 	if (IS_ERR(s))
 		return;
