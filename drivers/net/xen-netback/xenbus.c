@@ -12,6 +12,7 @@
  * frontend Closing/Closed: disconnect (the netdev stays), follow it;
  *         a later Initialising reconnects (save/restore, frontend reload).
  * remove: everything goes, the netdev too.
+ * Each transition, row by row: the table above xnb_frontend_changed().
  *
  * Watched keys on the backend node: "rate" ("bytes,usec", the stock
  * format) and "worker-group" (pin the vif's queues to one group); on
@@ -190,6 +191,7 @@ static void xnb_hotplug_changed(struct xenbus_watch *w, const char *path,
 					      hotplug_watch);
 	char *s;
 
+	/* Row H of the table above xnb_frontend_changed(). */
 	s = xenbus_read(XBT_NIL, be->dev->nodename, "hotplug-status", NULL);
 	if (IS_ERR(s))
 		return;
@@ -397,6 +399,69 @@ static void xnb_disconnect(struct xnb_backend *be)
 	}
 }
 
+/* The state machine: what each state the frontend can write does, given
+ * ours.  The switch below takes the rows in this order, each branch
+ * marked with its rows.  Row H, the hotplug script's report, is the
+ * other way in to Connected.
+ *
+ *   fe          the frontend's state as the xenbus core read it:
+ *               Unknown also when its "state" key is gone or not a number
+ *   ours        dev->state; probe() leaves InitWait, !up, !hp
+ *   up          be->want_connected: xnb_connect() succeeded and nothing
+ *               has disconnected since (rings mapped, event channels
+ *               bound, queues in their groups, the multicast watch on)
+ *   hp          be->hotplug_ok: the hotplug script wrote "connected";
+ *               nothing clears it
+ *   other       any state of ours not in an earlier row for this fe
+ *   go X        xenbus_switch_state(X): writes nothing if ours is X
+ *   fatal       xenbus_dev_fatal(): the error logged and written to
+ *               xenstore, then go Closing; up stays as it was
+ *   disconnect  xnb_disconnect(): !up, rings and channels released, what
+ *               was negotiated forgotten
+ *   features    xnb_write_features(), a new offer; if it fails: fatal,
+ *               and the next state is Closing
+ *
+ * row fe             ours, up           action                  next ours
+ *  1  Initialising   Connected          disconnect, go Closing, InitWait
+ *                                       features, go InitWait
+ *  2  Initialising   InitWait, up       disconnect              InitWait
+ *  3  Initialising   InitWait, !up      -                       InitWait
+ *  4  Initialising   other, up          disconnect, features,   InitWait
+ *                                       go InitWait
+ *  5  Initialising   other, !up         features, go InitWait   InitWait
+ *  6  Initialised    any                -                       same
+ *  7  Connected      Connected          -                       Connected
+ *  8  Connected      Reconfigured, up   read xdp-headroom,      Connected
+ *                                       go Connected if hp      if hp (a)
+ *  9  Connected      other, up          go Connected if hp      Connected
+ *                                                               if hp (a)
+ * 10  Connected      other, !up         connect (b), then if    Connected
+ *                                       up go Connected if hp   if hp (a)
+ * 11  Reconfiguring  any, !up           -                       same
+ * 12  Reconfiguring  any, up            read xdp-headroom,      Reconfigured
+ *                                       go Reconfigured
+ * 13  Closing        any                disconnect, go Closing  Closing
+ * 14  Closed         any; online        disconnect, go Closed   Closed
+ * 15  Closed         any; not online    disconnect, go Closed,  removed
+ *                                       then row 16
+ * 16  Unknown        any                unregister the device:  removed
+ *                                       remove() runs
+ * 17  InitWait, Reconfigured, any value out of range:
+ *                    any                fatal "saw state %d at  Closing
+ *                                       frontend"
+ *  H  "hotplug-status" written, xnb_hotplug_changed() (its watch also
+ *     fires once when probe() registers it):
+ *     "connected"    any, up            hp, go Connected        Connected
+ *     "connected"    any, !up           hp                      same
+ *     other, none    any                -                       same
+ *
+ * "online" is the backend's "online" key (xenbus_dev_is_online()).
+ * (a) otherwise ours stays until row H.
+ * (b) xnb_connect(): reads the frontend's keys, maps the rings, binds the
+ *     event channels, starts the vif: up.  A failure undoes that (!up)
+ *     and is fatal (next Closing), except a failed allocation of a
+ *     queue's xenstore path: no message, ours stays.
+ */
 static void xnb_frontend_changed(struct xenbus_device *dev,
 				 enum xenbus_state fe_state)
 {
@@ -404,62 +469,67 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 
 	mutex_lock(&be->lock);
 	switch (fe_state) {
-	case XenbusStateInitialising:
+	case XenbusStateInitialising:			/* rows 1-5 */
 		/* A frontend starting over (reset, reload): drop the old
 		 * connection, even one still waiting for the hotplug script,
-		 * and offer a new one.
+		 * and offer a new one (in InitWait the offer made there
+		 * stands).
 		 */
 		if (dev->state == XenbusStateConnected || be->want_connected) {
+			/* rows 1, 2, 4 */
 			xnb_disconnect(be);
-			if (dev->state == XenbusStateConnected)
+			if (dev->state == XenbusStateConnected)	/* row 1 */
 				xenbus_switch_state(dev, XenbusStateClosing);
 		}
-		if (dev->state != XenbusStateInitWait &&
+		if (dev->state != XenbusStateInitWait &&	/* rows 1, 4, 5 */
 		    !xnb_write_features(be))
 			xenbus_switch_state(dev, XenbusStateInitWait);
 		break;
-	case XenbusStateInitialised:
+	case XenbusStateInitialised:			/* row 6 */
 		break;
-	case XenbusStateConnected:
-		if (dev->state == XenbusStateConnected)
+	case XenbusStateConnected:			/* rows 7-10 */
+		if (dev->state == XenbusStateConnected)	/* row 7 */
 			break;
-		if (be->want_connected) {
-			/* Back from Reconfiguring: read the headroom again.
-			 * netfront enters Reconfiguring before it writes the
-			 * key, so our first read may have come too early.
+		if (be->want_connected) {		/* rows 8, 9 */
+			/* Row 8, back from Reconfiguring: read the headroom
+			 * again.  netfront enters Reconfiguring before it
+			 * writes the key, so our first read may have come too
+			 * early.
 			 */
 			if (dev->state == XenbusStateReconfigured)
 				xnb_read_xdp_headroom(be);
 			xnb_maybe_connected(be);
 			break;
 		}
-		xnb_connect(be);
+		xnb_connect(be);			/* row 10 */
 		break;
-	case XenbusStateReconfiguring:
+	case XenbusStateReconfiguring:			/* rows 11, 12 */
 		/* netfront changes its XDP program on a live connection:
 		 * take the new headroom and tell it we did.  Outside a
 		 * connection there is nothing to reconfigure.
 		 */
-		if (!be->want_connected)
+		if (!be->want_connected)		/* row 11 */
 			break;
-		xnb_read_xdp_headroom(be);
+		xnb_read_xdp_headroom(be);		/* row 12 */
 		xenbus_switch_state(dev, XenbusStateReconfigured);
 		break;
-	case XenbusStateClosing:
+	case XenbusStateClosing:			/* row 13 */
 		xnb_disconnect(be);
 		xenbus_switch_state(dev, XenbusStateClosing);
 		break;
-	case XenbusStateClosed:
+	case XenbusStateClosed:				/* rows 14, 15 */
 		xnb_disconnect(be);
 		xenbus_switch_state(dev, XenbusStateClosed);
-		if (xenbus_dev_is_online(dev))
+		if (xenbus_dev_is_online(dev))		/* row 14 */
 			break;
-		fallthrough;
-	case XenbusStateUnknown:
+		fallthrough;				/* row 15 */
+	case XenbusStateUnknown:			/* row 16 */
 		mutex_unlock(&be->lock);
 		/* The toolstack took the device away: remove() runs now. */
 		device_unregister(&dev->dev);
 		return;
+	case XenbusStateInitWait:			/* row 17 */
+	case XenbusStateReconfigured:
 	default:
 		xenbus_dev_fatal(dev, -EINVAL, "saw state %d at frontend",
 				 fe_state);
