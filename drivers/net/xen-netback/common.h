@@ -36,11 +36,18 @@
  *   context.  Either way one pass at a time per group (pass_busy).
  *     group.c    xnb_group_run: round-robin over active queues with a
  *                per-queue budget, paced by the NAPI budget
- *     tx.c       xnb_tx_deliver: napi_gro_receive on the polling context
- *     tx.c       xnb_tx_gather/xnb_tx_complete: guest -> dom0
- *     rx.c       xnb_rx_gather/xnb_rx_complete: dom0 -> guest
- *     copy.c     the group's batch of grant copies and its flush
+ *     tx.c       xnb_tx_gather, then at the flush xnb_tx_complete and
+ *                xnb_tx_deliver (napi_gro_receive on the polling
+ *                context): guest -> dom0
+ *     rx.c       xnb_rx_gather, then at the flush xnb_rx_complete:
+ *                dom0 -> guest
+ *     copy.c     the group's batch of grant copies and its flush, which
+ *                calls tx.c and rx.c back through their xnb_copy_ops
  *     interface.c  xnb_vif_fatal: a protocol violation disables the vif
+ *
+ *   The pass's calls go one way: group.c -> tx.c, rx.c -> copy.c, and
+ *   proto.c below them all.  copy.c calls nothing of tx.c or rx.c by
+ *   name (group.c gives each group their tables), so it is on no cycle.
  *
  *   timers (softirq)
  *     tx.c       credit timer: kicks the group when credit is back
@@ -443,10 +450,6 @@ void xnb_copy_swap(struct xnb_group *group, struct xnb_copy_arrays *a);
 extern const struct xnb_copy_ops xnb_tx_copy_ops;
 int xnb_tx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget);
-void xnb_tx_complete(struct xnb_group *group, struct xnb_inflight *f,
-		     bool ok);
-void xnb_tx_push(struct xnb_queue *queue);
-void xnb_tx_deliver(struct xnb_group *group);
 bool xnb_tx_pending(struct xnb_queue *queue);
 enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
@@ -456,9 +459,6 @@ extern const struct xnb_copy_ops xnb_rx_copy_ops;
 netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev);
 int xnb_rx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget);
-void xnb_rx_complete(struct xnb_group *group, struct xnb_inflight *f,
-		     bool ok);
-void xnb_rx_push(struct xnb_queue *queue);
 bool xnb_rx_pending(struct xnb_queue *queue);
 enum xnb_event xnb_rx_event(struct xnb_queue *queue);
 void xnb_rx_purge(struct xnb_queue *queue);

@@ -451,7 +451,8 @@ static u16 xnb_rx_flags(const struct sk_buff *skb)
 	return 0;
 }
 
-void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f,
+			    bool ok)
 {
 	struct xnb_queue *q = f->queue;
 	struct sk_buff *skb = f->skb;
@@ -515,7 +516,7 @@ void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 		dev_kfree_skb_any(skb);
 }
 
-void xnb_rx_push(struct xnb_queue *q)
+static void xnb_rx_push(struct xnb_queue *q)
 {
 	int notify;
 

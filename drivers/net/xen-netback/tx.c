@@ -389,7 +389,8 @@ static bool xnb_tx_finish(struct xnb_queue *q, struct sk_buff *skb)
 	return true;
 }
 
-void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f,
+			    bool ok)
 {
 	struct xnb_queue *q = f->queue;
 	struct sk_buff *skb = f->skb;
@@ -431,7 +432,7 @@ void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 		kfree_skb(skb);
 }
 
-void xnb_tx_push(struct xnb_queue *q)
+static void xnb_tx_push(struct xnb_queue *q)
 {
 	int notify;
 
@@ -445,7 +446,7 @@ void xnb_tx_push(struct xnb_queue *q)
  * called from the poll, BH off: GRO holds packets until that context
  * completes, which it does before another may take the passes over.
  */
-void xnb_tx_deliver(struct xnb_group *g)
+static void xnb_tx_deliver(struct xnb_group *g)
 {
 	struct sk_buff *skb;
 
