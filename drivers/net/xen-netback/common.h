@@ -36,11 +36,18 @@
  *   context.  Either way one pass at a time per group (pass_busy).
  *     group.c    xnb_group_run: round-robin over active queues with a
  *                per-queue budget, paced by the NAPI budget
- *     tx.c       xnb_tx_deliver: napi_gro_receive on the polling context
- *     tx.c       xnb_tx_gather/xnb_tx_complete: guest -> dom0
- *     rx.c       xnb_rx_gather/xnb_rx_complete: dom0 -> guest
- *     copy.c     the group's batch of grant copies and its flush
+ *     tx.c       xnb_tx_gather, then at the flush xnb_tx_complete and
+ *                xnb_tx_deliver (napi_gro_receive on the polling
+ *                context): guest -> dom0
+ *     rx.c       xnb_rx_gather, then at the flush xnb_rx_complete:
+ *                dom0 -> guest
+ *     copy.c     the group's batch of grant copies and its flush, which
+ *                calls tx.c and rx.c back through their xnb_copy_ops
  *     interface.c  xnb_vif_fatal: a protocol violation disables the vif
+ *
+ *   The pass's calls go one way: group.c -> tx.c, rx.c -> copy.c, and
+ *   proto.c below them all.  copy.c calls nothing of tx.c or rx.c by
+ *   name (group.c gives each group their tables), so it is on no cycle.
  *
  *   timers (softirq)
  *     tx.c       credit timer: kicks the group when credit is back
@@ -139,6 +146,7 @@ struct xnb_queue_stats {
 };
 
 struct dentry;
+struct xnb_copy_ops;
 struct xnb_group;
 struct xnb_vif;
 
@@ -303,6 +311,7 @@ struct xnb_inflight {
 enum {
 	XNB_DIR_TX,		/* guest -> dom0 */
 	XNB_DIR_RX,		/* dom0 -> guest */
+	XNB_DIR_NR,
 };
 
 struct xnb_group_stats {
@@ -358,6 +367,10 @@ struct xnb_group {
 	u16 *retry_idx;			/* their places in ops */
 	struct xnb_inflight *inflight;
 	unsigned int nr_inflight;
+	/* How the flush completes each direction's packets: tx.c's and
+	 * rx.c's tables, set by group.c when the group starts.
+	 */
+	const struct xnb_copy_ops *copy_ops[XNB_DIR_NR];
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
 	struct napi_struct *polling;	/* the context running the pass */
 
@@ -393,7 +406,24 @@ void xnb_balance_stop(void);
 void xnb_balance_debugfs(struct dentry *dir);
 unsigned long xnb_balance_moves(void);
 
-/* copy.c */
+/* copy.c.  The flush hands each packet back to the direction that
+ * gathered it through that direction's table (tx.c's xnb_tx_copy_ops,
+ * rx.c's xnb_rx_copy_ops, in xnb_group.copy_ops): copy.c names no
+ * function of tx.c or rx.c and stands below them.
+ *   complete  one packet, in the order gathered; @ok: all its ops
+ *             succeeded (false for a packet to drop)
+ *   push      that direction's ring of a queue, once per flush, for
+ *             each queue the flush completed a packet of (either way)
+ *   deliver   last in the flush, after the pushes: what goes up the
+ *             stack (guest TX's skbs; NULL in rx.c's table)
+ */
+struct xnb_copy_ops {
+	void (*complete)(struct xnb_group *group, struct xnb_inflight *f,
+			 bool ok);
+	void (*push)(struct xnb_queue *queue);
+	void (*deliver)(struct xnb_group *group);
+};
+
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *group,
 				    struct xnb_queue *queue, u8 dir,
 				    unsigned int max_ops);
@@ -417,23 +447,18 @@ void xnb_copy_arrays_free(struct xnb_copy_arrays *a);
 void xnb_copy_swap(struct xnb_group *group, struct xnb_copy_arrays *a);
 
 /* tx.c */
+extern const struct xnb_copy_ops xnb_tx_copy_ops;
 int xnb_tx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget);
-void xnb_tx_complete(struct xnb_group *group, struct xnb_inflight *f,
-		     bool ok);
-void xnb_tx_push(struct xnb_queue *queue);
-void xnb_tx_deliver(struct xnb_group *group);
 bool xnb_tx_pending(struct xnb_queue *queue);
 enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
 
 /* rx.c */
+extern const struct xnb_copy_ops xnb_rx_copy_ops;
 netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev);
 int xnb_rx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget);
-void xnb_rx_complete(struct xnb_group *group, struct xnb_inflight *f,
-		     bool ok);
-void xnb_rx_push(struct xnb_queue *queue);
 bool xnb_rx_pending(struct xnb_queue *queue);
 enum xnb_event xnb_rx_event(struct xnb_queue *queue);
 void xnb_rx_purge(struct xnb_queue *queue);

@@ -567,6 +567,9 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	INIT_LIST_HEAD(&g->active);
 	mutex_init(&g->sync_mutex);
 	skb_queue_head_init(&g->deliver);
+	/* What the flush calls back, by direction (copy.c stays below). */
+	g->copy_ops[XNB_DIR_TX] = &xnb_tx_copy_ops;
+	g->copy_ops[XNB_DIR_RX] = &xnb_rx_copy_ops;
 
 	err = xnb_copy_alloc(g, xnb_copy_batch);
 	if (err)

@@ -389,7 +389,8 @@ static bool xnb_tx_finish(struct xnb_queue *q, struct sk_buff *skb)
 	return true;
 }
 
-void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f,
+			    bool ok)
 {
 	struct xnb_queue *q = f->queue;
 	struct sk_buff *skb = f->skb;
@@ -431,7 +432,7 @@ void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 		kfree_skb(skb);
 }
 
-void xnb_tx_push(struct xnb_queue *q)
+static void xnb_tx_push(struct xnb_queue *q)
 {
 	int notify;
 
@@ -445,10 +446,17 @@ void xnb_tx_push(struct xnb_queue *q)
  * called from the poll, BH off: GRO holds packets until that context
  * completes, which it does before another may take the passes over.
  */
-void xnb_tx_deliver(struct xnb_group *g)
+static void xnb_tx_deliver(struct xnb_group *g)
 {
 	struct sk_buff *skb;
 
 	while ((skb = __skb_dequeue(&g->deliver)))
 		napi_gro_receive(g->polling, skb);
 }
+
+/* What copy.c's flush calls for guest TX: see struct xnb_copy_ops. */
+const struct xnb_copy_ops xnb_tx_copy_ops = {
+	.complete = xnb_tx_complete,
+	.push = xnb_tx_push,
+	.deliver = xnb_tx_deliver,
+};
