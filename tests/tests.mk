@@ -29,20 +29,27 @@ XNB_HOOK_H := $(XNB_TOP)/tests/common/xnb_read_hook.h
 FUZZ_CHECK_H := $(XNB_TOP)/tests/common/fuzz_check.h
 XNB_CTRL_C := $(XNB_TOP)/drivers/net/xen-netback/ctrl.c
 XNB_CTRL_H := $(XNB_TOP)/include/xen/xnb_ctrl.h
+# The kernel's types and the kernel headers the pure code names, for
+# userspace: xnb_user.h is forced into every file built here.
+XNB_USER_H := $(XNB_TOP)/tests/common/xnb_user.h \
+	      $(XNB_TOP)/tests/common/include/linux/compiler.h \
+	      $(XNB_TOP)/tests/common/include/xen/interface/io/netif.h
+XNB_USER_CFLAGS := -I$(XNB_TOP)/tests/common/include -I$(XNB_TOP)/include \
+		   -include $(XNB_TOP)/tests/common/xnb_user.h
 XNB_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 XNB_WARN := -Wall -Wextra -Werror
 
 UNIT_OUT := $(XNB_TOP)/tests/unit/out
 UNIT_CC ?= gcc
-UNIT_CFLAGS := -std=gnu11 -O1 -g $(XNB_WARN) $(XNB_SAN) -I$(XNB_TOP)/include
+UNIT_CFLAGS := -std=gnu11 -O1 -g $(XNB_WARN) $(XNB_SAN) $(XNB_USER_CFLAGS)
 UNIT_BIN := $(UNIT_OUT)/test_proto
 UNIT_CTRL_BIN := $(UNIT_OUT)/test_ctrl
 
 FUZZ_OUT := $(XNB_TOP)/tests/fuzz/out
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -O1 -g $(XNB_WARN) -fsanitize=fuzzer,address,undefined \
-	       -fno-sanitize-recover=all -I$(XNB_TOP)/include
+	       -fno-sanitize-recover=all $(XNB_USER_CFLAGS)
 FUZZ_BIN := $(FUZZ_OUT)/fuzz_proto
 FUZZ_SEEDS := $(XNB_TOP)/tests/fuzz/corpus
 FUZZ_CTRL_BIN := $(FUZZ_OUT)/fuzz_ctrl
@@ -65,11 +72,11 @@ fuzz-deps:
 # count reads and play a rewriting guest), plus plain builds of proto.c
 # by gcc and clang as a warning check of the default userspace path.
 $(UNIT_BIN): $(XNB_TOP)/tests/unit/test_proto.c $(XNB_PROTO_C) \
-	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H) | unit-deps
+	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H) $(XNB_USER_H) | unit-deps
 	@mkdir -p $(UNIT_OUT)
-	gcc -std=gnu11 -O2 $(XNB_WARN) -I$(XNB_TOP)/include \
+	gcc -std=gnu11 -O2 $(XNB_WARN) $(XNB_USER_CFLAGS) \
 		-c $(XNB_PROTO_C) -o $(UNIT_OUT)/proto-plain-gcc.o
-	clang -std=gnu11 -O2 $(XNB_WARN) -I$(XNB_TOP)/include \
+	clang -std=gnu11 -O2 $(XNB_WARN) $(XNB_USER_CFLAGS) \
 		-c $(XNB_PROTO_C) -o $(UNIT_OUT)/proto-plain-clang.o
 	$(UNIT_CC) $(UNIT_CFLAGS) -include $(XNB_HOOK_H) \
 		-c $(XNB_PROTO_C) -o $(UNIT_OUT)/proto.o
@@ -82,11 +89,11 @@ $(UNIT_BIN): $(XNB_TOP)/tests/unit/test_proto.c $(XNB_PROTO_C) \
 # The control-ring tests: ctrl.c as the module builds it, plus the same
 # plain gcc and clang warning builds.
 $(UNIT_CTRL_BIN): $(XNB_TOP)/tests/unit/test_ctrl.c $(XNB_CTRL_C) \
-		  $(XNB_CTRL_H) $(XNB_PROTO_H) | unit-deps
+		  $(XNB_CTRL_H) $(XNB_PROTO_H) $(XNB_USER_H) | unit-deps
 	@mkdir -p $(UNIT_OUT)
-	gcc -std=gnu11 -O2 $(XNB_WARN) -I$(XNB_TOP)/include \
+	gcc -std=gnu11 -O2 $(XNB_WARN) $(XNB_USER_CFLAGS) \
 		-c $(XNB_CTRL_C) -o $(UNIT_OUT)/ctrl-plain-gcc.o
-	clang -std=gnu11 -O2 $(XNB_WARN) -I$(XNB_TOP)/include \
+	clang -std=gnu11 -O2 $(XNB_WARN) $(XNB_USER_CFLAGS) \
 		-c $(XNB_CTRL_C) -o $(UNIT_OUT)/ctrl-plain-clang.o
 	$(UNIT_CC) $(UNIT_CFLAGS) -c $(XNB_CTRL_C) -o $(UNIT_OUT)/ctrl.o
 	$(UNIT_CC) $(UNIT_CFLAGS) $(XNB_TOP)/tests/unit/test_ctrl.c \
@@ -104,6 +111,7 @@ unit: $(UNIT_BIN) $(UNIT_CTRL_BIN)
 
 $(FUZZ_BIN): $(XNB_TOP)/tests/fuzz/fuzz_proto.c $(XNB_PROTO_C) \
 	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H) $(FUZZ_CHECK_H) \
+	     $(XNB_USER_H) \
 	     | fuzz-deps
 	@mkdir -p $(FUZZ_OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -include $(XNB_HOOK_H) \
@@ -113,7 +121,8 @@ $(FUZZ_BIN): $(XNB_TOP)/tests/fuzz/fuzz_proto.c $(XNB_PROTO_C) \
 		$(FUZZ_OUT)/proto.o $(FUZZ_OUT)/hook.o -o $@
 
 $(FUZZ_CTRL_BIN): $(XNB_TOP)/tests/fuzz/fuzz_ctrl.c $(XNB_CTRL_C) \
-		  $(XNB_CTRL_H) $(XNB_PROTO_H) $(FUZZ_CHECK_H) | fuzz-deps
+		  $(XNB_CTRL_H) $(XNB_PROTO_H) $(FUZZ_CHECK_H) \
+		  $(XNB_USER_H) | fuzz-deps
 	@mkdir -p $(FUZZ_OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $(XNB_CTRL_C) -o $(FUZZ_OUT)/ctrl.o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(XNB_TOP)/tests/fuzz/fuzz_ctrl.c \
