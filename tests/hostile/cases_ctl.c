@@ -12,6 +12,7 @@
 /* netif.h's reference Toeplitz, to check the backend's hashes with. */
 #define XEN_NETIF_DEFINE_TOEPLITZ
 #include "cases.h"
+#include "../common/rss_key.h"
 
 /* Case @cs, check @sub: the backend refused the connect of @o.  The
  * detail is @what, then the backend state after @sep (none when NULL).
@@ -68,15 +69,6 @@ enum hostile_end case_connect_indices(struct fe *f)
 #define CT_NS XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED
 #define CT_INV XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER
 
-/* The Microsoft RSS verification key (40 octets). */
-static const uint8_t rss_key[40] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
-	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
-	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-};
-
 static const char *status_name(int st)
 {
 	switch (st) {
@@ -130,9 +122,9 @@ static int hash_setup(struct fe *f, int cs, char sub0, uint32_t flags,
 	bad += ctrl_check(f, cs, SUB(), "ok",
 			  XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS, flags, 0, 0,
 			  NULL, "SET_HASH_FLAGS");
-	memcpy(f->cdata, rss_key, sizeof(rss_key));
+	memcpy(f->cdata, xnb_rss_key, sizeof(xnb_rss_key));
 	bad += ctrl_check(f, cs, SUB(), "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
-			  f->cdata_ref, sizeof(rss_key), 0, NULL,
+			  f->cdata_ref, sizeof(xnb_rss_key), 0, NULL,
 			  "SET_HASH_KEY 40 octets");
 	bad += ctrl_check(f, cs, SUB(), "ok",
 			  XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE, 0, 0, 0,
@@ -363,7 +355,7 @@ static uint32_t rst_hash(uint16_t sport)
 	in[9] = ST_DPORT;
 	in[10] = sport >> 8;
 	in[11] = sport & 0xff;
-	return xen_netif_toeplitz_hash(rss_key, sizeof(rss_key), in,
+	return xen_netif_toeplitz_hash(xnb_rss_key, sizeof(xnb_rss_key), in,
 				       sizeof(in));
 }
 

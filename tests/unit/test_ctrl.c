@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <xen/xnb_ctrl.h>
+#include "../common/rss_key.h"
 
 #define OK XEN_NETIF_CTRL_STATUS_SUCCESS
 #define NOTSUP XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED
@@ -23,28 +24,20 @@
 #define NONE XEN_NETIF_CTRL_HASH_ALGORITHM_NONE
 #define TOEPLITZ XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ
 
-/* The key of the RSS verification suite. */
-static const u8 ms_key[40] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
-	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
-	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-};
-
 /* A configuration with the suite's key, set the way a frontend does. */
-static void hash_with_ms_key(struct xnb_hash *h)
+static void hash_with_rss_key(struct xnb_hash *h)
 {
 	struct xen_netif_ctrl_request req = {
 		.type = XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
-		.data = { 7, sizeof(ms_key), 0 },
+		.data = { 7, sizeof(xnb_rss_key), 0 },
 	};
 	u32 data;
 
 	xnb_hash_init(h);
-	assert_int_equal(xnb_ctrl_copy_len(h, &req), sizeof(ms_key));
-	assert_int_equal(xnb_ctrl_answer(h, 1, &req, ms_key, true, &data), OK);
-	assert_memory_equal(h->key, ms_key, sizeof(ms_key));
+	assert_int_equal(xnb_ctrl_copy_len(h, &req), sizeof(xnb_rss_key));
+	assert_int_equal(xnb_ctrl_answer(h, 1, &req, xnb_rss_key, true, &data),
+			 OK);
+	assert_memory_equal(h->key, xnb_rss_key, sizeof(xnb_rss_key));
 }
 
 /* The suite's flows: the hash over the addresses, then with the ports. */
@@ -80,7 +73,7 @@ static void test_toeplitz(void **state)
 	unsigned int i;
 
 	(void)state;
-	hash_with_ms_key(&h);
+	hash_with_rss_key(&h);
 	for (i = 0; i < sizeof(rss_vectors) / sizeof(rss_vectors[0]); i++) {
 		const struct rss_vector *v = &rss_vectors[i];
 		bool v4 = v->af == AF_INET;
@@ -111,24 +104,25 @@ static void test_toeplitz_short_key(void **state)
 		data[i] = (u8)(i * 37 + 11);
 	for (len = 0; len <= 40; len += 5) {
 		memset(padded, 0, sizeof(padded));
-		memcpy(padded, ms_key, len);
-		assert_int_equal(xnb_toeplitz(ms_key, len, data, sizeof(data)),
+		memcpy(padded, xnb_rss_key, len);
+		assert_int_equal(xnb_toeplitz(xnb_rss_key, len, data,
+					      sizeof(data)),
 				 xnb_toeplitz(padded, 40, data, sizeof(data)));
 	}
-	assert_int_equal(xnb_toeplitz(ms_key, 0, data, sizeof(data)), 0);
-	assert_int_equal(xnb_toeplitz(ms_key, 40, data, 0), 0);
+	assert_int_equal(xnb_toeplitz(xnb_rss_key, 0, data, sizeof(data)), 0);
+	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 0), 0);
 	/* One input bit, the top one: the key's first 32 bits. */
 	data[0] = 0x80;
-	assert_int_equal(xnb_toeplitz(ms_key, 40, data, 1), 0x6d5a56da);
+	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 1), 0x6d5a56da);
 	/* The lowest bit of the first octet: key bits 7 .. 38. */
 	data[0] = 0x01;
-	assert_int_equal(xnb_toeplitz(ms_key, 40, data, 1),
+	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 1),
 			 (u32)(0x6d5a56da25ULL >> 1));
 	/* An unknown type hashes nothing. */
 	{
 		struct xnb_hash h;
 
-		hash_with_ms_key(&h);
+		hash_with_rss_key(&h);
 		assert_int_equal(xnb_hash_flow(&h, 1u << 4, data, data, 1, 2),
 				 0);
 		assert_int_equal(xnb_hash_flow(&h, 0, data, data, 1, 2), 0);
@@ -286,7 +280,7 @@ static void case_start(const struct ctrl_case *c, struct xnb_hash *h)
 	/* A recognisable table and key, to see what a request touches. */
 	for (i = 0; i < XNB_HASH_MAPPING_MAX; i++)
 		h->mapping[i] = i < c->size ? i % c->nq : 0;
-	memcpy(h->key, ms_key, sizeof(h->key));
+	memcpy(h->key, xnb_rss_key, sizeof(h->key));
 }
 
 static void case_check_applied(const struct ctrl_case *c,
@@ -404,8 +398,9 @@ static void test_ctrl_sequence(void **state)
 	assert_int_equal(xnb_ctrl_answer(&h, 4, &req, NULL, false, &data), OK);
 	req.type = XEN_NETIF_CTRL_TYPE_SET_HASH_KEY;
 	req.data[0] = 5;
-	req.data[1] = sizeof(ms_key);
-	assert_int_equal(xnb_ctrl_answer(&h, 4, &req, ms_key, true, &data), OK);
+	req.data[1] = sizeof(xnb_rss_key);
+	assert_int_equal(xnb_ctrl_answer(&h, 4, &req, xnb_rss_key, true,
+					 &data), OK);
 	req.type = XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE;
 	assert_int_equal(xnb_ctrl_answer(&h, 4, &req, NULL, false, &data), OK);
 	assert_int_equal(data, 128);
