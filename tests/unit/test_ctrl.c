@@ -5,16 +5,9 @@
  * Microsoft's RSS specification, and each control request's answer
  * against the status the stock driver gives, from a table of cases.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 #include <arpa/inet.h>
-#include <cmocka.h>
 
+#include "unit.h"
 #include <xen/xnb_ctrl.h>
 #include "../common/rss_key.h"
 
@@ -74,7 +67,7 @@ static void test_toeplitz(void **state)
 
 	(void)state;
 	hash_with_rss_key(&h);
-	for (i = 0; i < sizeof(rss_vectors) / sizeof(rss_vectors[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(rss_vectors); i++) {
 		const struct rss_vector *v = &rss_vectors[i];
 		bool v4 = v->af == AF_INET;
 		u32 ip = v4 ? XEN_NETIF_CTRL_HASH_TYPE_IPV4 :
@@ -111,22 +104,33 @@ static void test_toeplitz_short_key(void **state)
 	}
 	assert_int_equal(xnb_toeplitz(xnb_rss_key, 0, data, sizeof(data)), 0);
 	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 0), 0);
-	/* One input bit, the top one: the key's first 32 bits. */
+}
+
+/* One input bit: the key's 32 bits from that bit's position on. */
+static void test_toeplitz_one_bit(void **state)
+{
+	u8 data[1];
+
+	(void)state;
+	/* The top one: the key's first 32 bits. */
 	data[0] = 0x80;
 	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 1), 0x6d5a56da);
 	/* The lowest bit of the first octet: key bits 7 .. 38. */
 	data[0] = 0x01;
 	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 1),
 			 (u32)(0x6d5a56da25ULL >> 1));
-	/* An unknown type hashes nothing. */
-	{
-		struct xnb_hash h;
+}
 
-		hash_with_rss_key(&h);
-		assert_int_equal(xnb_hash_flow(&h, 1u << 4, data, data, 1, 2),
-				 0);
-		assert_int_equal(xnb_hash_flow(&h, 0, data, data, 1, 2), 0);
-	}
+/* An unknown type hashes nothing. */
+static void test_hash_flow_unknown_type(void **state)
+{
+	static const u8 data[36] = { 1 };
+	struct xnb_hash h;
+
+	(void)state;
+	hash_with_rss_key(&h);
+	assert_int_equal(xnb_hash_flow(&h, 1u << 4, data, data, 1, 2), 0);
+	assert_int_equal(xnb_hash_flow(&h, 0, data, data, 1, 2), 0);
 }
 
 static void test_flags_valid(void **state)
@@ -328,7 +332,7 @@ static void test_ctrl_table(void **state)
 	unsigned int i;
 
 	(void)state;
-	for (i = 0; i < sizeof(ctrl_cases) / sizeof(ctrl_cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ctrl_cases); i++) {
 		const struct ctrl_case *c = &ctrl_cases[i];
 		struct xen_netif_ctrl_request req = {
 			.id = (u16)i, .type = c->type,
@@ -353,8 +357,8 @@ static void test_ctrl_table(void **state)
 	}
 }
 
-/* Queue choice: the table when set, else modulo; stale entries too. */
-static void test_hash_queue(void **state)
+/* Queue choice without a table: the hash modulo the queues. */
+static void test_hash_queue_modulo(void **state)
 {
 	struct xnb_hash h;
 	u32 i;
@@ -363,14 +367,39 @@ static void test_hash_queue(void **state)
 	xnb_hash_init(&h);
 	for (i = 0; i < 100; i++)
 		assert_int_equal(xnb_hash_queue(&h, i * 7919, 3), i * 7919 % 3);
-	h.size = 4;
-	h.mapping[0] = 3;
-	h.mapping[1] = 2;
-	h.mapping[2] = 1;
-	h.mapping[3] = 0;
+}
+
+/* A table of 4 entries for 4 queues, in reverse order. */
+static void hash_reverse_table(struct xnb_hash *h)
+{
+	xnb_hash_init(h);
+	h->size = 4;
+	h->mapping[0] = 3;
+	h->mapping[1] = 2;
+	h->mapping[2] = 1;
+	h->mapping[3] = 0;
+}
+
+static void test_hash_queue_table(void **state)
+{
+	struct xnb_hash h;
+	u32 i;
+
+	(void)state;
+	hash_reverse_table(&h);
 	for (i = 0; i < 100; i++)
 		assert_int_equal(xnb_hash_queue(&h, i, 4), 3 - i % 4);
-	/* The table was set for 4 queues, the connection has 2 now. */
+}
+
+/* The table was set for 4 queues, the connection has 2 now: entries
+ * no longer below 2 fall back to the modulo.
+ */
+static void test_hash_queue_stale_table(void **state)
+{
+	struct xnb_hash h;
+
+	(void)state;
+	hash_reverse_table(&h);
 	assert_int_equal(xnb_hash_queue(&h, 0, 2), 0 % 2);
 	assert_int_equal(xnb_hash_queue(&h, 2, 2), 1);
 	assert_int_equal(xnb_hash_queue(&h, 5, 2), 5 % 2);
@@ -428,11 +457,15 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_toeplitz),
 		cmocka_unit_test(test_toeplitz_short_key),
+		cmocka_unit_test(test_toeplitz_one_bit),
+		cmocka_unit_test(test_hash_flow_unknown_type),
 		cmocka_unit_test(test_flags_valid),
 		cmocka_unit_test(test_ctrl_table),
-		cmocka_unit_test(test_hash_queue),
+		cmocka_unit_test(test_hash_queue_modulo),
+		cmocka_unit_test(test_hash_queue_table),
+		cmocka_unit_test(test_hash_queue_stale_table),
 		cmocka_unit_test(test_ctrl_sequence),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests_name("ctrl", tests, NULL, NULL);
 }
