@@ -33,8 +33,7 @@ static void run_extras_cases(const struct extras_case *c, size_t n)
 	u32 k;
 
 	for (i = 0; i < n; i++) {
-		print_message("case: %s\n", c[i].name);
-		ring_init(256, 0);
+		ring_case(c[i].name);
 		put(1, 0, c[i].flags, 1, c[i].len);
 		for (k = 0; k < c[i].nr; k++) {
 			if (c[i].x[k].type == GSO)

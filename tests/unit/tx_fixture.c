@@ -15,6 +15,12 @@ void ring_init(u32 size, u32 cons)
 	R.prod = cons;
 }
 
+void ring_case(const char *name)
+{
+	print_message("case: %s\n", name);
+	ring_init(256, 0);
+}
+
 int ring_setup(void **state)
 {
 	(void)state;
@@ -193,9 +199,8 @@ void run_chain_cases(const struct chain_case *c, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		print_message("case: %s\n", c[i].name);
+		ring_case(c[i].name);
 		lim.fatal_slots = c[i].fatal_slots;
-		ring_init(256, 0);
 		put_pkt(0, c[i].nr, c[i].total, c[i].each, 0);
 		expect_verdict(parse_lim(&lim, &p), &p, c[i].want, c[i].why,
 			       c[i].nr);
@@ -209,8 +214,7 @@ void run_slots_cases(const struct slots_case *c, size_t n)
 	u32 k;
 
 	for (i = 0; i < n; i++) {
-		print_message("case: %s\n", c[i].name);
-		ring_init(256, 0);
+		ring_case(c[i].name);
 		for (k = 0; k < c[i].n; k++)
 			put(c[i].s[k].gref, c[i].s[k].offset, c[i].s[k].flags,
 			    c[i].s[k].id, c[i].s[k].size);

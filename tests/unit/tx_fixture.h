@@ -31,6 +31,8 @@ extern const struct xnb_tx_limits LIM;
 
 /* A fresh ring of @size slots, consumer and producer at @cons. */
 void ring_init(u32 size, u32 cons);
+/* The next case of a table: named in the output, on a fresh 256 slots. */
+void ring_case(const char *name);
 
 /* cmocka fixtures: a 256-slot ring at 0 before each test, freed after. */
 int ring_setup(void **state);
