@@ -30,6 +30,18 @@ static void refused(struct fe *f, const struct conn_opts *o, int cs,
 		       "%s", what);
 }
 
+/* Case @cs, check @sub: the connect of @o must work (detail @what).
+ * Returns fe_connect()'s result.
+ */
+static int connected(struct fe *f, const struct conn_opts *o, int cs,
+		     const char *sub, const char *what)
+{
+	int s = fe_connect(f, o);
+
+	report(cs, sub, "connected", s ? "refused" : "connected", "%s", what);
+	return s;
+}
+
 /* After the refusals, checks @sub and @sub + 1: an honest connect
  * (detail @what), and a packet on it.
  */
@@ -37,10 +49,8 @@ static enum hostile_end honest_after(struct fe *f, int cs, char sub,
 				     const char *what)
 {
 	char a[2] = { sub, 0 }, b[2] = { sub + 1, 0 };
-	int s = fe_connect(f, &honest);
 
-	report(cs, a, "connected", s ? "refused" : "connected", "%s", what);
-	if (s)
+	if (connected(f, &honest, cs, a, what))
 		return END_REFUSED;
 	check(f, cs, b, "ok", chain_even(f, 1, 60));
 	return END_UP;
@@ -151,10 +161,7 @@ enum hostile_end case_ctrl_ring(struct fe *f)
 
 	report(21, "a", "1", s == 1 ? "1" : "other", "feature-ctrl-ring=%d", s);
 	o.ctrl = 1;
-	s = fe_connect(f, &o);
-	report(21, "b", "connected", s ? "refused" : "connected",
-	       "with a control ring");
-	if (s)
+	if (connected(f, &o, 21, "b", "with a control ring"))
 		return END_REFUSED;
 	hash_setup(f, 21, 'c', XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
 		   XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP, 4, NULL);
@@ -168,7 +175,6 @@ enum hostile_end case_ctrl_ring(struct fe *f)
 enum hostile_end case_ctrl_ring_far(struct fe *f)
 {
 	struct conn_opts o = honest;
-	int s;
 
 	o.ctrl = 1;
 	o.ctrl_req_prod = 0x7fffffff;
@@ -176,10 +182,7 @@ enum hostile_end case_ctrl_ring_far(struct fe *f)
 	if (fe_reset(f))
 		die("reset");
 	o.ctrl_req_prod = 0;
-	s = fe_connect(f, &o);
-	report(22, "b", "connected", s ? "refused" : "connected",
-	       "honest reconnect with a control ring");
-	if (s)
+	if (connected(f, &o, 22, "b", "honest reconnect with a control ring"))
 		return END_REFUSED;
 	ctrl_check(f, 22, "c", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
 		   0, 0, 0, NULL, "a request on the new ring");
@@ -196,13 +199,9 @@ enum hostile_end case_ctrl_requests(struct fe *f)
 	static void *self_page;
 	struct conn_opts o = honest;
 	uint32_t nq;
-	int s;
 
 	o.ctrl = 1;
-	s = fe_connect(f, &o);
-	report(32, "a", "connected", s ? "refused" : "connected",
-	       "with a control ring");
-	if (s)
+	if (connected(f, &o, 32, "a", "with a control ring"))
 		return END_REFUSED;
 	nq = 1;
 	ctrl_check(f, 32, "b", "not-supported", 99, 0, 0, 0, NULL,
@@ -277,10 +276,7 @@ enum hostile_end case_ctrl_overflow(struct fe *f)
 	int s;
 
 	o.ctrl = 1;
-	s = fe_connect(f, &o);
-	report(33, "a", "connected", s ? "refused" : "connected",
-	       "with a control ring");
-	if (s)
+	if (connected(f, &o, 33, "a", "with a control ring"))
 		return END_REFUSED;
 	ctrl_check(f, 33, "b", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
 		   0, 0, 0, NULL, "an honest request first");
