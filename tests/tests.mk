@@ -29,20 +29,38 @@ XNB_HOOK_H := $(XNB_TOP)/tests/common/xnb_read_hook.h
 FUZZ_CHECK_H := $(XNB_TOP)/tests/common/fuzz_check.h
 XNB_CTRL_C := $(XNB_TOP)/drivers/net/xen-netback/ctrl.c
 XNB_CTRL_H := $(XNB_TOP)/include/xen/xnb_ctrl.h
+# The kernel's types and the kernel headers the pure code names, for
+# userspace: xnb_user.h is forced into every file built here.
+XNB_USER_H := $(XNB_TOP)/tests/common/xnb_user.h \
+	      $(XNB_TOP)/tests/common/include/linux/compiler.h \
+	      $(XNB_TOP)/tests/common/include/xen/interface/io/netif.h
+XNB_USER_CFLAGS := -I$(XNB_TOP)/tests/common/include -I$(XNB_TOP)/include \
+		   -include $(XNB_TOP)/tests/common/xnb_user.h
 XNB_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	   -fno-omit-frame-pointer
 XNB_WARN := -Wall -Wextra -Werror
 
-UNIT_OUT := $(XNB_TOP)/tests/unit/out
+UNIT_DIR := $(XNB_TOP)/tests/unit
+UNIT_OUT := $(UNIT_DIR)/out
 UNIT_CC ?= gcc
-UNIT_CFLAGS := -std=gnu11 -O1 -g $(XNB_WARN) $(XNB_SAN) -I$(XNB_TOP)/include
-UNIT_BIN := $(UNIT_OUT)/test_proto
-UNIT_CTRL_BIN := $(UNIT_OUT)/test_ctrl
+UNIT_CFLAGS := -std=gnu11 -O1 -g $(XNB_WARN) $(XNB_SAN) $(XNB_USER_CFLAGS)
+# One binary per tests/unit/test_*.c, each a cmocka group of its own.
+UNIT_BINS := $(patsubst $(UNIT_DIR)/%.c,$(UNIT_OUT)/%,\
+		$(wildcard $(UNIT_DIR)/test_*.c))
+UNIT_PROTO_BINS := $(filter-out $(UNIT_OUT)/test_ctrl,$(UNIT_BINS))
+UNIT_OBJS := $(patsubst $(UNIT_DIR)/%.c,$(UNIT_OUT)/%.o,\
+		$(wildcard $(UNIT_DIR)/*.c))
+UNIT_HDRS := $(wildcard $(UNIT_DIR)/*.h) $(XNB_PROTO_H) $(XNB_CTRL_H) \
+	     $(XNB_USER_H) $(XNB_HOOK_H) $(XNB_TOP)/tests/common/rss_key.h
+# gcc and clang builds of proto.c and ctrl.c as plain as the default
+# userspace path: a warning check, not linked.
+UNIT_PLAIN := $(UNIT_OUT)/proto-plain-gcc.o $(UNIT_OUT)/proto-plain-clang.o \
+	      $(UNIT_OUT)/ctrl-plain-gcc.o $(UNIT_OUT)/ctrl-plain-clang.o
 
 FUZZ_OUT := $(XNB_TOP)/tests/fuzz/out
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := -O1 -g $(XNB_WARN) -fsanitize=fuzzer,address,undefined \
-	       -fno-sanitize-recover=all -I$(XNB_TOP)/include
+	       -fno-sanitize-recover=all $(XNB_USER_CFLAGS)
 FUZZ_BIN := $(FUZZ_OUT)/fuzz_proto
 FUZZ_SEEDS := $(XNB_TOP)/tests/fuzz/corpus
 FUZZ_CTRL_BIN := $(FUZZ_OUT)/fuzz_ctrl
@@ -61,49 +79,60 @@ unit-deps:
 fuzz-deps:
 	@$(XNB_NEED) clang libclang-rt-14-dev
 
-# The unit binary: proto.c with the read hook forced in (so the tests can
-# count reads and play a rewriting guest), plus plain builds of proto.c
-# by gcc and clang as a warning check of the default userspace path.
-$(UNIT_BIN): $(XNB_TOP)/tests/unit/test_proto.c $(XNB_PROTO_C) \
-	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H) | unit-deps
+# The tests of proto.c: proto.c with the read hook forced in (so the
+# tests can count reads and play a rewriting guest), and the TX ring
+# fixture (tx_fixture.c) the TX tests share.
+$(UNIT_OUT)/proto.o: $(XNB_PROTO_C) $(XNB_PROTO_H) $(XNB_USER_H) \
+		     $(XNB_HOOK_H) | unit-deps
 	@mkdir -p $(UNIT_OUT)
-	gcc -std=gnu11 -O2 $(XNB_WARN) -I$(XNB_TOP)/include \
-		-c $(XNB_PROTO_C) -o $(UNIT_OUT)/proto-plain-gcc.o
-	clang -std=gnu11 -O2 $(XNB_WARN) -I$(XNB_TOP)/include \
-		-c $(XNB_PROTO_C) -o $(UNIT_OUT)/proto-plain-clang.o
-	$(UNIT_CC) $(UNIT_CFLAGS) -include $(XNB_HOOK_H) \
-		-c $(XNB_PROTO_C) -o $(UNIT_OUT)/proto.o
-	$(UNIT_CC) $(UNIT_CFLAGS) -c $(XNB_HOOK_C) -o $(UNIT_OUT)/hook.o
-	$(UNIT_CC) $(UNIT_CFLAGS) -c $(XNB_TOP)/tests/unit/test_proto.c \
-		-o $(UNIT_OUT)/test_proto.o
-	$(UNIT_CC) $(UNIT_CFLAGS) $(UNIT_OUT)/test_proto.o \
-		$(UNIT_OUT)/proto.o $(UNIT_OUT)/hook.o -lcmocka -o $@
+	$(UNIT_CC) $(UNIT_CFLAGS) -include $(XNB_HOOK_H) -c $< -o $@
 
-# The control-ring tests: ctrl.c as the module builds it, plus the same
-# plain gcc and clang warning builds.
-$(UNIT_CTRL_BIN): $(XNB_TOP)/tests/unit/test_ctrl.c $(XNB_CTRL_C) \
-		  $(XNB_CTRL_H) $(XNB_PROTO_H) | unit-deps
+$(UNIT_OUT)/hook.o: $(XNB_HOOK_C) $(XNB_HOOK_H) $(XNB_USER_H) | unit-deps
 	@mkdir -p $(UNIT_OUT)
-	gcc -std=gnu11 -O2 $(XNB_WARN) -I$(XNB_TOP)/include \
-		-c $(XNB_CTRL_C) -o $(UNIT_OUT)/ctrl-plain-gcc.o
-	clang -std=gnu11 -O2 $(XNB_WARN) -I$(XNB_TOP)/include \
-		-c $(XNB_CTRL_C) -o $(UNIT_OUT)/ctrl-plain-clang.o
-	$(UNIT_CC) $(UNIT_CFLAGS) -c $(XNB_CTRL_C) -o $(UNIT_OUT)/ctrl.o
-	$(UNIT_CC) $(UNIT_CFLAGS) $(XNB_TOP)/tests/unit/test_ctrl.c \
-		$(UNIT_OUT)/ctrl.o -lcmocka -o $@
+	$(UNIT_CC) $(UNIT_CFLAGS) -c $< -o $@
 
-unit-build: $(UNIT_BIN) $(UNIT_CTRL_BIN)
+# The control-ring tests: ctrl.c as the module builds it.
+$(UNIT_OUT)/ctrl.o: $(XNB_CTRL_C) $(XNB_CTRL_H) $(XNB_PROTO_H) \
+		    $(XNB_USER_H) | unit-deps
+	@mkdir -p $(UNIT_OUT)
+	$(UNIT_CC) $(UNIT_CFLAGS) -c $< -o $@
 
-unit: $(UNIT_BIN) $(UNIT_CTRL_BIN)
-	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		$(UNIT_BIN)
-	ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		$(UNIT_CTRL_BIN)
+$(UNIT_OBJS): $(UNIT_OUT)/%.o: $(UNIT_DIR)/%.c $(UNIT_HDRS) | unit-deps
+	@mkdir -p $(UNIT_OUT)
+	$(UNIT_CC) $(UNIT_CFLAGS) -c $< -o $@
+
+$(UNIT_PROTO_BINS): $(UNIT_OUT)/%: $(UNIT_OUT)/%.o $(UNIT_OUT)/tx_fixture.o \
+			       $(UNIT_OUT)/proto.o $(UNIT_OUT)/hook.o
+	$(UNIT_CC) $(UNIT_CFLAGS) $^ -lcmocka -o $@
+
+$(UNIT_OUT)/test_ctrl: $(UNIT_OUT)/test_ctrl.o $(UNIT_OUT)/ctrl.o
+	$(UNIT_CC) $(UNIT_CFLAGS) $^ -lcmocka -o $@
+
+$(UNIT_OUT)/proto-plain-%.o: $(XNB_PROTO_C) $(XNB_PROTO_H) $(XNB_USER_H) \
+			     | unit-deps
+	@mkdir -p $(UNIT_OUT)
+	$* -std=gnu11 -O2 $(XNB_WARN) $(XNB_USER_CFLAGS) -c $< -o $@
+
+$(UNIT_OUT)/ctrl-plain-%.o: $(XNB_CTRL_C) $(XNB_CTRL_H) $(XNB_PROTO_H) \
+			    $(XNB_USER_H) | unit-deps
+	@mkdir -p $(UNIT_OUT)
+	$* -std=gnu11 -O2 $(XNB_WARN) $(XNB_USER_CFLAGS) -c $< -o $@
+
+unit-build: $(UNIT_BINS) $(UNIT_PLAIN)
+
+# Every binary runs, a failing one does not stop the others; each ends
+# with cmocka's summary ("[  PASSED  ] N test(s)." or "[  FAILED  ] ...").
+unit: unit-build
+	@rc=0; for t in $(UNIT_BINS); do \
+		echo "unit: $${t#$(XNB_TOP)/}"; \
+		ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			$$t || rc=1; \
+	done; exit $$rc
 
 $(FUZZ_BIN): $(XNB_TOP)/tests/fuzz/fuzz_proto.c $(XNB_PROTO_C) \
 	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H) $(FUZZ_CHECK_H) \
+	     $(XNB_USER_H) \
 	     | fuzz-deps
 	@mkdir -p $(FUZZ_OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -include $(XNB_HOOK_H) \
@@ -113,7 +142,8 @@ $(FUZZ_BIN): $(XNB_TOP)/tests/fuzz/fuzz_proto.c $(XNB_PROTO_C) \
 		$(FUZZ_OUT)/proto.o $(FUZZ_OUT)/hook.o -o $@
 
 $(FUZZ_CTRL_BIN): $(XNB_TOP)/tests/fuzz/fuzz_ctrl.c $(XNB_CTRL_C) \
-		  $(XNB_CTRL_H) $(XNB_PROTO_H) $(FUZZ_CHECK_H) | fuzz-deps
+		  $(XNB_CTRL_H) $(XNB_PROTO_H) $(FUZZ_CHECK_H) \
+		  $(XNB_USER_H) | fuzz-deps
 	@mkdir -p $(FUZZ_OUT)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -c $(XNB_CTRL_C) -o $(FUZZ_OUT)/ctrl.o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $(XNB_TOP)/tests/fuzz/fuzz_ctrl.c \

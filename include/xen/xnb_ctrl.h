@@ -14,7 +14,7 @@
 #ifndef XNB_CTRL_H
 #define XNB_CTRL_H
 
-#include <xen/xnb_proto.h>	/* u8..u64 and netif.h in userspace */
+#include <xen/xnb_proto.h>	/* u8..u64 and netif.h */
 
 /* Stock's limits: key octets, and mapping table entries. */
 #define XNB_HASH_KEY_MAX	40u

@@ -7,39 +7,14 @@
  * Nothing here touches kernel state, so drivers/net/xen-netback/proto.c
  * is compiled both into the module and into the userspace unit tests and
  * fuzzers (tests/unit, tests/fuzz).  The ring layouts come from Xen's
- * public netif.h: the kernel's copy under xen/interface/ when built as
- * part of the module, libxen-dev's under xen/io/ in userspace.
+ * public netif.h; the userspace builds supply the kernel headers named
+ * here from tests/common (xnb_user.h).
  */
 #ifndef XNB_PROTO_H
 #define XNB_PROTO_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
 #include <xen/interface/io/netif.h>
-#else
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <xen/xen.h>
-#include <xen/io/netif.h>
-
-/* The kernel's own fixed-size types, as its int-ll64.h spells them. */
-typedef unsigned char u8;
-typedef unsigned short u16;
-typedef unsigned int u32;
-typedef signed int s32;
-typedef signed long long s64;
-typedef unsigned long long u64;
-
-/* libxen-dev spells the ring types without the kernel's xen_ prefix. */
-#define xen_netif_tx_request		netif_tx_request
-#define xen_netif_extra_info		netif_extra_info
-#define xen_netif_tx_sring_entry	netif_tx_sring_entry
-#define XEN_NETTXF_csum_blank		NETTXF_csum_blank
-#define XEN_NETTXF_data_validated	NETTXF_data_validated
-#define XEN_NETTXF_more_data		NETTXF_more_data
-#define XEN_NETTXF_extra_info		NETTXF_extra_info
-#endif
 
 #define XNB_PAGE_SIZE		4096u
 #define XNB_ETH_HLEN		14u

@@ -12,6 +12,7 @@
 /* netif.h's reference Toeplitz, to check the backend's hashes with. */
 #define XEN_NETIF_DEFINE_TOEPLITZ
 #include "cases.h"
+#include "../common/rss_key.h"
 
 /* Case @cs, check @sub: the backend refused the connect of @o.  The
  * detail is @what, then the backend state after @sep (none when NULL).
@@ -29,6 +30,18 @@ static void refused(struct fe *f, const struct conn_opts *o, int cs,
 		       "%s", what);
 }
 
+/* Case @cs, check @sub: the connect of @o must work (detail @what).
+ * Returns fe_connect()'s result.
+ */
+static int connected(struct fe *f, const struct conn_opts *o, int cs,
+		     const char *sub, const char *what)
+{
+	int s = fe_connect(f, o);
+
+	report(cs, sub, "connected", s ? "refused" : "connected", "%s", what);
+	return s;
+}
+
 /* After the refusals, checks @sub and @sub + 1: an honest connect
  * (detail @what), and a packet on it.
  */
@@ -36,10 +49,8 @@ static enum hostile_end honest_after(struct fe *f, int cs, char sub,
 				     const char *what)
 {
 	char a[2] = { sub, 0 }, b[2] = { sub + 1, 0 };
-	int s = fe_connect(f, &honest);
 
-	report(cs, a, "connected", s ? "refused" : "connected", "%s", what);
-	if (s)
+	if (connected(f, &honest, cs, a, what))
 		return END_REFUSED;
 	check(f, cs, b, "ok", chain_even(f, 1, 60));
 	return END_UP;
@@ -67,15 +78,6 @@ enum hostile_end case_connect_indices(struct fe *f)
 #define CT_OK XEN_NETIF_CTRL_STATUS_SUCCESS
 #define CT_NS XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED
 #define CT_INV XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER
-
-/* The Microsoft RSS verification key (40 octets). */
-static const uint8_t rss_key[40] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
-	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
-	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-};
 
 static const char *status_name(int st)
 {
@@ -130,9 +132,9 @@ static int hash_setup(struct fe *f, int cs, char sub0, uint32_t flags,
 	bad += ctrl_check(f, cs, SUB(), "ok",
 			  XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS, flags, 0, 0,
 			  NULL, "SET_HASH_FLAGS");
-	memcpy(f->cdata, rss_key, sizeof(rss_key));
+	memcpy(f->cdata, xnb_rss_key, sizeof(xnb_rss_key));
 	bad += ctrl_check(f, cs, SUB(), "ok", XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
-			  f->cdata_ref, sizeof(rss_key), 0, NULL,
+			  f->cdata_ref, sizeof(xnb_rss_key), 0, NULL,
 			  "SET_HASH_KEY 40 octets");
 	bad += ctrl_check(f, cs, SUB(), "ok",
 			  XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE, 0, 0, 0,
@@ -159,10 +161,7 @@ enum hostile_end case_ctrl_ring(struct fe *f)
 
 	report(21, "a", "1", s == 1 ? "1" : "other", "feature-ctrl-ring=%d", s);
 	o.ctrl = 1;
-	s = fe_connect(f, &o);
-	report(21, "b", "connected", s ? "refused" : "connected",
-	       "with a control ring");
-	if (s)
+	if (connected(f, &o, 21, "b", "with a control ring"))
 		return END_REFUSED;
 	hash_setup(f, 21, 'c', XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
 		   XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP, 4, NULL);
@@ -176,7 +175,6 @@ enum hostile_end case_ctrl_ring(struct fe *f)
 enum hostile_end case_ctrl_ring_far(struct fe *f)
 {
 	struct conn_opts o = honest;
-	int s;
 
 	o.ctrl = 1;
 	o.ctrl_req_prod = 0x7fffffff;
@@ -184,10 +182,7 @@ enum hostile_end case_ctrl_ring_far(struct fe *f)
 	if (fe_reset(f))
 		die("reset");
 	o.ctrl_req_prod = 0;
-	s = fe_connect(f, &o);
-	report(22, "b", "connected", s ? "refused" : "connected",
-	       "honest reconnect with a control ring");
-	if (s)
+	if (connected(f, &o, 22, "b", "honest reconnect with a control ring"))
 		return END_REFUSED;
 	ctrl_check(f, 22, "c", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
 		   0, 0, 0, NULL, "a request on the new ring");
@@ -204,13 +199,9 @@ enum hostile_end case_ctrl_requests(struct fe *f)
 	static void *self_page;
 	struct conn_opts o = honest;
 	uint32_t nq;
-	int s;
 
 	o.ctrl = 1;
-	s = fe_connect(f, &o);
-	report(32, "a", "connected", s ? "refused" : "connected",
-	       "with a control ring");
-	if (s)
+	if (connected(f, &o, 32, "a", "with a control ring"))
 		return END_REFUSED;
 	nq = 1;
 	ctrl_check(f, 32, "b", "not-supported", 99, 0, 0, 0, NULL,
@@ -285,10 +276,7 @@ enum hostile_end case_ctrl_overflow(struct fe *f)
 	int s;
 
 	o.ctrl = 1;
-	s = fe_connect(f, &o);
-	report(33, "a", "connected", s ? "refused" : "connected",
-	       "with a control ring");
-	if (s)
+	if (connected(f, &o, 33, "a", "with a control ring"))
 		return END_REFUSED;
 	ctrl_check(f, 33, "b", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
 		   0, 0, 0, NULL, "an honest request first");
@@ -363,7 +351,7 @@ static uint32_t rst_hash(uint16_t sport)
 	in[9] = ST_DPORT;
 	in[10] = sport >> 8;
 	in[11] = sport & 0xff;
-	return xen_netif_toeplitz_hash(rss_key, sizeof(rss_key), in,
+	return xen_netif_toeplitz_hash(xnb_rss_key, sizeof(xnb_rss_key), in,
 				       sizeof(in));
 }
 

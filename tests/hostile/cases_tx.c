@@ -22,13 +22,22 @@ enum hostile_end case_tx_overflow(struct fe *f)
 	return END_FATAL;
 }
 
+/* Case @cs: one slot of a @len-byte frame whose @flag promises a slot
+ * after it (more data, extra info) that is never published: fatal.
+ */
+static enum hostile_end promise_past_prod(struct fe *f, int cs,
+					  uint16_t flag, uint16_t len)
+{
+	frame(f, 0, 0, len);
+	put(f, f->txref[0], 0, flag, 1, len);
+	check(f, cs, "", "fatal", 1);
+	return END_FATAL;
+}
+
 /* 3: more-data chain running past req_prod */
 enum hostile_end case_chain_past_prod(struct fe *f)
 {
-	frame(f, 0, 0, 200);
-	put(f, f->txref[0], 0, NETTXF_more_data, 1, 200);
-	check(f, 3, "", "fatal", 1);
-	return END_FATAL;
+	return promise_past_prod(f, 3, NETTXF_more_data, 200);
 }
 
 /* 4: 19 data slots: drop; first + 20 further: fatal */
@@ -127,10 +136,7 @@ enum hostile_end case_frag_boundary(struct fe *f)
 /* 11: extra-info flag with no slot left */
 enum hostile_end case_extra_no_slot(struct fe *f)
 {
-	frame(f, 0, 0, 60);
-	put(f, f->txref[0], 0, NETTXF_extra_info, 1, 60);
-	check(f, 11, "", "fatal", 1);
-	return END_FATAL;
+	return promise_past_prod(f, 11, NETTXF_extra_info, 60);
 }
 
 /* 12: repeated types (last wins), then type 0 */

@@ -16,7 +16,8 @@ HOSTILE_OUT := $(CURDIR)/build/hostile
 HOSTILE_BIN := $(HOSTILE_OUT)/hostile
 HOSTILE_GUEST := $(HOSTILE_OUT)/guest
 HOSTILE_SRC := $(wildcard $(CURDIR)/tests/hostile/*.c)
-HOSTILE_HDR := $(wildcard $(CURDIR)/tests/hostile/*.h)
+HOSTILE_HDR := $(wildcard $(CURDIR)/tests/hostile/*.h) \
+	       $(CURDIR)/tests/common/rss_key.h
 HOSTILE_COUNT ?= 100000
 HOSTILE_SEED ?= 1
 HOSTILE_CASES ?=

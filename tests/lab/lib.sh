@@ -158,6 +158,48 @@ lab_wait_ping() {
 	lab_wait "${2:-60}" ping -c1 -W1 "$1" || lab_fail "no ping reply from $1"
 }
 lab_ping() { ping -c"${2:-3}" -W2 "$1"; }
+# lab_ping_start NAME IP...: a ping every 0.2 s to each IP in the
+# background, into /run/NAME-ping1.log, /run/NAME-ping2.log, ...; their
+# pids in LAB_PING_PIDS (for a scenario's EXIT trap).
+LAB_PING_PIDS='' LAB_PING_LOGS=''
+lab_ping_start() {
+	local name=$1 ip n=0
+	shift
+	LAB_PING_PIDS='' LAB_PING_LOGS=''
+	for ip; do
+		n=$((n + 1))
+		ping -i 0.2 -W1 "$ip" >"/run/$name-ping$n.log" 2>&1 &
+		LAB_PING_PIDS="$LAB_PING_PIDS $!"
+		LAB_PING_LOGS="$LAB_PING_LOGS /run/$name-ping$n.log"
+	done
+}
+# lab_ping_loss TAG MAX WHAT [replies]: stop lab_ping_start's pings (SIGINT
+# makes ping print its summary; should one not stop, TERM) and judge each
+# log: its last lines, "XNB-METRIC TAG NAME-pingN loss_pct=LOSS", and the
+# scenario fails unless the log has a summary and LOSS < MAX ("ping loss
+# LOSS% WHAT").  With "replies", a log without a summary counts the loss
+# from the replies instead (up to the last sequence answered).
+lab_ping_loss() {
+	local tag=$1 max=$2 what=$3 replies=${4:-} l loss
+	# shellcheck disable=SC2086 # pids, split on purpose
+	kill -INT $LAB_PING_PIDS
+	sleep 1
+	# shellcheck disable=SC2086
+	kill $LAB_PING_PIDS 2>/dev/null
+	# shellcheck disable=SC2086
+	wait $LAB_PING_PIDS
+	for l in $LAB_PING_LOGS; do
+		loss=$(sed -n 's/.* \([0-9.]*\)% packet loss.*/\1/p' "$l")
+		[ -n "$loss" ] || [ -z "$replies" ] || loss=$(awk -F'icmp_seq=' '/bytes from/ {
+			n++; split($2, a, " "); if (a[1] > m) m = a[1] }
+			END { if (m) printf "%.1f\n", 100 * (m - n) / m }' "$l")
+		tail -2 "$l"
+		echo "XNB-METRIC $tag $(basename "$l" .log) loss_pct=$loss"
+		lab_assert "$l has a summary" test -n "$loss"
+		awk -v l="$loss" -v max="$max" 'BEGIN { exit !(l < max) }' ||
+			lab_fail "ping loss $loss% $what"
+	done
+}
 
 # lab_net_attach N K: hot-add vif K to g<N>, wait for it and for ping.
 lab_net_attach() {

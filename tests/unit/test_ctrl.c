@@ -5,17 +5,11 @@
  * Microsoft's RSS specification, and each control request's answer
  * against the status the stock driver gives, from a table of cases.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
 #include <arpa/inet.h>
-#include <cmocka.h>
 
+#include "unit.h"
 #include <xen/xnb_ctrl.h>
+#include "../common/rss_key.h"
 
 #define OK XEN_NETIF_CTRL_STATUS_SUCCESS
 #define NOTSUP XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED
@@ -23,28 +17,20 @@
 #define NONE XEN_NETIF_CTRL_HASH_ALGORITHM_NONE
 #define TOEPLITZ XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ
 
-/* The key of the RSS verification suite. */
-static const u8 ms_key[40] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
-	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
-	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
-	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
-	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-};
-
 /* A configuration with the suite's key, set the way a frontend does. */
-static void hash_with_ms_key(struct xnb_hash *h)
+static void hash_with_rss_key(struct xnb_hash *h)
 {
 	struct xen_netif_ctrl_request req = {
 		.type = XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
-		.data = { 7, sizeof(ms_key), 0 },
+		.data = { 7, sizeof(xnb_rss_key), 0 },
 	};
 	u32 data;
 
 	xnb_hash_init(h);
-	assert_int_equal(xnb_ctrl_copy_len(h, &req), sizeof(ms_key));
-	assert_int_equal(xnb_ctrl_answer(h, 1, &req, ms_key, true, &data), OK);
-	assert_memory_equal(h->key, ms_key, sizeof(ms_key));
+	assert_int_equal(xnb_ctrl_copy_len(h, &req), sizeof(xnb_rss_key));
+	assert_int_equal(xnb_ctrl_answer(h, 1, &req, xnb_rss_key, true, &data),
+			 OK);
+	assert_memory_equal(h->key, xnb_rss_key, sizeof(xnb_rss_key));
 }
 
 /* The suite's flows: the hash over the addresses, then with the ports. */
@@ -80,8 +66,8 @@ static void test_toeplitz(void **state)
 	unsigned int i;
 
 	(void)state;
-	hash_with_ms_key(&h);
-	for (i = 0; i < sizeof(rss_vectors) / sizeof(rss_vectors[0]); i++) {
+	hash_with_rss_key(&h);
+	for (i = 0; i < ARRAY_SIZE(rss_vectors); i++) {
 		const struct rss_vector *v = &rss_vectors[i];
 		bool v4 = v->af == AF_INET;
 		u32 ip = v4 ? XEN_NETIF_CTRL_HASH_TYPE_IPV4 :
@@ -111,28 +97,40 @@ static void test_toeplitz_short_key(void **state)
 		data[i] = (u8)(i * 37 + 11);
 	for (len = 0; len <= 40; len += 5) {
 		memset(padded, 0, sizeof(padded));
-		memcpy(padded, ms_key, len);
-		assert_int_equal(xnb_toeplitz(ms_key, len, data, sizeof(data)),
+		memcpy(padded, xnb_rss_key, len);
+		assert_int_equal(xnb_toeplitz(xnb_rss_key, len, data,
+					      sizeof(data)),
 				 xnb_toeplitz(padded, 40, data, sizeof(data)));
 	}
-	assert_int_equal(xnb_toeplitz(ms_key, 0, data, sizeof(data)), 0);
-	assert_int_equal(xnb_toeplitz(ms_key, 40, data, 0), 0);
-	/* One input bit, the top one: the key's first 32 bits. */
+	assert_int_equal(xnb_toeplitz(xnb_rss_key, 0, data, sizeof(data)), 0);
+	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 0), 0);
+}
+
+/* One input bit: the key's 32 bits from that bit's position on. */
+static void test_toeplitz_one_bit(void **state)
+{
+	u8 data[1];
+
+	(void)state;
+	/* The top one: the key's first 32 bits. */
 	data[0] = 0x80;
-	assert_int_equal(xnb_toeplitz(ms_key, 40, data, 1), 0x6d5a56da);
+	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 1), 0x6d5a56da);
 	/* The lowest bit of the first octet: key bits 7 .. 38. */
 	data[0] = 0x01;
-	assert_int_equal(xnb_toeplitz(ms_key, 40, data, 1),
+	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 1),
 			 (u32)(0x6d5a56da25ULL >> 1));
-	/* An unknown type hashes nothing. */
-	{
-		struct xnb_hash h;
+}
 
-		hash_with_ms_key(&h);
-		assert_int_equal(xnb_hash_flow(&h, 1u << 4, data, data, 1, 2),
-				 0);
-		assert_int_equal(xnb_hash_flow(&h, 0, data, data, 1, 2), 0);
-	}
+/* An unknown type hashes nothing. */
+static void test_hash_flow_unknown_type(void **state)
+{
+	static const u8 data[36] = { 1 };
+	struct xnb_hash h;
+
+	(void)state;
+	hash_with_rss_key(&h);
+	assert_int_equal(xnb_hash_flow(&h, 1u << 4, data, data, 1, 2), 0);
+	assert_int_equal(xnb_hash_flow(&h, 0, data, data, 1, 2), 0);
 }
 
 static void test_flags_valid(void **state)
@@ -286,7 +284,7 @@ static void case_start(const struct ctrl_case *c, struct xnb_hash *h)
 	/* A recognisable table and key, to see what a request touches. */
 	for (i = 0; i < XNB_HASH_MAPPING_MAX; i++)
 		h->mapping[i] = i < c->size ? i % c->nq : 0;
-	memcpy(h->key, ms_key, sizeof(h->key));
+	memcpy(h->key, xnb_rss_key, sizeof(h->key));
 }
 
 static void case_check_applied(const struct ctrl_case *c,
@@ -334,7 +332,7 @@ static void test_ctrl_table(void **state)
 	unsigned int i;
 
 	(void)state;
-	for (i = 0; i < sizeof(ctrl_cases) / sizeof(ctrl_cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(ctrl_cases); i++) {
 		const struct ctrl_case *c = &ctrl_cases[i];
 		struct xen_netif_ctrl_request req = {
 			.id = (u16)i, .type = c->type,
@@ -359,8 +357,8 @@ static void test_ctrl_table(void **state)
 	}
 }
 
-/* Queue choice: the table when set, else modulo; stale entries too. */
-static void test_hash_queue(void **state)
+/* Queue choice without a table: the hash modulo the queues. */
+static void test_hash_queue_modulo(void **state)
 {
 	struct xnb_hash h;
 	u32 i;
@@ -369,14 +367,39 @@ static void test_hash_queue(void **state)
 	xnb_hash_init(&h);
 	for (i = 0; i < 100; i++)
 		assert_int_equal(xnb_hash_queue(&h, i * 7919, 3), i * 7919 % 3);
-	h.size = 4;
-	h.mapping[0] = 3;
-	h.mapping[1] = 2;
-	h.mapping[2] = 1;
-	h.mapping[3] = 0;
+}
+
+/* A table of 4 entries for 4 queues, in reverse order. */
+static void hash_reverse_table(struct xnb_hash *h)
+{
+	xnb_hash_init(h);
+	h->size = 4;
+	h->mapping[0] = 3;
+	h->mapping[1] = 2;
+	h->mapping[2] = 1;
+	h->mapping[3] = 0;
+}
+
+static void test_hash_queue_table(void **state)
+{
+	struct xnb_hash h;
+	u32 i;
+
+	(void)state;
+	hash_reverse_table(&h);
 	for (i = 0; i < 100; i++)
 		assert_int_equal(xnb_hash_queue(&h, i, 4), 3 - i % 4);
-	/* The table was set for 4 queues, the connection has 2 now. */
+}
+
+/* The table was set for 4 queues, the connection has 2 now: entries
+ * no longer below 2 fall back to the modulo.
+ */
+static void test_hash_queue_stale_table(void **state)
+{
+	struct xnb_hash h;
+
+	(void)state;
+	hash_reverse_table(&h);
 	assert_int_equal(xnb_hash_queue(&h, 0, 2), 0 % 2);
 	assert_int_equal(xnb_hash_queue(&h, 2, 2), 1);
 	assert_int_equal(xnb_hash_queue(&h, 5, 2), 5 % 2);
@@ -404,8 +427,9 @@ static void test_ctrl_sequence(void **state)
 	assert_int_equal(xnb_ctrl_answer(&h, 4, &req, NULL, false, &data), OK);
 	req.type = XEN_NETIF_CTRL_TYPE_SET_HASH_KEY;
 	req.data[0] = 5;
-	req.data[1] = sizeof(ms_key);
-	assert_int_equal(xnb_ctrl_answer(&h, 4, &req, ms_key, true, &data), OK);
+	req.data[1] = sizeof(xnb_rss_key);
+	assert_int_equal(xnb_ctrl_answer(&h, 4, &req, xnb_rss_key, true,
+					 &data), OK);
 	req.type = XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE;
 	assert_int_equal(xnb_ctrl_answer(&h, 4, &req, NULL, false, &data), OK);
 	assert_int_equal(data, 128);
@@ -433,11 +457,15 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_toeplitz),
 		cmocka_unit_test(test_toeplitz_short_key),
+		cmocka_unit_test(test_toeplitz_one_bit),
+		cmocka_unit_test(test_hash_flow_unknown_type),
 		cmocka_unit_test(test_flags_valid),
 		cmocka_unit_test(test_ctrl_table),
-		cmocka_unit_test(test_hash_queue),
+		cmocka_unit_test(test_hash_queue_modulo),
+		cmocka_unit_test(test_hash_queue_table),
+		cmocka_unit_test(test_hash_queue_stale_table),
 		cmocka_unit_test(test_ctrl_sequence),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests_name("ctrl", tests, NULL, NULL);
 }

@@ -5,11 +5,7 @@
  * guest's to choose; each field is judged before it is used, and a
  * request that fails leaves the configuration as it was.
  */
-#ifdef __KERNEL__
 #include <linux/string.h>
-#else
-#include <string.h>
-#endif
 
 #include <xen/xnb_ctrl.h>
 

@@ -3,19 +3,8 @@
  * Pure protocol logic, shared with the userspace tests: see xnb_proto.h.
  * No kernel state, no allocation, every loop bounded by a constant.
  */
-#ifdef __KERNEL__
 #include <linux/compiler.h>
 #include <linux/string.h>
-#else
-#include <string.h>
-/* One load the compiler may neither repeat nor tear.  The tests may
- * supply their own (a hook that counts reads or plays a guest rewriting
- * the ring after each one).
- */
-#ifndef READ_ONCE
-#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#endif
-#endif
 
 #include <xen/xnb_proto.h>
 

@@ -66,13 +66,10 @@ hot0() {
 	grep -o 'group 0: busy [0-9]*' /run/rb-busy.log | awk '$4 >= 400' | wc -l
 }
 # The background jobs go with the scenario, also when an assertion ends it.
-p1='' p2='' ld='' smp=''
-trap 'kill $p1 $p2 $ld $smp 2>/dev/null' EXIT
+ld='' smp=''
+trap 'kill $LAB_PING_PIDS $ld $smp 2>/dev/null' EXIT
 
-ping -i 0.2 -W1 "$(lab_guest_ip 1)" >/run/rb-ping1.log 2>&1 &
-p1=$!
-ping -i 0.2 -W1 "$(lab_guest_ip 2)" >/run/rb-ping2.log 2>&1 &
-p2=$!
+lab_ping_start rb "$(lab_guest_ip 1)" "$(lab_guest_ip 2)"
 
 # All pinned: nothing may move, however loaded group 0 is.
 m0=$(moves)
@@ -130,17 +127,7 @@ sleep 4
 show
 lab_assert "no move while idle ($m1 -> $(moves))" test "$(moves)" = "$m1"
 
-kill -INT $p1 $p2
-sleep 1
-kill $p1 $p2 2>/dev/null
-wait $p1 $p2
-for l in /run/rb-ping1.log /run/rb-ping2.log; do
-	loss=$(sed -n 's/.* \([0-9.]*\)% packet loss.*/\1/p' $l)
-	tail -2 $l
-	echo "XNB-METRIC rebalance $(basename $l .log) loss_pct=$loss"
-	lab_assert "$l has a summary" test -n "$loss"
-	awk -v l="$loss" 'BEGIN { exit !(l < 5) }' || lab_fail "ping loss $loss% across the moves"
-done
+lab_ping_loss rebalance 5 "across the moves"
 
 # The parameter: 0 (off) and the range; refused values change nothing.
 lab_assert "rebalance_ms=50 refused" sh -c "! echo 50 >$P/rebalance_ms 2>/dev/null"

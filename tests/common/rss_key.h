@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The 40-octet key of the verification suite in Microsoft's RSS
+ * specification ("Verifying the RSS Hash Calculation"): the unit tests
+ * check the Toeplitz hash against the suite's results with it
+ * (tests/unit/test_ctrl.c), the hostile frontend sets it on the backend
+ * and checks the hashes it reports (tests/hostile/cases_ctl.c).
+ */
+#ifndef XNB_RSS_KEY_H
+#define XNB_RSS_KEY_H
+
+#include <stdint.h>
+
+static const uint8_t xnb_rss_key[40] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2,
+	0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3, 0x8f, 0xb0,
+	0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4,
+	0x77, 0xcb, 0x2d, 0xa3, 0x80, 0x30, 0xf2, 0x0c,
+	0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+#endif /* XNB_RSS_KEY_H */

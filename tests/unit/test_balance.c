@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Worker groups: the group a new queue joins (the fewest queues), and
+ * live rebalancing (xnb_balance_pick): at most one queue a interval moves
+ * from the busiest group to the idlest, after an imbalance that lasted
+ * XNB_BAL_STREAK intervals, and never one that would invite the way back.
+ */
+#include "unit.h"
+
+static void test_pick_group(void **state)
+{
+	static const u32 ties[] = { 3, 1, 1, 2, 1 };
+	static const u32 last[] = { 5, 5, 5, 0 };
+	static const u32 equal[] = { 7, 7, 7 };
+	static const u32 big[] = { 0xffffffffu, 0xfffffffeu, 0xfffffffeu };
+	static const u32 one[] = { 42 };
+	static const struct {
+		const u32 *load;
+		unsigned int nr, want;
+	} c[] = {
+		{ ties, 5, 1 },		/* lowest index on ties */
+		{ last, 4, 3 },
+		{ last, 3, 0 },
+		{ equal, 3, 0 },
+		{ big, 3, 1 },
+		{ one, 1, 0 },
+		{ NULL, 0, 0 },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		assert_int_equal(xnb_pick_group(c[i].load, c[i].nr), c[i].want);
+}
+
+#define BQ(load, group, fixed) { load, group, fixed }
+
+struct bal_case {
+	const char *name;
+	u32 nr_groups;
+	u32 busy[4];
+	u32 nr_queues;
+	struct xnb_bal_queue q[6];
+	bool move;		/* at the second interval alike */
+	u32 queue, from, to;
+};
+
+static const struct bal_case bal_cases[] = {
+	{ "balanced", 2, { 500, 480 }, 2,
+	  { BQ(100, 0, false), BQ(100, 1, false) }, false, 0, 0, 0 },
+	{ "busy but not saturated", 2, { 390, 0 }, 2,
+	  { BQ(100, 0, false), BQ(100, 0, false) }, false, 0, 0, 0 },
+	{ "both saturated", 2, { 1000, 760 }, 2,
+	  { BQ(100, 0, false), BQ(100, 1, false) }, false, 0, 0, 0 },
+	{ "saturated and idle: first of equals", 2, { 1000, 0 }, 4,
+	  { BQ(100, 0, false), BQ(100, 0, false), BQ(100, 0, false),
+	    BQ(100, 0, false) }, true, 0, 0, 1 },
+	{ "over-full busy is clamped", 2, { 5000, 0 }, 2,
+	  { BQ(7, 0, false), BQ(7, 0, false) }, true, 0, 0, 1 },
+	{ "at the thresholds", 2, { 400, 150 }, 3,
+	  { BQ(10, 0, false), BQ(10, 0, false), BQ(10, 0, false) },
+	  true, 0, 0, 1 },
+	{ "two equal queues: a move only swaps", 2, { 400, 150 }, 2,
+	  { BQ(10, 0, false), BQ(10, 0, false) }, false, 0, 0, 0 },
+	{ "lone heavy queue stays", 2, { 1000, 0 }, 1,
+	  { BQ(500, 0, false) }, false, 0, 0, 0 },
+	{ "heavy stays, light goes", 2, { 1000, 100 }, 2,
+	  { BQ(800, 0, false), BQ(200, 0, false) }, true, 1, 0, 1 },
+	{ "best narrowing, no overshoot", 2, { 1000, 200 }, 3,
+	  { BQ(100, 0, false), BQ(300, 0, false), BQ(600, 0, false) },
+	  true, 1, 0, 1 },
+	{ "small overshoot taken", 2, { 1000, 0 }, 2,
+	  { BQ(600, 0, false), BQ(400, 0, false) }, true, 1, 0, 1 },
+	{ "pinned excluded", 2, { 1000, 0 }, 3,
+	  { BQ(300, 0, true), BQ(300, 0, false), BQ(300, 0, true) },
+	  true, 1, 0, 1 },
+	{ "all fixed", 2, { 1000, 0 }, 2,
+	  { BQ(300, 0, true), BQ(300, 0, true) }, false, 0, 0, 0 },
+	{ "unmeasured queue stays", 2, { 1000, 0 }, 2,
+	  { BQ(0, 0, false), BQ(0, 0, false) }, false, 0, 0, 0 },
+	{ "other groups' queues ignored", 3, { 300, 1000, 0 }, 4,
+	  { BQ(900, 0, false), BQ(50, 1, false), BQ(50, 1, false),
+	    BQ(50, 2, false) }, true, 1, 1, 2 },
+	{ "one group", 1, { 1000 }, 2,
+	  { BQ(100, 0, false), BQ(100, 0, false) }, false, 0, 0, 0 },
+	{ "huge loads scaled", 2, { 1000, 0 }, 3,
+	  { BQ(1ULL << 62, 0, false), BQ(1ULL << 62, 0, false),
+	    BQ(1ULL << 62, 0, false) }, true, 0, 0, 1 },
+	{ "loads past 2^64 saturate", 2, { 1000, 0 }, 3,
+	  { BQ(~0ULL, 0, false), BQ(~0ULL, 0, false), BQ(1, 0, false) },
+	  false, 0, 0, 0 },
+};
+
+static void test_balance_cases(void **state)
+{
+	unsigned int c;
+
+	(void)state;
+	for (c = 0; c < ARRAY_SIZE(bal_cases); c++) {
+		const struct bal_case *t = &bal_cases[c];
+		struct xnb_bal_state st = { 0 };
+		struct xnb_bal_move mv = { 99, 99, 99 };
+
+		print_message("%s\n", t->name);
+		/* Hysteresis: never on the first interval. */
+		assert_false(xnb_balance_pick(t->busy, t->nr_groups, t->q,
+					      t->nr_queues, &st, &mv));
+		assert_int_equal(xnb_balance_pick(t->busy, t->nr_groups, t->q,
+						  t->nr_queues, &st, &mv),
+				 t->move);
+		if (!t->move)
+			continue;
+		assert_int_equal(mv.queue, t->queue);
+		assert_int_equal(mv.from, t->from);
+		assert_int_equal(mv.to, t->to);
+		/* A move starts the count again. */
+		assert_int_equal(st.streak, 0);
+		assert_false(xnb_balance_pick(t->busy, t->nr_groups, t->q,
+					      t->nr_queues, &st, &mv));
+	}
+}
+
+/* Three groups, two queues each in groups 0 and 1. */
+static const u32 hot0[] = { 1000, 0, 500 }, hot1[] = { 0, 1000, 500 };
+static const u32 calm[] = { 400, 400, 400 };
+static const struct xnb_bal_queue q4[] = {
+	BQ(10, 0, false), BQ(10, 0, false), BQ(10, 1, false),
+	BQ(10, 1, false),
+};
+
+/* Imbalance, a calm interval, imbalance: never two in a row. */
+static void test_balance_calm_breaks_streak(void **state)
+{
+	struct xnb_bal_state st = { 0 };
+	struct xnb_bal_move mv;
+
+	(void)state;
+	assert_false(xnb_balance_pick(hot0, 3, q4, 4, &st, &mv));
+	assert_false(xnb_balance_pick(calm, 3, q4, 4, &st, &mv));
+	assert_false(xnb_balance_pick(hot0, 3, q4, 4, &st, &mv));
+}
+
+/* The imbalance turns round: it starts over. */
+static void test_balance_turn_round(void **state)
+{
+	struct xnb_bal_state st = { 0 };
+	struct xnb_bal_move mv;
+
+	(void)state;
+	assert_false(xnb_balance_pick(hot0, 3, q4, 4, &st, &mv));
+	assert_false(xnb_balance_pick(hot1, 3, q4, 4, &st, &mv));
+	assert_true(xnb_balance_pick(hot1, 3, q4, 4, &st, &mv));
+	assert_int_equal(mv.queue, 2);
+	assert_int_equal(mv.from, 1);
+	assert_int_equal(mv.to, 0);
+}
+
+/* Idle groups trading places by noise keep the streak: the move goes
+ * to the idlest of the second interval.
+ */
+static void test_balance_idle_noise(void **state)
+{
+	static const u32 j1[] = { 700, 5, 12, 9 }, j2[] = { 700, 11, 4, 9 };
+	static const struct xnb_bal_queue eq[] = {
+		BQ(10, 0, false), BQ(10, 0, false), BQ(10, 0, false),
+		BQ(10, 0, false),
+	};
+	struct xnb_bal_state st = { 0 };
+	struct xnb_bal_move mv;
+
+	(void)state;
+	assert_false(xnb_balance_pick(j1, 4, eq, 4, &st, &mv));
+	assert_true(xnb_balance_pick(j2, 4, eq, 4, &st, &mv));
+	assert_int_equal(mv.from, 0);
+	assert_int_equal(mv.to, 2);
+}
+
+/* No candidate keeps the streak: a queue measured later goes at once. */
+static void test_balance_no_candidate_keeps_streak(void **state)
+{
+	struct xnb_bal_queue f[] = { BQ(10, 0, true), BQ(10, 0, false) };
+	struct xnb_bal_state st = { 0 };
+	struct xnb_bal_move mv;
+
+	(void)state;
+	assert_false(xnb_balance_pick(hot0, 3, f, 2, &st, &mv));
+	f[1].load = 0;
+	assert_false(xnb_balance_pick(hot0, 3, f, 2, &st, &mv));
+	f[1].load = 10;
+	assert_true(xnb_balance_pick(hot0, 3, f, 2, &st, &mv));
+	assert_int_equal(mv.queue, 1);
+}
+
+static void test_balance_no_groups(void **state)
+{
+	struct xnb_bal_state st = { 0 };
+	struct xnb_bal_move mv;
+
+	(void)state;
+	assert_false(xnb_balance_pick(NULL, 0, NULL, 0, &st, &mv));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pick_group),
+		cmocka_unit_test(test_balance_cases),
+		cmocka_unit_test(test_balance_calm_breaks_streak),
+		cmocka_unit_test(test_balance_turn_round),
+		cmocka_unit_test(test_balance_idle_noise),
+		cmocka_unit_test(test_balance_no_candidate_keeps_streak),
+		cmocka_unit_test(test_balance_no_groups),
+	};
+
+	return cmocka_run_group_tests_name("balance", tests, NULL, NULL);
+}
