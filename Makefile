@@ -3,18 +3,11 @@
 # Top-level entry points.  `make demo` and `make check` are the two the
 # README names; the rest are their building blocks.
 
-# The lab's Debian: bookworm (Xen 4.17, Linux 6.1) or trixie (Xen 4.20,
-# Linux 6.12, module built in the trixie build root).  One cache each.
-LAB_DIST ?= bookworm
-ifeq ($(LAB_DIST),bookworm)
-LAB_CACHE ?= /var/cache/xnb-lab
-else
-LAB_CACHE ?= /var/cache/xnb-lab-$(LAB_DIST)
-endif
 HOST_KDIR := /lib/modules/$(shell uname -r)/build
 # Build against the running kernel where its headers exist, else against
-# the headers the lab fetched (same ABI as the lab's dom0 kernel).
-KDIR ?= $(if $(wildcard $(HOST_KDIR)/Makefile),$(HOST_KDIR),$(LAB_CACHE)/kdir)
+# the headers the lab fetched (LAB_KDIR, tests/lab/lab.mk: same ABI as
+# the lab's dom0 kernel).
+KDIR ?= $(if $(wildcard $(HOST_KDIR)/Makefile),$(HOST_KDIR),$(LAB_KDIR))
 
 MODULE := drivers/net/xen-netback/xen-netback.ko
 
@@ -65,14 +58,9 @@ clean:
 .PHONY: modules-6.1 modules-6.12 build-matrix buildroot lint
 
 # The passes pick their kernels by version, whatever LAB_DIST says: 6.1
-# from the bookworm cache's headers (fetched if missing), 6.12 from the
-# trixie build root, which lives in the bookworm cache too.
-.PHONY: kdir-6.1
-BOOKWORM_CACHE := $(if $(filter bookworm,$(LAB_DIST)),$(LAB_CACHE),/var/cache/xnb-lab)
-
-kdir-6.1:
-	LAB_DIST=bookworm LAB_CACHE=$(BOOKWORM_CACHE) scripts/lab-fetch.sh
-
+# from the bookworm cache's headers (kdir-6.1 fetches them if missing),
+# 6.12 from the trixie build root, which lives in the bookworm cache too
+# (BOOKWORM_CACHE and kdir-6.1: tests/lab/lab.mk).
 modules-6.1: kdir-6.1
 	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(BOOKWORM_CACHE) scripts/build-matrix.sh 6.1
 
@@ -130,57 +118,9 @@ dkms-remove:
 # Userspace tests of the pure code (unit tests, fuzzers).
 -include tests/tests.mk
 
-# ---------------------------------------------------------------------------
-# Lab: Xen + dom0 + PV guests under QEMU (TCG).  See tests/lab/README.md.
-#   make lab NETBACK=ours|stock XNB_PARAMS="..." SCENARIOS="basic hotplug"
-# The lab's kernel is Debian's, so modules for it are built against the
-# fetched headers ($(LAB_CACHE)/kdir), whatever the host runs; with
-# LAB_DIST=trixie against the headers in the trixie build root, with its
-# compiler (the host's cannot build for 6.12: see scripts/buildroot.sh).
-NETBACK ?= ours
-XNB_PARAMS ?=
-SCENARIOS ?=
-LAB_KDIR := $(LAB_CACHE)/kdir
-LAB_ENV = LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) NETBACK=$(NETBACK) XNB_PARAMS="$(XNB_PARAMS)" SCENARIOS="$(SCENARIOS)"
-ifeq ($(LAB_DIST),bookworm)
-lab_kbuild = $(MAKE) -C $(LAB_KDIR) M=$(CURDIR)$(1) XNB_VERSION=$(XNB_VERSION) modules
-else
-# $(1): the module's directory below the checkout.  The glob is for the
-# chroot's shell: the root holds one headers tree.
-lab_kbuild = scripts/buildroot.sh exec $(CURDIR) sh -c \
-	'make -C /usr/src/linux-headers-*-amd64 M=/xnb$(1) XNB_VERSION=$(XNB_VERSION) modules'
-endif
-
-.PHONY: lab-fetch lab-images lab-warnmod lab-module lab lab-shell
-
-lab-fetch:
-	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) scripts/lab-fetch.sh
-
-lab-images: lab-fetch
-	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) scripts/lab-build.sh
-
-# Self-test module for SCENARIOS=selftest-warn (tiny; always built).
-lab-warnmod: lab-fetch
-	$(call lab_kbuild,/tests/lab/warnmod)
-
-lab-module: lab-fetch
-	$(if $(filter ours,$(NETBACK)),$(call lab_kbuild,),@true)
-
-# SCENARIOS=deb installs the package (make deb) in dom0 from a local apt
-# repository that lab-debrepo adds to dom0's initramfs.
-LAB_DEB_DIR := $(CURDIR)/build/lab-deb
-lab_deb = $(filter deb,$(SCENARIOS))
-LAB_ENV += $(if $(lab_deb),LAB_DOM0_EXTRA_DIR=$(LAB_DEB_DIR))
-
-.PHONY: lab-debrepo
-lab-debrepo: deb lab-images
-	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) scripts/lab-debrepo.sh $(LAB_DEB_DIR)
-
-lab: lab-images lab-warnmod lab-module $(if $(lab_deb),lab-debrepo)
-	$(LAB_ENV) scripts/lab-run.sh
-
-lab-shell: lab-images lab-warnmod lab-module
-	$(LAB_ENV) scripts/lab-run.sh --shell
+# The lab (its targets and LAB_* variables), before the files that build
+# on it.
+-include tests/lab/lab.mk
 
 # ---------------------------------------------------------------------------
 # The README's two commands.
