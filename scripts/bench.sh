@@ -65,7 +65,7 @@ echo "bench: one boot, $ncfg configuration(s) x $reps repetition(s), set $set," 
 t0=$(date +%s)
 NETBACK=$netback BENCH_SET=$set BENCH_BACKENDS=$backends SCENARIOS=bench-full \
 	LAB_SCENARIO_TIMEOUT=$sto LAB_TIMEOUT=$((sto + 300)) \
-	LAB_RESULTS=$work/lab "$top/scripts/lab-run.sh" 2>&1 | tee "$work/lab.out"
+	LAB_RESULTS=$work/lab "$top/tests/lab/host/lab-run.sh" 2>&1 | tee "$work/lab.out"
 rc=${PIPESTATUS[0]}
 hostload end >> "$info"
 echo "SECS=$(($(date +%s) - t0))" >> "$info"

@@ -14,6 +14,10 @@
 #
 # soak.mk, xdp/xdp.mk, tests/hostile/hostile.mk and bench/bench.mk build
 # their targets on lab-images, lab-warnmod and lab-module.
+#
+# Two kinds of shell here: tests/lab/*.sh and scenarios/ run inside the
+# lab's dom0 (lab-run.sh copies them in); tests/lab/host/ runs on the
+# host (fetch, image build, QEMU runner; the make targets call them).
 
 # The lab's Debian: bookworm (Xen 4.17, Linux 6.1) or trixie (Xen 4.20,
 # Linux 6.12, module built in the trixie build root).  One cache each.
@@ -34,7 +38,7 @@ LAB_KDIR := $(LAB_CACHE)/kdir
 BOOKWORM_CACHE := $(if $(filter bookworm,$(LAB_DIST)),$(LAB_CACHE),/var/cache/xnb-lab)
 
 kdir-6.1:
-	LAB_DIST=bookworm LAB_CACHE=$(BOOKWORM_CACHE) scripts/lab-fetch.sh
+	LAB_DIST=bookworm LAB_CACHE=$(BOOKWORM_CACHE) tests/lab/host/lab-fetch.sh
 
 # The lab's kernel is Debian's, so modules for it are built against the
 # fetched headers ($(LAB_KDIR)), whatever the host runs; with
@@ -56,10 +60,10 @@ endif
 .PHONY: lab-fetch lab-images lab-warnmod lab-module lab lab-shell
 
 lab-fetch:
-	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) scripts/lab-fetch.sh
+	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) tests/lab/host/lab-fetch.sh
 
 lab-images: lab-fetch
-	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) scripts/lab-build.sh
+	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) tests/lab/host/lab-build.sh
 
 # Self-test module for SCENARIOS=selftest-warn (tiny; always built).
 lab-warnmod: lab-fetch
@@ -76,10 +80,15 @@ LAB_ENV += $(if $(lab_deb),LAB_DOM0_EXTRA_DIR=$(LAB_DEB_DIR))
 
 .PHONY: lab-debrepo
 lab-debrepo: deb lab-images
-	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) scripts/lab-debrepo.sh $(LAB_DEB_DIR)
+	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) tests/lab/host/lab-debrepo.sh $(LAB_DEB_DIR)
 
 lab: lab-images lab-warnmod lab-module $(if $(lab_deb),lab-debrepo)
-	$(LAB_ENV) scripts/lab-run.sh
+	$(LAB_ENV) tests/lab/host/lab-run.sh
 
 lab-shell: lab-images lab-warnmod lab-module
-	$(LAB_ENV) scripts/lab-run.sh --shell
+	$(LAB_ENV) tests/lab/host/lab-run.sh --shell
+
+# make shellcheck (tests/tests.mk) checks scripts/, tests/lab/*.sh and
+# the scenarios; the host side too.  Target-specific, so this file may be
+# included before tests.mk or after it.
+shellcheck: XNB_SHELL += $(wildcard $(CURDIR)/tests/lab/host/*.sh)

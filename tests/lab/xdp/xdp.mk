@@ -20,4 +20,4 @@ lab-xdp-guest: $(CURDIR)/tests/lab/xdp/xdp-pass.c
 
 lab-xdp: lab-xdp-guest lab-images lab-warnmod lab-module
 	LAB_CACHE=$(LAB_CACHE) NETBACK=$(NETBACK) XNB_PARAMS="$(XNB_PARAMS)" \
-	SCENARIOS=xdp LAB_EXTRA_GUEST_DIR=$(XDP_GUEST) scripts/lab-run.sh
+	SCENARIOS=xdp LAB_EXTRA_GUEST_DIR=$(XDP_GUEST) tests/lab/host/lab-run.sh
