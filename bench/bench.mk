@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmarks, -included by the top-level Makefile (which provides
-# lab-images and lab-module):
+# Benchmarks, -included by the top-level Makefile after
+# tests/lab/lab.mk (lab-images and lab-module):
 #   make bench            one boot, 5 repetitions of our default
 #                         configuration and stock alternating, 10 s runs
 #                         (about 40 minutes on an idle 2-core host)

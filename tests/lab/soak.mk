@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The attach/detach soak (tests/lab/scenarios/soak.sh), -included by the
-# top-level Makefile (which provides lab-images, lab-warnmod, lab-module):
+# top-level Makefile after lab.mk (lab-images, lab-warnmod, lab-module):
 #
 #   make soak [NETBACK=ours|stock] [SOAK_CYCLES=1000] [SOAK_RECREATE=50]
 #

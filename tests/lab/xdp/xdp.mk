@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The XDP scenario (tests/lab/scenarios/xdp.sh), -included by the
-# top-level Makefile (which provides lab-images, lab-warnmod, lab-module):
+# top-level Makefile after lab.mk (lab-images, lab-warnmod, lab-module):
 #
 #   make lab-xdp [NETBACK=ours|stock]
 #
