@@ -172,7 +172,7 @@ def want_threads(name):
 # --- input ----------------------------------------------------------------------
 
 def read_env(path):
-    """KEY=value lines (scripts/bench.sh's info.env) as a dict."""
+    """KEY=value lines (bench/bench.sh's info.env) as a dict."""
     env = {}
     if path:
         for line in open(path):
@@ -419,7 +419,7 @@ def md_table(table, cols):
 
 def md_machine(host, info, quick):
     vifs = info.get("vifs", "first" if quick else "all")
-    if "LOAD_start" in host:  # scripts/bench.sh: one boot, backends alternating
+    if "LOAD_start" in host:  # bench/bench.sh: one boot, backends alternating
         load = (f"- host load (loadavg 1/5/15 min) before / after the run: {host.get('LOAD_start', '?')} / "
                 f"{host.get('LOAD_end', '?')}; other QEMU processes running: "
                 f"{host.get('OTHERQEMU_start', '?')} / {host.get('OTHERQEMU_end', '?')}")
@@ -572,7 +572,7 @@ def load(a):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--info", help="info.env written by scripts/bench.sh")
+    ap.add_argument("--info", help="info.env written by bench/bench.sh")
     ap.add_argument("--out", required=True, help="output prefix")
     ap.add_argument("--workdir", help="scratch files (plot data); default: a temporary one")
     ap.add_argument("--readme", help="README.md whose bench section gets the summary")

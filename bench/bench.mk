@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Benchmarks, -included by the top-level Makefile (which provides
-# lab-images and lab-module):
+# Benchmarks, -included by the top-level Makefile after
+# tests/lab/lab.mk (lab-images and lab-module):
 #   make bench            one boot, 5 repetitions of our default
 #                         configuration and stock alternating, 10 s runs
 #                         (about 40 minutes on an idle 2-core host)
 #   make bench QUICK=1    1 repetition, 2 s runs: a smoke test of the harness
-# Results: bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png}; see scripts/bench.sh.
+# Results: bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png}; see bench/bench.sh.
 # Targets are reported, never asserted.
 
 QUICK ?= 0
@@ -21,4 +21,7 @@ bench-deps:
 # Our module is always built (the bench compares it with stock).
 bench: NETBACK = ours
 bench: bench-deps lab-images lab-module
-	QUICK=$(QUICK) LAB_CACHE=$(LAB_CACHE) scripts/bench.sh
+	QUICK=$(QUICK) LAB_CACHE=$(LAB_CACHE) bench/bench.sh
+
+# make shellcheck (tests/tests.mk) covers the bench's scripts too.
+shellcheck: XNB_SHELL += $(wildcard $(CURDIR)/bench/*.sh)

@@ -166,7 +166,7 @@ bench_verdict() {
 	info=$work/info.env
 	mkdir -p "$work" "$dir"
 	make -s bench-deps || f=$((f + 1))
-	"$top/scripts/bench-info.sh" 1 > "$info"
+	"$top/bench/bench-info.sh" 1 > "$info"
 	for b; do
 		ser=$logs/$b/serial.log
 		nb=$(tr -d '\r' < "$ser" 2>/dev/null | sed -n "s/^XNB-CONFIG NETBACK=\([a-z]*\).*/\1/p" | head -n1)

@@ -69,7 +69,7 @@ hostile: hostile-guest lab-images lab-warnmod lab-module
 	SCENARIOS=hostile LAB_EXTRA_GUEST_DIR=$(HOSTILE_GUEST) \
 	LAB_RESULTS=$$r \
 	LAB_SCENARIO_TIMEOUT=$${LAB_SCENARIO_TIMEOUT:-$$((t - 150))} \
-	LAB_TIMEOUT=$$t scripts/lab-run.sh || rc=1; \
+	LAB_TIMEOUT=$$t tests/lab/host/lab-run.sh || rc=1; \
 	s=$$r/serial.log; [ -f $$s ] || s=/dev/null; \
 	p=$$(tr -d '\r' < $$s | grep -ac 'XNB-CASE [^ ]* PASS'); \
 	f=$$(tr -d '\r' < $$s | grep -ac 'XNB-CASE [^ ]* FAIL'); \

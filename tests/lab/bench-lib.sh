@@ -3,7 +3,7 @@
 #
 # The bench library: what the bench-* scenarios measure and how
 # (bench/README.md describes the figures).  Sourced in dom0 after lib.sh
-# and xnb.sh; scripts/bench.sh also sources it on the host, for the
+# and xnb.sh; bench/bench.sh also sources it on the host, for the
 # configuration table and the knobs only (nothing here runs at source
 # time except definitions).
 #

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The attach/detach soak (tests/lab/scenarios/soak.sh), -included by the
-# top-level Makefile (which provides lab-images, lab-warnmod, lab-module):
+# top-level Makefile after lab.mk (lab-images, lab-warnmod, lab-module):
 #
 #   make soak [NETBACK=ours|stock] [SOAK_CYCLES=1000] [SOAK_RECREATE=50]
 #
@@ -24,7 +24,7 @@ soak: lab-images lab-warnmod lab-module
 	SCENARIOS=soak LAB_RESULTS=$$r \
 	SOAK_CYCLES=$(SOAK_CYCLES) SOAK_RECREATE=$(SOAK_RECREATE) \
 	LAB_SCENARIO_TIMEOUT=$${LAB_SCENARIO_TIMEOUT:-$$((t - 150))} \
-	LAB_TIMEOUT=$$t scripts/lab-run.sh || rc=1; \
+	LAB_TIMEOUT=$$t tests/lab/host/lab-run.sh || rc=1; \
 	s=$$r/serial.log; [ -f $$s ] || s=/dev/null; \
 	echo "soak: counters (dom0 and Xen, no guest, before and after the cycles):"; \
 	tr -d '\r' < $$s | grep -aoE 'XNB-SOAK [a-z_]+ (before|PASS|FAIL).*' | sed 's/^XNB-SOAK /  /'; \

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# bench-full: the measuring side of `make bench` (scripts/bench.sh runs it
+# bench-full: the measuring side of `make bench` (bench/bench.sh runs it
 # in one boot and aggregates).  For each repetition: the veth ceiling,
 # then a cycle of every configuration of the set BENCH_SET (default full:
 # our default configuration and stock; wide: all of ours and stock;

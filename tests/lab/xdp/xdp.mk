@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The XDP scenario (tests/lab/scenarios/xdp.sh), -included by the
-# top-level Makefile (which provides lab-images, lab-warnmod, lab-module):
+# top-level Makefile after lab.mk (lab-images, lab-warnmod, lab-module):
 #
 #   make lab-xdp [NETBACK=ours|stock]
 #
@@ -20,4 +20,4 @@ lab-xdp-guest: $(CURDIR)/tests/lab/xdp/xdp-pass.c
 
 lab-xdp: lab-xdp-guest lab-images lab-warnmod lab-module
 	LAB_CACHE=$(LAB_CACHE) NETBACK=$(NETBACK) XNB_PARAMS="$(XNB_PARAMS)" \
-	SCENARIOS=xdp LAB_EXTRA_GUEST_DIR=$(XDP_GUEST) scripts/lab-run.sh
+	SCENARIOS=xdp LAB_EXTRA_GUEST_DIR=$(XDP_GUEST) tests/lab/host/lab-run.sh

@@ -3,8 +3,8 @@
 #
 # Lab step 3: boot Xen + dom0 in QEMU (TCG) and run lab scenarios in dom0.
 #
-#   scripts/lab-run.sh           run $SCENARIOS, report, exit 0 only if all pass
-#   scripts/lab-run.sh --shell   interactive dom0 shell on this terminal
+#   tests/lab/host/lab-run.sh           run $SCENARIOS, report, exit 0 only if all pass
+#   tests/lab/host/lab-run.sh --shell   interactive dom0 shell on this terminal
 #
 # Environment: NETBACK=ours|stock  XNB_PARAMS="module params"
 #   SCENARIOS="basic hotplug"  (default: tests/lab/default.list)
@@ -17,7 +17,8 @@
 #   LAB_PERF=1 (the host's perf in dom0 as /lab/perf/perf)
 #
 # The only thing built here is a small cpio with this run's module, the
-# tests/lab scripts and a config, appended to the cached dom0 initramfs
+# scripts that run in dom0 (tests/lab/*.sh and scenarios/, not this
+# host/ directory) and a config, appended to the cached dom0 initramfs
 # (the kernel unpacks concatenated cpio archives in order).  Results come
 # back on the serial console as "XNB-RESULT <scenario> PASS|FAIL" lines.
 set -euo pipefail
@@ -26,8 +27,8 @@ set -euo pipefail
 {
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-# shellcheck source=scripts/lab-env.sh
+top=$(cd "$here/../../.." && pwd)
+# shellcheck source=tests/lab/host/lab-env.sh
 . "$(dirname "$0")/lab-env.sh"
 NETBACK=${NETBACK:-ours}
 XNB_PARAMS=${XNB_PARAMS:-}

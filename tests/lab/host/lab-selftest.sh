@@ -7,7 +7,7 @@
 # through would make every green scenario meaningless.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../../.." && pwd)
 out=$top/build/lab-selftest
 rm -rf "$out"
 mkdir -p "$out"

@@ -4,7 +4,7 @@
 # For the lab scenario `deb`: a local apt repository that lets dom0 (which
 # has no network) install xen-netback-wg-dkms the way an admin would.
 #
-#   scripts/lab-debrepo.sh OUT
+#   tests/lab/host/lab-debrepo.sh OUT
 #
 # OUT/lab/deb/ gets build/deb/xen-netback-wg-dkms_<v>_all.deb (make deb),
 # every package apt needs on top of the dom0 image to install it and the
@@ -17,8 +17,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(dirname "$here")
-# shellcheck source=scripts/lab-env.sh
+top=$(cd "$here/../../.." && pwd)
+# shellcheck source=tests/lab/host/lab-env.sh
 . "$(dirname "$0")/lab-env.sh"
 export BUILDROOT=${BUILDROOT:-/var/cache/xnb-lab/buildroot-trixie}
 out=${1:?usage: $0 OUT}
@@ -50,7 +50,7 @@ if [ "$LAB_DIST" = bookworm ]; then
 	apt-get "${apt_opts[@]}" install -d "./${pkg##*/}" "$hdr" > download.log
 else
 	# Trixie's apt, in the build root; the repository is its /xnb.
-	"$here/buildroot.sh" exec "$repo" apt-get "${apt_opts[@]}" \
+	"$top/scripts/buildroot.sh" exec "$repo" apt-get "${apt_opts[@]}" \
 		install -d "./${pkg##*/}" "$hdr" > download.log
 fi
 rm -rf status partial download.log

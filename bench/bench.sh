@@ -8,10 +8,10 @@
 # other repetition, so that drift of the host hits both alike.  Then
 # aggregate.
 #
-#   scripts/bench.sh            full: 5 repetitions of our default
+#   bench/bench.sh              full: 5 repetitions of our default
 #                               configuration and stock, 10 s iperf runs
-#   BENCH_SET=wide scripts/bench.sh   the same with all four of ours
-#   QUICK=1 scripts/bench.sh    smoke: 1 repetition, 2 s runs, 2 guests,
+#   BENCH_SET=wide bench/bench.sh   the same with all four of ours
+#   QUICK=1 bench/bench.sh      smoke: 1 repetition, 2 s runs, 2 guests,
 #                               the default configuration and stock
 #
 # Writes bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png} (BENCH_RESULTS=dir to
@@ -49,7 +49,7 @@ netback=stock
 case " $backends " in *" ours "*) netback=ours ;; esac
 
 info=$work/info.env
-"$top/scripts/bench-info.sh" "$QUICK" > "$info"
+"$here/bench-info.sh" "$QUICK" > "$info"
 # The host's load and other QEMUs (pgrep -c prints 0 and fails when there
 # is none), before and after: a busy host shows in every figure.
 hostload() {
@@ -65,7 +65,7 @@ echo "bench: one boot, $ncfg configuration(s) x $reps repetition(s), set $set," 
 t0=$(date +%s)
 NETBACK=$netback BENCH_SET=$set BENCH_BACKENDS=$backends SCENARIOS=bench-full \
 	LAB_SCENARIO_TIMEOUT=$sto LAB_TIMEOUT=$((sto + 300)) \
-	LAB_RESULTS=$work/lab "$top/scripts/lab-run.sh" 2>&1 | tee "$work/lab.out"
+	LAB_RESULTS=$work/lab "$top/tests/lab/host/lab-run.sh" 2>&1 | tee "$work/lab.out"
 rc=${PIPESTATUS[0]}
 hostload end >> "$info"
 echo "SECS=$(($(date +%s) - t0))" >> "$info"

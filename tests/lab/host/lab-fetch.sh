@@ -18,10 +18,11 @@
 #         $LAB_CACHE/kdir -> headers dir, $LAB_CACHE/lab.env (paths, versions).
 set -euo pipefail
 
-# shellcheck source=scripts/lab-env.sh
+# shellcheck source=tests/lab/host/lab-env.sh
 . "$(dirname "$0")/lab-env.sh"
 export BUILDROOT=${BUILDROOT:-/var/cache/xnb-lab/buildroot-trixie}
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
 case $LAB_DIST in
 bookworm) XEN_PKG=${XEN_PKG:-xen-hypervisor-4.17-amd64} ;;
 trixie) XEN_PKG=${XEN_PKG:-xen-hypervisor-4.20-amd64} ;;
@@ -35,7 +36,7 @@ exec 9>"$LAB_CACHE/.fetch.lock"
 flock 9
 
 # --- host packages ---------------------------------------------------------
-"$here/need.sh" -f "$here/lab-deps.txt"
+"$top/scripts/need.sh" -f "$here/lab-deps.txt"
 updated=0
 apt_update() { [ $updated = 1 ] || { apt-get update -qq; updated=1; }; }
 
@@ -43,9 +44,9 @@ apt_update() { [ $updated = 1 ] || { apt-get update -qq; updated=1; }; }
 mkdir -p "$LAB_CACHE/debs"
 if [ "$LAB_DIST" = trixie ]; then
 	# apt of the build root, with $LAB_CACHE/debs as its working directory.
-	BUILDROOT=$("$here/buildroot.sh")
-	apt_cache() { "$here/buildroot.sh" exec "$LAB_CACHE/debs" apt-cache "$@"; }
-	apt_download() { "$here/buildroot.sh" exec "$LAB_CACHE/debs" apt-get download -q -o APT::Sandbox::User=root "$@"; }
+	BUILDROOT=$("$top/scripts/buildroot.sh")
+	apt_cache() { "$top/scripts/buildroot.sh" exec "$LAB_CACHE/debs" apt-cache "$@"; }
+	apt_download() { "$top/scripts/buildroot.sh" exec "$LAB_CACHE/debs" apt-get download -q -o APT::Sandbox::User=root "$@"; }
 	hdr=$(cd "$BUILDROOT/usr/src" && ls -d linux-headers-*-amd64 | head -n1)
 	abi=${hdr#linux-headers-}; abi=${abi%-amd64}
 	pkgs=("linux-image-$abi-amd64" "$XEN_PKG")

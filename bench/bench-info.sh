@@ -3,7 +3,7 @@
 #
 # bench-info.sh QUICK: the machine and tree a bench ran on, as the
 # KEY=value lines of info.env that bench/aggregate.py prints with the
-# results.  Used by scripts/bench.sh and by make check's bench stages.
+# results.  Used by bench/bench.sh and by make check's bench stages.
 top=$(cd "$(dirname "$0")/.." && pwd)
 echo "DATE=$(date '+%Y-%m-%d %H:%M %Z')"
 echo "QUICK=${1:-0}"

@@ -16,12 +16,13 @@
 # Prints nothing but progress; writes $LAB_CACHE/images.env for lab-run.sh.
 set -euo pipefail
 
-# shellcheck source=scripts/lab-env.sh
+# shellcheck source=tests/lab/host/lab-env.sh
 . "$(dirname "$0")/lab-env.sh"
 export BUILDROOT=${BUILDROOT:-/var/cache/xnb-lab/buildroot-trixie}
 MIRROR=${LAB_MIRROR:-http://deb.debian.org/debian}
 SUITE=$LAB_DIST
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
 log() { echo "lab-build: $*" >&2; }
 # The cache is shared by every checkout on the machine: one build at a time.
 mkdir -p "$LAB_CACHE"
@@ -35,7 +36,7 @@ flock 9
 # the build root's (scripts/buildroot.sh).
 case $SUITE in
 bookworm) XENV=4.17; apt_cache() { apt-cache "$@"; } ;;
-trixie) XENV=4.20; apt_cache() { "$here/buildroot.sh" exec /tmp apt-cache "$@"; } ;;
+trixie) XENV=4.20; apt_cache() { "$top/scripts/buildroot.sh" exec /tmp apt-cache "$@"; } ;;
 *) log "LAB_DIST must be bookworm or trixie"; exit 2 ;;
 esac
 

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lab: Xen + dom0 + PV guests under QEMU (TCG), -included by the
+# top-level Makefile (which provides XNB_VERSION and deb).  See
+# tests/lab/README.md.
+#
+#   make lab-fetch      host packages + Debian's kernel and Xen (cached)
+#   make lab-images     dom0 and guest initramfs (cached)
+#   make lab NETBACK=ours|stock XNB_PARAMS="..." SCENARIOS="basic hotplug"
+#   make lab-shell      dom0 shell on this terminal
+#   make lab-module     our module for the lab's kernel (lab-warnmod: the
+#                       self-test's), lab-debrepo: dom0's apt repository
+#                       for SCENARIOS=deb
+#
+# soak.mk, xdp/xdp.mk, tests/hostile/hostile.mk and bench/bench.mk build
+# their targets on lab-images, lab-warnmod and lab-module.
+#
+# Two kinds of shell here: tests/lab/*.sh and scenarios/ run inside the
+# lab's dom0 (lab-run.sh copies them in); tests/lab/host/ runs on the
+# host (fetch, image build, QEMU runner; the make targets call them).
+
+# The lab's Debian: bookworm (Xen 4.17, Linux 6.1) or trixie (Xen 4.20,
+# Linux 6.12, module built in the trixie build root).  One cache each.
+LAB_DIST ?= bookworm
+ifeq ($(LAB_DIST),bookworm)
+LAB_CACHE ?= /var/cache/xnb-lab
+else
+LAB_CACHE ?= /var/cache/xnb-lab-$(LAB_DIST)
+endif
+# The headers the lab fetched (same ABI as the lab's dom0 kernel); the
+# top-level Makefile builds against them when the host has none.
+LAB_KDIR := $(LAB_CACHE)/kdir
+
+# The bookworm cache, whatever LAB_DIST says: the top-level Makefile's
+# modules-6.1, build-matrix and lint take 6.1 from its headers (kdir-6.1
+# fetches them if missing), and the trixie build root lives there too.
+.PHONY: kdir-6.1
+BOOKWORM_CACHE := $(if $(filter bookworm,$(LAB_DIST)),$(LAB_CACHE),/var/cache/xnb-lab)
+
+kdir-6.1:
+	LAB_DIST=bookworm LAB_CACHE=$(BOOKWORM_CACHE) tests/lab/host/lab-fetch.sh
+
+# The lab's kernel is Debian's, so modules for it are built against the
+# fetched headers ($(LAB_KDIR)), whatever the host runs; with
+# LAB_DIST=trixie against the headers in the trixie build root, with its
+# compiler (the host's cannot build for 6.12: see scripts/buildroot.sh).
+NETBACK ?= ours
+XNB_PARAMS ?=
+SCENARIOS ?=
+LAB_ENV = LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) NETBACK=$(NETBACK) XNB_PARAMS="$(XNB_PARAMS)" SCENARIOS="$(SCENARIOS)"
+ifeq ($(LAB_DIST),bookworm)
+lab_kbuild = $(MAKE) -C $(LAB_KDIR) M=$(CURDIR)$(1) XNB_VERSION=$(XNB_VERSION) modules
+else
+# $(1): the module's directory below the checkout.  The glob is for the
+# chroot's shell: the root holds one headers tree.
+lab_kbuild = scripts/buildroot.sh exec $(CURDIR) sh -c \
+	'make -C /usr/src/linux-headers-*-amd64 M=/xnb$(1) XNB_VERSION=$(XNB_VERSION) modules'
+endif
+
+.PHONY: lab-fetch lab-images lab-warnmod lab-module lab lab-shell
+
+lab-fetch:
+	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) tests/lab/host/lab-fetch.sh
+
+lab-images: lab-fetch
+	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) tests/lab/host/lab-build.sh
+
+# Self-test module for SCENARIOS=selftest-warn (tiny; always built).
+lab-warnmod: lab-fetch
+	$(call lab_kbuild,/tests/lab/warnmod)
+
+lab-module: lab-fetch
+	$(if $(filter ours,$(NETBACK)),$(call lab_kbuild,),@true)
+
+# SCENARIOS=deb installs the package (make deb) in dom0 from a local apt
+# repository that lab-debrepo adds to dom0's initramfs.
+LAB_DEB_DIR := $(CURDIR)/build/lab-deb
+lab_deb = $(filter deb,$(SCENARIOS))
+LAB_ENV += $(if $(lab_deb),LAB_DOM0_EXTRA_DIR=$(LAB_DEB_DIR))
+
+.PHONY: lab-debrepo
+lab-debrepo: deb lab-images
+	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) tests/lab/host/lab-debrepo.sh $(LAB_DEB_DIR)
+
+lab: lab-images lab-warnmod lab-module $(if $(lab_deb),lab-debrepo)
+	$(LAB_ENV) tests/lab/host/lab-run.sh
+
+lab-shell: lab-images lab-warnmod lab-module
+	$(LAB_ENV) tests/lab/host/lab-run.sh --shell
+
+# make shellcheck (tests/tests.mk) checks scripts/, tests/lab/*.sh and
+# the scenarios; the host side too.  Target-specific, so this file may be
+# included before tests.mk or after it.
+shellcheck: XNB_SHELL += $(wildcard $(CURDIR)/tests/lab/host/*.sh)
