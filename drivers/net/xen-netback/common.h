@@ -74,6 +74,7 @@
 #include <linux/interrupt.h>
 #include <linux/kthread.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/seqlock.h>
 #include <linux/netdevice.h>
@@ -316,6 +317,16 @@ struct xnb_group_stats {
 	u64 handoffs;		/* light context -> thread, sustained load */
 };
 
+/* xnb_group.pass_busy: group.c's pass lock, a bit lock taken only with
+ * a try (xnb_pass_trylock) and released by the poll that took it, in
+ * the same call.  bits holds XNB_PASS_*; dep_map shows the lock to
+ * lockdep, so lockdep_assert_held(&g->pass_busy) works as for any lock.
+ */
+struct xnb_pass_lock {
+	unsigned long bits;
+	struct lockdep_map dep_map;
+};
+
 /* xnb_group.run: the context that owns the group's passes. */
 enum {
 	XNB_RUN_MAIN,		/* napi: the thread, or tasklet's softirq */
@@ -344,7 +355,7 @@ struct xnb_group {
 	struct net_device *light_dev;	/* NULL with worker=tasklet */
 	struct napi_struct light;
 	u8 run;				/* XNB_RUN_* */
-	unsigned long pass_busy;	/* XNB_PASS_* bits, group.c */
+	struct xnb_pass_lock pass_busy;	/* XNB_PASS_* bits, group.c */
 	unsigned int light_repolls;	/* light polls in a row not idle */
 	struct mutex sync_mutex;	/* pause/resume, one at a time */
 

@@ -231,6 +231,16 @@ enum {
 	XNB_PASS_WAITER,	/* the owner found it held: wake it after */
 };
 
+/* The pass lock's lockdep class, one for every group's.  The map models
+ * XNB_PASS_HELD exactly: taken only by a try that never waits (a failed
+ * try leaves the WAITER mark, which is no lock, and returns), released
+ * by the same poll, in the same call of xnb_group_run, so in the context
+ * that took it, always with BH off (softirq, or the NAPI thread's poll).
+ * A trylock adds no dependency to lockdep's graph, so the map can never
+ * close a cycle; the locks the pass takes get edges from it.
+ */
+static struct lock_class_key xnb_pass_key;
+
 /* Take the passes.  The holder is an old owner completing its last poll
  * (see xnb_group_run): rather than poll again and again meanwhile, the
  * new owner completes and leaves a mark; the holder, on release, sees
@@ -239,26 +249,30 @@ enum {
  */
 static bool xnb_pass_trylock(struct xnb_group *g)
 {
-	if (!test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy))
+	if (!test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy.bits)) {
+		lock_map_acquire_try(&g->pass_busy.dep_map);
 		return true;
-	set_bit(XNB_PASS_WAITER, &g->pass_busy);
+	}
+	set_bit(XNB_PASS_WAITER, &g->pass_busy.bits);
 	/* The mark is seen before the retry reads the bit, or the holder's
 	 * release is; pairs with xnb_pass_unlock().
 	 */
 	smp_mb__after_atomic();
-	if (test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy))
+	if (test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy.bits))
 		return false;
 	/* Ours after all: only the owner waits, so the mark is ours too. */
-	clear_bit(XNB_PASS_WAITER, &g->pass_busy);
+	clear_bit(XNB_PASS_WAITER, &g->pass_busy.bits);
+	lock_map_acquire_try(&g->pass_busy.dep_map);
 	return true;
 }
 
 static void xnb_pass_unlock(struct xnb_group *g)
 {
-	clear_bit_unlock(XNB_PASS_HELD, &g->pass_busy);
+	lock_map_release(&g->pass_busy.dep_map);
+	clear_bit_unlock(XNB_PASS_HELD, &g->pass_busy.bits);
 	/* The release before the look; pairs with xnb_pass_trylock(). */
 	smp_mb__after_atomic();
-	if (test_and_clear_bit(XNB_PASS_WAITER, &g->pass_busy))
+	if (test_and_clear_bit(XNB_PASS_WAITER, &g->pass_busy.bits))
 		xnb_group_wake(g);
 }
 
@@ -566,6 +580,8 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	INIT_LIST_HEAD(&g->queues);
 	INIT_LIST_HEAD(&g->active);
 	mutex_init(&g->sync_mutex);
+	lockdep_init_map(&g->pass_busy.dep_map, "xnb_group_pass",
+			 &xnb_pass_key, 0);
 	skb_queue_head_init(&g->deliver);
 
 	err = xnb_copy_alloc(g, xnb_copy_batch);
