@@ -492,6 +492,7 @@ void xnb_rx_hash_fill(const struct sk_buff *skb,
 /* xenbus.c */
 int xnb_xenbus_init(void);
 void xnb_xenbus_exit(void);
+void xnb_backend_assert_held(struct xnb_vif *vif);
 
 static inline void xnb_stat_add(struct xnb_queue *q, u64 *field, u64 v)
 {

@@ -164,6 +164,7 @@ int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 	void *addr;
 	int err;
 
+	xnb_backend_assert_held(vif);
 	/* A new connection starts without hashing. */
 	write_seqlock_bh(&vif->hash_lock);
 	xnb_hash_init(&vif->hash);
@@ -200,6 +201,7 @@ fail:
 
 void xnb_ctrl_disconnect(struct xnb_vif *vif)
 {
+	xnb_backend_assert_held(vif);
 	if (vif->ctrl_irq) {
 		/* No new work; the queued or running one still EOIs. */
 		disable_irq(vif->ctrl_irq);

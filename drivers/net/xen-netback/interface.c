@@ -332,6 +332,7 @@ int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
 	struct xnb_queue *queues;
 	unsigned int i;
 
+	xnb_backend_assert_held(vif);
 	queues = kvcalloc(n, sizeof(*queues), GFP_KERNEL);
 	if (!queues)
 		return -ENOMEM;
@@ -382,6 +383,7 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	void *addr;
 	int err;
 
+	xnb_backend_assert_held(vif);
 	err = xnb_map_ring(vif, tx_ref, &addr);
 	if (err)
 		return err;
@@ -429,6 +431,7 @@ void xnb_vif_start(struct xnb_vif *vif)
 	struct net_device *dev = vif->dev;
 	unsigned int i;
 
+	xnb_backend_assert_held(vif);
 	rtnl_lock();
 	netif_set_real_num_tx_queues(dev, vif->num_queues);
 	netdev_update_features(dev);
@@ -454,6 +457,7 @@ void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
 {
 	unsigned int i;
 
+	xnb_backend_assert_held(vif);
 	WRITE_ONCE(vif->pinned_group, group);
 	if (!vif->connected || (group < 0 && READ_ONCE(xnb_rebalance_ms)))
 		return;
@@ -505,6 +509,7 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 	struct xnb_queue *queues;
 	unsigned int i;
 
+	xnb_backend_assert_held(vif);
 	if (!vif->queues)
 		return;
 
@@ -532,6 +537,7 @@ void xnb_vif_destroy(struct xnb_vif *vif)
 {
 	struct net_device *dev = vif->dev;
 
+	xnb_backend_assert_held(vif);
 	xnb_vif_disconnect(vif);
 	/* Only now: until the queues left their groups a guest MCAST_ADD
 	 * could still add an entry.

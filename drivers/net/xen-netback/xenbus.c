@@ -47,6 +47,17 @@ struct xnb_backend {
 	struct xenbus_watch mcast_watch;	/* frontend's, when connected */
 };
 
+/* interface.c and ctrlring.c connect, start, pin and take down a vif only
+ * under its backend's lock: they check it with this.  Only once the vif
+ * is created (probe sets the drvdata first, remove clears it last).
+ */
+void xnb_backend_assert_held(struct xnb_vif *vif)
+{
+	struct xnb_backend *be = dev_get_drvdata(&vif->xbdev->dev);
+
+	lockdep_assert_held(&be->lock);
+}
+
 /* At probe and at each new InitWait, so a changed max_queues or
  * separate_tx_rx_irq applies from the next connection on.
  */
@@ -175,9 +186,10 @@ static void xnb_worker_group_changed(struct xenbus_watch *w,
 	mutex_unlock(&be->lock);
 }
 
-/* Called with be->lock held. */
 static void xnb_maybe_connected(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
+	lockdep_assert_held(&be->lock);
 	if (be->want_connected && be->hotplug_ok &&
 	    be->dev->state != XenbusStateConnected)
 		xenbus_switch_state(be->dev, XenbusStateConnected);
@@ -221,9 +233,11 @@ static void xnb_mcast_ctrl_changed(struct xenbus_watch *w, const char *path,
  * then copies out of the guest's buffer; we clamp to XNB_RX_HEADROOM_MAX.
  */
 static void xnb_read_xdp_headroom(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
 	unsigned int hr = 0;
 
+	lockdep_assert_held(&be->lock);
 	if (be->xdp_offer &&
 	    xenbus_scanf(XBT_NIL, be->dev->otherend, "xdp-headroom", "%u",
 			 &hr) != 1)
@@ -240,11 +254,13 @@ static void xnb_read_xdp_headroom(struct xnb_backend *be)
 
 static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 			  const char *path)
+	__must_hold(&be->lock)
 {
 	struct xenbus_device *dev = be->dev;
 	unsigned int tx_ref, rx_ref, tx_evt, rx_evt;
 	int err;
 
+	lockdep_assert_held(&be->lock);
 	err = xenbus_gather(XBT_NIL, path, "tx-ring-ref", "%u", &tx_ref,
 			    "rx-ring-ref", "%u", &rx_ref, NULL);
 	if (err) {
@@ -277,12 +293,14 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
  * A ref or channel that is there but unusable refuses the connect.
  */
 static int xnb_read_ctrl(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
 	struct xenbus_device *dev = be->dev;
 	const char *fe = dev->otherend;
 	unsigned int ref, evt;
 	int err;
 
+	lockdep_assert_held(&be->lock);
 	err = xenbus_scanf(XBT_NIL, fe, "ctrl-ring-ref", "%u", &ref);
 	if (err == -ENOENT)
 		return 0;
@@ -306,6 +324,7 @@ static int xnb_read_ctrl(struct xnb_backend *be)
 }
 
 static int xnb_connect(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
 	struct xenbus_device *dev = be->dev;
 	const char *fe = dev->otherend;
@@ -314,6 +333,7 @@ static int xnb_connect(struct xnb_backend *be)
 	char *path;
 	int err;
 
+	lockdep_assert_held(&be->lock);
 	n = xenbus_read_unsigned(fe, "multi-queue-num-queues", 1);
 	if (n == 0 || n > be->max_queues) {
 		xenbus_dev_fatal(dev, -EINVAL,
@@ -385,7 +405,9 @@ static int xnb_connect(struct xnb_backend *be)
 static void xnb_unwatch(struct xenbus_watch *w);
 
 static void xnb_disconnect(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
+	lockdep_assert_held(&be->lock);
 	be->want_connected = false;
 	xnb_unwatch(&be->mcast_watch);
 	if (be->vif) {
