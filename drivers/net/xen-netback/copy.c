@@ -108,9 +108,11 @@ void xnb_copy_free(struct xnb_group *g)
  */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
 				    u8 dir, unsigned int max_ops)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_inflight *f;
 
+	lockdep_assert_held(&g->pass_busy);
 	if (g->nr_ops + max_ops > g->batch || g->nr_inflight >= g->batch) {
 		g->stats.full_flushes++;
 		xnb_copy_flush(g);
@@ -125,7 +127,9 @@ struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
 
 void xnb_copy_commit(struct xnb_group *g, struct xnb_inflight *f,
 		     unsigned int nr_ops)
+	__must_hold(&g->pass_busy)
 {
+	lockdep_assert_held(&g->pass_busy);
 	f->nr_ops = nr_ops;
 	g->nr_ops += nr_ops;
 	g->nr_inflight++;
@@ -193,9 +197,11 @@ static void xnb_copy_retry(struct xnb_group *g)
 }
 
 void xnb_copy_flush(struct xnb_group *g)
+	__must_hold(&g->pass_busy)
 {
 	unsigned int i;
 
+	lockdep_assert_held(&g->pass_busy);
 	if (!g->nr_inflight)
 		return;
 

@@ -135,9 +135,11 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, int *share)
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 			    int share, int tx_slots, int *tx_done)
+	__must_hold(&g->pass_busy)
 {
 	int rx, tx;
 
+	lockdep_assert_held(&g->pass_busy);
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
@@ -183,12 +185,14 @@ eoi:
  * scheduled (xnb_group_run).
  */
 static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
+	__must_hold(&g->pass_busy)
 {
 	u64 start = ktime_get_ns();
 	struct xnb_queue *q;
 	int done = 0, share;
 	unsigned int n;
 
+	lockdep_assert_held(&g->pass_busy);
 	/* Under the lock: a thread woken while it still ran has no wake-up
 	 * barrier to order this after the kick's increment.
 	 */

@@ -351,11 +351,13 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
 }
 
 int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_vif *vif = q->vif;
 	struct sk_buff *skb;
 	int done = 0, used = 0;
 
+	lockdep_assert_held(&g->pass_busy);
 	if (q->rx_blocked_since && skb_queue_empty_lockless(&q->rx_skbs)) {
 		xnb_rx_check_unstall(q);
 		/* Still nothing posted: the stall clock keeps running. */
@@ -452,6 +454,7 @@ static u16 xnb_rx_flags(const struct sk_buff *skb)
 }
 
 void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q = f->queue;
 	struct sk_buff *skb = f->skb;
@@ -459,6 +462,7 @@ void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	unsigned int extras = f->gso + f->hash;
 	u16 flags = xnb_rx_flags(skb);
 
+	lockdep_assert_held(&g->pass_busy);
 	if (last_data <= extras)
 		last_data = 0;	/* data in slot 0 alone, extras after it */
 

@@ -273,6 +273,7 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
 }
 
 int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_vif *vif = q->vif;
 	struct xnb_tx_limits lim = {
@@ -282,6 +283,7 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 	};
 	int done = 0, used = 0;
 
+	lockdep_assert_held(&g->pass_busy);
 	/* The budget counts ring slots (about a page of data each), so a
 	 * pass spends on a queue time bounded in bytes, not in packets.
 	 */
@@ -390,6 +392,7 @@ static bool xnb_tx_finish(struct xnb_queue *q, struct sk_buff *skb)
 }
 
 void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q = f->queue;
 	struct sk_buff *skb = f->skb;
@@ -397,6 +400,7 @@ void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	unsigned int i;
 	s16 status;
 
+	lockdep_assert_held(&g->pass_busy);
 	/* A malformed packet gets an error, not a silent OKAY. */
 	if (ok && !xnb_tx_finish(q, skb))
 		ok = false;
@@ -446,9 +450,11 @@ void xnb_tx_push(struct xnb_queue *q)
  * completes, which it does before another may take the passes over.
  */
 void xnb_tx_deliver(struct xnb_group *g)
+	__must_hold(&g->pass_busy)
 {
 	struct sk_buff *skb;
 
+	lockdep_assert_held(&g->pass_busy);
 	while ((skb = __skb_dequeue(&g->deliver)))
 		napi_gro_receive(g->polling, skb);
 }
