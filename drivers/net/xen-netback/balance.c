@@ -64,7 +64,9 @@ unsigned long xnb_balance_moves(void)
 }
 
 static void xnb_bal_free(void)
+	__must_hold(&xnb_assign_mutex)
 {
+	lockdep_assert_held(&xnb_assign_mutex);
 	kfree(xnb_bal.busy_ns);
 	kfree(xnb_bal.busy);
 	xnb_bal.busy_ns = NULL;
@@ -75,17 +77,21 @@ static void xnb_bal_free(void)
 
 /* 0 is kept free for "never sampled" (a new queue is zeroed). */
 static void xnb_bal_next_sample(void)
+	__must_hold(&xnb_assign_mutex)
 {
+	lockdep_assert_held(&xnb_assign_mutex);
 	if (!++xnb_bal.sample)
 		xnb_bal.sample = 1;
 }
 
 /* Start the measurement over: the baselines of every group and queue. */
 static void xnb_bal_reset(u64 now)
+	__must_hold(&xnb_assign_mutex)
 {
 	unsigned int i, n = xnb_nr_groups;
 	struct xnb_queue *q;
 
+	lockdep_assert_held(&xnb_assign_mutex);
 	if (xnb_bal.nr != n) {
 		xnb_bal_free();
 		xnb_bal.busy_ns = kcalloc(n, sizeof(*xnb_bal.busy_ns),
@@ -117,9 +123,11 @@ static void xnb_bal_reset(u64 now)
 }
 
 static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
+	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_bal_entry *e = &xnb_bal.log[xnb_bal.log_next];
 
+	lockdep_assert_held(&xnb_assign_mutex);
 	e->when_ms = div_u64(ktime_get_boottime_ns(), NSEC_PER_MSEC);
 	strscpy(e->queue, q->name, sizeof(e->queue));
 	e->from = mv->from;
@@ -131,6 +139,7 @@ static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
 
 /* One interval: measure, decide, move at most one queue. */
 static void xnb_bal_interval(u64 now)
+	__must_hold(&xnb_assign_mutex)
 {
 	unsigned int i, n = xnb_nr_groups, nq = 0, k = 0;
 	u64 dt = now - xnb_bal.when_ns;
@@ -139,6 +148,7 @@ static void xnb_bal_interval(u64 now)
 	struct xnb_bal_move mv;
 	u32 prev = xnb_bal.sample;
 
+	lockdep_assert_held(&xnb_assign_mutex);
 	if (!dt)
 		return;
 	for (i = 0; i < n; i++) {

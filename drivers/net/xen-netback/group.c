@@ -97,11 +97,13 @@ void xnb_group_kick(struct xnb_queue *q)
  * those of other groups are never equal to g.
  */
 static int xnb_queue_share(struct xnb_group *g, struct xnb_queue *q)
+	__must_hold(&g->lock)
 {
 	struct xnb_vif *vif = q->vif;
 	unsigned int i, n = 1, nr = READ_ONCE(vif->num_queues);
 	int budget = READ_ONCE(xnb_budget);
 
+	lockdep_assert_held(&g->lock);
 	for (i = 0; i < nr; i++) {
 		struct xnb_queue *s = &vif->queues[i];
 
@@ -405,6 +407,7 @@ static void xnb_group_pause(struct xnb_group *g)
 
 static void xnb_group_resume(struct xnb_group *g)
 {
+	lockdep_assert_held(&g->sync_mutex);	/* xnb_group_pause's */
 	if (g->light_dev)
 		napi_enable(&g->light);
 	napi_enable(&g->napi);
@@ -479,6 +482,7 @@ static void xnb_queue_irqs_follow(struct xnb_queue *q, struct xnb_group *g)
 }
 
 static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
+	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_group *g;
 	unsigned int i;
@@ -510,6 +514,7 @@ void xnb_group_attach(struct xnb_queue *q, int pinned)
 }
 
 static void xnb_group_detach_locked(struct xnb_queue *q)
+	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_group *g = q->group;
 
@@ -549,6 +554,7 @@ void xnb_group_detach(struct xnb_queue *q)
  * old group stays until the move is done.
  */
 void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
+	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_group *from = q->group;
 
@@ -570,10 +576,13 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
  * online CPUs.
  */
 static int xnb_group_start(struct xnb_group *g, unsigned int index)
+	__must_hold(&xnb_assign_mutex)
 {
 	unsigned int nr_cpus = num_online_cpus();
 	int err;
 
+	/* xnb_copy_batch changes under it. */
+	lockdep_assert_held(&xnb_assign_mutex);
 	g->cpu = cpumask_nth(index % nr_cpus, cpu_online_mask);
 	/* A CPU gone offline since nr_cpus was read (groups written at
 	 * runtime): any online CPU will do.
@@ -660,10 +669,12 @@ static void xnb_group_stop(struct xnb_group *g)
  * are stopped again).  Under the assign mutex.
  */
 static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
+	__must_hold(&xnb_assign_mutex)
 {
 	unsigned int i;
 	int err;
 
+	lockdep_assert_held(&xnb_assign_mutex);
 	for (i = 0; i < n; i++) {
 		err = xnb_group_start(&groups[i], i);
 		if (err) {
@@ -723,9 +734,11 @@ void xnb_groups_exit(void)
  * g->queues, and the mutex is held: the walk is safe.
  */
 static void xnb_groups_move(struct xnb_group *g, bool pinned)
+	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_queue *q, *next;
 
+	lockdep_assert_held(&xnb_assign_mutex);
 	list_for_each_entry_safe(q, next, &g->queues, group_node) {
 		int pin = READ_ONCE(q->vif->pinned_group);
 
@@ -803,12 +816,17 @@ static struct dentry *xnb_debugfs_dir;
 
 /* Ring indices and wakeup state: what to look at when a queue stalls.
  * The shared indices are the guest's to change; this is a snapshot.
+ * Under the lock of @g, the group @q is on: it stays attached, so its
+ * rings stay mapped (they are unmapped only after the detach).
  */
-static void xnb_queue_show(struct seq_file *m, struct xnb_queue *q)
+static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
+			   struct xnb_queue *q)
+	__must_hold(&g->lock)
 {
 	const struct xen_netif_tx_sring *ts = q->tx.sring;
 	const struct xen_netif_rx_sring *rs = q->rx.sring;
 
+	lockdep_assert_held(&g->lock);
 	seq_printf(m, "  %s%s%s%s eoi %lx held %lx spurious %u/%u\n",
 		   q->name, q->queued ? " queued" : "",
 		   q->tx_held ? " held" : "",
@@ -855,7 +873,7 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main");
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)
-			xnb_queue_show(m, q);
+			xnb_queue_show(m, g, q);
 		spin_unlock_irq(&g->lock);
 	}
 	mutex_unlock(&xnb_assign_mutex);

@@ -65,11 +65,15 @@ static u64 xnb_stat(const struct xnb_queue_stats *s, unsigned int i)
 	return *(const u64 *)((const char *)s + xnb_stat_descs[i].offset);
 }
 
-/* Sum every queue's counters and the saved ones of past connections. */
+/* Sum every queue's counters and the saved ones of past connections.
+ * stats_lock keeps vif->queues from being freed under us.
+ */
 static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *unsupported)
+	__must_hold(&vif->stats_lock)
 {
 	unsigned int i, j, start;
 
+	lockdep_assert_held(&vif->stats_lock);
 	for (i = 0; i < XNB_NR_STATS; i++)
 		out[i] = xnb_stat(&vif->saved, i);
 	*unsupported = vif->saved_unsupported;
@@ -91,10 +95,12 @@ static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *unsupported)
 
 /* Called under stats_lock with the queues quiesced, before they go. */
 void xnb_stats_save(struct xnb_vif *vif)
+	__must_hold(&vif->stats_lock)
 {
 	u64 v[XNB_NR_STATS], xd;
 	unsigned int i;
 
+	lockdep_assert_held(&vif->stats_lock);
 	xnb_stats_sum(vif, v, &xd);
 	for (i = 0; i < XNB_NR_STATS; i++)
 		*(u64 *)((char *)&vif->saved + xnb_stat_descs[i].offset) = v[i];
