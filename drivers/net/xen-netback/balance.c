@@ -58,6 +58,13 @@ static struct {
 	unsigned int log_next;
 } xnb_bal;
 
+/**
+ * xnb_balance_moves() - How many queues the balancer moved.
+ *
+ * Context: Any context; lockless (the count is written under
+ * xnb_assign_mutex and read with READ_ONCE).
+ * Return: the number of moves since the module was loaded.
+ */
 unsigned long xnb_balance_moves(void)
 {
 	return READ_ONCE(xnb_bal_moves);
@@ -229,8 +236,17 @@ static void xnb_balance_run(struct work_struct *work)
 	mutex_unlock(&xnb_bal_lock);
 }
 
-/* rebalance_ms written (also before load, from the module's options):
- * 0 stops the balancer, anything else runs it from now on that period.
+/**
+ * xnb_balance_set_interval() - Set the balancer's period (rebalance_ms).
+ * @ms: 0 to stop the balancer, else its period in milliseconds, already
+ *	range-checked
+ *
+ * Also called before load, from the module's options.  Anything but 0
+ * runs the balancer from now on with that period; switching it on again
+ * starts the measurement over.  The same value again changes nothing.
+ *
+ * Context: Process context (a module parameter written, at load or
+ * through sysfs).  Takes xnb_bal_lock.
  */
 void xnb_balance_set_interval(unsigned int ms)
 {
@@ -253,7 +269,11 @@ void xnb_balance_set_interval(unsigned int ms)
 	mutex_unlock(&xnb_bal_lock);
 }
 
-/* After the groups are up. */
+/**
+ * xnb_balance_start() - Let the balancer run, once the groups are up.
+ *
+ * Context: Process context (module init).  Takes xnb_bal_lock.
+ */
 void xnb_balance_start(void)
 {
 	unsigned int ms;
@@ -268,7 +288,15 @@ void xnb_balance_start(void)
 	mutex_unlock(&xnb_bal_lock);
 }
 
-/* Before the groups go: no run is under way or armed on return. */
+/**
+ * xnb_balance_stop() - Stop the balancer, before the groups go.
+ *
+ * Description: No run is under way or armed on return, and the last
+ * sample is freed.
+ *
+ * Context: Process context (module exit, or a failed init), sleeps:
+ * waits for a run under way.  Takes xnb_bal_lock, then xnb_assign_mutex.
+ */
 void xnb_balance_stop(void)
 {
 	mutex_lock(&xnb_bal_lock);
@@ -313,6 +341,12 @@ static int xnb_balance_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(xnb_balance);
 
+/**
+ * xnb_balance_debugfs() - Create the debugfs file "balance".
+ * @dir: the driver's debugfs directory
+ *
+ * Context: Process context (module init).
+ */
 void xnb_balance_debugfs(struct dentry *dir)
 {
 	debugfs_create_file("balance", 0444, dir, NULL, &xnb_balance_fops);

@@ -61,8 +61,18 @@ static void xnb_group_wake(struct xnb_group *g)
 	local_bh_enable();
 }
 
-/* Any context.  An RCU reader while it holds the group: a runtime
- * regroup frees the old groups only after synchronize_rcu().
+/**
+ * xnb_group_kick() - Put a queue with work on its group's active list.
+ * @q: the queue
+ *
+ * Queues @q once on the active list of the group serving it and
+ * schedules that group's poll.  A queue in no group is left alone:
+ * whoever attaches it next kicks it.
+ *
+ * Context: Any context: hard irq (event channels), softirq (timers, the
+ * transmit path), process.  Takes the group's lock with irqs saved.  An
+ * RCU reader while it holds the group: a runtime regroup frees the old
+ * groups only after synchronize_rcu().
  */
 void xnb_group_kick(struct xnb_queue *q)
 {
@@ -422,11 +432,19 @@ static void xnb_group_sync(struct xnb_group *g)
 	xnb_group_resume(g);
 }
 
-/* copy_batch written at runtime: every group's batch gets the new size
- * between two of its passes.  All the new arrays are allocated first,
- * with no worker held up, so either every group takes the new size or,
- * out of memory, none does.  Under the assign mutex, so groups made or
- * taken down meanwhile use the value in force.
+/**
+ * xnb_groups_set_batch() - Resize every group's batch (copy_batch written).
+ * @batch: the new number of copy ops per batch, already range-checked
+ *
+ * Every group's batch gets the new size between two of its passes.  All
+ * the new arrays are allocated first, with no worker held up, so either
+ * every group takes the new size or, out of memory, none does.  Under
+ * the assign mutex, so groups made or taken down meanwhile use the value
+ * in force.
+ *
+ * Context: Process context (a sysfs write), may sleep.  Takes
+ * xnb_assign_mutex, and each group's sync_mutex in turn.
+ * Return: 0, or -ENOMEM with nothing changed.
  */
 int xnb_groups_set_batch(unsigned int batch)
 {
@@ -503,6 +521,18 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	xnb_queue_irqs_follow(q, g);
 }
 
+/**
+ * xnb_group_attach() - Give a queue to a group.
+ * @q: the queue, in no group and connected
+ * @pinned: the group to join, or any value out of range (-1) for the
+ *	group the policy picks (the one serving the fewest queues)
+ *
+ * Points the queue's irqs at the group's CPU, then kicks it: work may
+ * have arrived while it had no group.
+ *
+ * Context: Process context (the xenbus thread, under the backend lock),
+ * may sleep.  Takes xnb_assign_mutex, then the group's lock.
+ */
 void xnb_group_attach(struct xnb_queue *q, int pinned)
 {
 	mutex_lock(&xnb_assign_mutex);
@@ -536,10 +566,17 @@ static void xnb_group_detach_locked(struct xnb_queue *q)
 	xnb_group_sync(g);
 }
 
-/* Take a queue off its group.  On return the group's worker no longer
- * touches it and none of its copy ops are in flight.  Process context.
- * Under the assign mutex, so a runtime regroup never meets a queue
- * half gone.
+/**
+ * xnb_group_detach() - Take a queue off its group.
+ * @q: the queue; nothing happens if it is in no group
+ *
+ * On return the group's worker no longer touches it and none of its
+ * copy ops are in flight.  Under the assign mutex, so a runtime regroup
+ * never meets a queue half gone.
+ *
+ * Context: Process context (the xenbus thread, under the backend lock).
+ * Sleeps: waits for the group's poll to end.  Takes xnb_assign_mutex,
+ * the group's lock, then its sync_mutex.
  */
 void xnb_group_detach(struct xnb_queue *q)
 {
@@ -548,10 +585,20 @@ void xnb_group_detach(struct xnb_queue *q)
 	mutex_unlock(&xnb_assign_mutex);
 }
 
-/* The balancer's move (balance.c): @q to group @to, live, with the
- * short pause of a pin.  The caller holds the assign mutex, so @q is
- * still attached (a queue is released only after its detach) and its
- * old group stays until the move is done.
+/**
+ * xnb_group_move_locked() - Move a queue to another group, live.
+ * @q: the queue, attached
+ * @to: the index of the group to move it to
+ *
+ * The balancer's move (balance.c), with the short pause of a pin.
+ * Nothing happens if @q is in no group, @to is out of range or @q is
+ * there already.  The caller holds the assign mutex, so @q is still
+ * attached (a queue is released only after its detach) and its old
+ * group stays until the move is done.
+ *
+ * Context: Process context, may sleep (waits for the old group's poll).
+ * The caller holds xnb_assign_mutex; takes both groups' locks and the
+ * old group's sync_mutex.
  */
 void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	__must_hold(&xnb_assign_mutex)
@@ -686,6 +733,13 @@ static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 	return 0;
 }
 
+/**
+ * xnb_groups_init() - Start xnb_nr_groups groups.
+ *
+ * Context: Process context (module init), may sleep.  Takes
+ * xnb_assign_mutex: copy_batch may be written from sysfs already.
+ * Return: 0, or a negative errno with no group started.
+ */
 int xnb_groups_init(void)
 {
 	struct xnb_group *groups;
@@ -713,7 +767,15 @@ fail:
 	return err;
 }
 
-/* Every queue is detached by now: the backend driver is gone. */
+/**
+ * xnb_groups_exit() - Stop and free every group.
+ *
+ * Description: Every queue is detached by now: the backend driver is
+ * gone.
+ *
+ * Context: Process context (module exit), may sleep.  Takes
+ * xnb_assign_mutex to unpublish the groups.
+ */
 void xnb_groups_exit(void)
 {
 	struct xnb_group *groups = xnb_groups;
@@ -752,14 +814,24 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
 	}
 }
 
-/* groups written at runtime: @n new groups take over every queue, live.
- * They are all started first, so when one cannot be, nothing changes.
- * Then, under the assign mutex (no attach, detach, copy_batch change or
- * debugfs reader meanwhile), the new set is published and each queue
- * moves by the attach policy, a short pause per queue.  A vif's pin to
- * a group that is gone is kept: its queues are placed as if unpinned
- * until a later write brings the group back.  Writing the current count
- * rebalances.  The old groups go once no kick can still hold one.
+/**
+ * xnb_groups_set_count() - Replace the groups (groups written at runtime).
+ * @n: the new number of groups, already range-checked
+ *
+ * @n new groups take over every queue, live.  They are all started
+ * first, so when one cannot be, nothing changes.  Then, under the assign
+ * mutex (no attach, detach, copy_batch change or debugfs reader
+ * meanwhile), the new set is published and each queue moves by the
+ * attach policy, a short pause per queue.  A vif's pin to a group that
+ * is gone is kept: its queues are placed as if unpinned until a later
+ * write brings the group back.  Writing the current count rebalances.
+ * The old groups go once no kick can still hold one.
+ *
+ * Context: Process context (a sysfs write), sleeps.  Takes
+ * xnb_assign_mutex, and each old group's lock and sync_mutex as its
+ * queues move.
+ * Return: 0; -ENOMEM, -EBUSY (module init or exit under way) or the
+ * error of a group that could not start, with nothing changed.
  */
 int xnb_groups_set_count(unsigned int n)
 {
@@ -881,6 +953,15 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(xnb_groups);
 
+/**
+ * xnb_debugfs_init() - Create /sys/kernel/debug/xen-netback/.
+ *
+ * Description: With the "groups" file and the balancer's "balance".
+ * A debugfs failure is not an error.
+ *
+ * Context: Process context (module init).
+ * Return: Always 0.
+ */
 int xnb_debugfs_init(void)
 {
 	xnb_debugfs_dir = debugfs_create_dir("xen-netback", NULL);
@@ -890,6 +971,11 @@ int xnb_debugfs_init(void)
 	return 0;
 }
 
+/**
+ * xnb_debugfs_exit() - Remove /sys/kernel/debug/xen-netback/.
+ *
+ * Context: Process context (module exit, or a failed init).
+ */
 void xnb_debugfs_exit(void)
 {
 	debugfs_remove_recursive(xnb_debugfs_dir);
