@@ -614,6 +614,15 @@ int xnb_xenbus_init(void);
 void xnb_xenbus_exit(void);
 void xnb_backend_assert_held(struct xnb_vif *vif);
 
+/**
+ * xnb_stat_add() - Add to one of a queue's counters.
+ * @q: the queue
+ * @field: the counter, in q->stats
+ * @v: the amount
+ *
+ * Context: The counters' single writer: the pass serving @q, or the
+ * xenbus thread once @q left its group (see struct xnb_queue).
+ */
 static inline void xnb_stat_add(struct xnb_queue *q, u64 *field, u64 v)
 {
 	u64_stats_update_begin(&q->stats.sync);

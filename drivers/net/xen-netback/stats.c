@@ -93,7 +93,15 @@ static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *unsupported)
 	}
 }
 
-/* Called under stats_lock with the queues quiesced, before they go. */
+/**
+ * xnb_stats_save() - Keep a connection's counters past its end.
+ * @vif: the vif, its queues about to go
+ *
+ * Adds every queue's counters to the saved ones of past connections.
+ *
+ * Context: The xenbus thread (disconnect), with the queues quiesced;
+ * the caller holds the vif's stats_lock.
+ */
 void xnb_stats_save(struct xnb_vif *vif)
 	__must_hold(&vif->stats_lock)
 {
@@ -131,8 +139,17 @@ static const struct xnb_netdev_stat xnb_netdev_stats[] = {
 	XNB_NETDEV_STAT(tx_errors, rx_errors),
 };
 
-/* Readers may run in atomic context while the xenbus thread frees the
+/**
+ * xnb_stats_fold() - The vif's counters as netdev stats (ndo_get_stats64).
+ * @vif: the vif
+ * @s: filled with dom0's view: what the guest sent is what the vif
+ *	received
+ *
+ * Readers may run in atomic context while the xenbus thread frees the
  * queues, so both take the vif's stats spinlock.
+ *
+ * Context: Any context but hard irq.  Takes the vif's stats_lock (BH
+ * off).
  */
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
 {

@@ -47,9 +47,17 @@ struct xnb_backend {
 	struct xenbus_watch mcast_watch;	/* frontend's, when connected */
 };
 
-/* interface.c and ctrlring.c connect, start, pin and take down a vif only
- * under its backend's lock: they check it with this.  Only once the vif
- * is created (probe sets the drvdata first, remove clears it last).
+/**
+ * xnb_backend_assert_held() - Check that the vif's backend lock is held.
+ * @vif: the vif
+ *
+ * interface.c and ctrlring.c connect, start, pin and take down a vif
+ * only under its backend's lock (be->lock, private to this file): they
+ * check it with this.  Only once the vif is created: probe sets the
+ * drvdata first, remove clears it last.  Without lockdep, no check.
+ *
+ * Context: Process context (the xenbus thread), the caller holding the
+ * backend lock.
  */
 void xnb_backend_assert_held(struct xnb_vif *vif)
 {
@@ -612,11 +620,24 @@ static struct xenbus_driver xnb_driver = {
 	.otherend_changed = xnb_frontend_changed,
 };
 
+/**
+ * xnb_xenbus_init() - Register the "vif" backend driver.
+ *
+ * Context: Process context (module init), after the groups are up.
+ * Return: 0 or xenbus_register_backend()'s error.
+ */
 int xnb_xenbus_init(void)
 {
 	return xenbus_register_backend(&xnb_driver);
 }
 
+/**
+ * xnb_xenbus_exit() - Unregister the "vif" backend driver.
+ *
+ * Description: No vif is left: each one held a module reference.
+ *
+ * Context: Process context (module exit), first of all.
+ */
 void xnb_xenbus_exit(void)
 {
 	xenbus_unregister_driver(&xnb_driver);
