@@ -60,8 +60,9 @@ clean:
 #   make modules-6.12   W=1 against Debian 13's 6.12, in a trixie chroot
 #                       (scripts/buildroot.sh; first run: a few minutes)
 #   make build-matrix   both; any warning fails
-#   make lint           checkpatch --strict, sparse against 6.1 and 6.12
-#                       (the latter in the build root); any finding fails
+#   make lint           checkpatch --strict, kernel-doc, sparse against
+#                       6.1 and 6.12 (the latter in the build root);
+#                       any finding fails
 .PHONY: modules-6.1 modules-6.12 build-matrix buildroot lint
 
 # The passes pick their kernels by version, whatever LAB_DIST says: 6.1
