@@ -152,7 +152,8 @@ dkms-remove:
 -include tests/hostile/hostile.mk
 -include bench/bench.mk
 
-#   make lint           checkpatch --strict, sparse against 6.1 and 6.12
+#   make lint           checkpatch --strict, kernel-doc, sparse against 6.1
+#                       and 6.12
 #                       (the latter in the build root); any finding fails
 .PHONY: lint
 

@@ -4,12 +4,17 @@
 # Style and static checks of the driver; any finding fails.
 #
 #   checkpatch.pl --strict --no-tree on every driver and header file
+#   kernel-doc -none -v -Werror on the driver's .c files and common.h:
+#   6.1's kernel-doc has no -Wall; -v turns on the same checks (a
+#   missing Return:, a missing short description, contents before
+#   sections) besides its own, and -Werror counts them
 #   sparse (make C=2 W=1) against the given kernel headers (6.1) and
 #   against Debian 13's 6.12, with trixie's sparse in the build root
 #   (scripts/buildroot.sh), on a copy of the sources in build/lint-6.12/
 #
-# checkpatch.pl and its data files come from Debian's linux-source-6.1
-# and are extracted once into build/checkpatch/.
+# checkpatch.pl and its data files, and kernel-doc (a perl script that
+# needs nothing else), come from Debian's linux-source-6.1 and are
+# extracted once into build/checkpatch/.
 #
 # Usage: scripts/lint.sh KDIR
 set -euo pipefail
@@ -32,15 +37,16 @@ need() {
 }
 
 need sparse perl
-if [ ! -x "$CP/scripts/checkpatch.pl" ]; then
+if [ ! -x "$CP/scripts/checkpatch.pl" ] || [ ! -x "$CP/scripts/kernel-doc" ]; then
 	need "$SRC_PKG" xz-utils
 	tarball=$(find /usr/src -maxdepth 1 -name "$SRC_PKG.tar.*" | head -n1)
-	log "extracting checkpatch.pl from $tarball"
+	log "extracting checkpatch.pl and kernel-doc from $tarball"
 	rm -rf "$CP" && mkdir -p "$CP"
 	tar -xf "$tarball" -C "$CP" --strip-components=1 \
 		"$SRC_PKG/scripts/checkpatch.pl" \
 		"$SRC_PKG/scripts/spelling.txt" \
-		"$SRC_PKG/scripts/const_structs.checkpatch"
+		"$SRC_PKG/scripts/const_structs.checkpatch" \
+		"$SRC_PKG/scripts/kernel-doc"
 fi
 
 # Reports that are not defects, each matched as narrowly as possible:
@@ -69,6 +75,23 @@ for f in "${files[@]}"; do
 		fail=1
 	fi
 done
+
+# kernel-doc: every /** comment well-formed and complete.  -v also
+# prints an "info:" line per comment; any other line is a finding (the
+# exit status alone is not enough: -Werror exits with the count of
+# warnings, which wraps at 256).
+kdoc=(drivers/net/xen-netback/common.h)
+for f in "${files[@]}"; do
+	case $f in drivers/net/xen-netback/*.c) kdoc+=("$f") ;; esac
+done
+log "kernel-doc -none -v -Werror on ${#kdoc[@]} files"
+kst=0
+rep=$(perl "$CP/scripts/kernel-doc" -none -v -Werror "${kdoc[@]}" 2>&1) || kst=$?
+rep=$(printf '%s\n' "$rep" | grep -v ': info: Scanning doc for ') || true
+if [ $kst -ne 0 ] || [ -n "${rep//[[:space:]]/}" ]; then
+	printf '%s\n' "$rep"
+	fail=1
+fi
 
 # sparse_check NAME CMD...: run a C=2 build, fail on any report.
 # C=2 checks every file, built already or not.

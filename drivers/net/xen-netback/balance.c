@@ -58,13 +58,22 @@ static struct {
 	unsigned int log_next;
 } xnb_bal;
 
+/**
+ * xnb_balance_moves() - How many queues the balancer moved.
+ *
+ * Context: Any context; lockless (the count is written under
+ * xnb_assign_mutex and read with READ_ONCE).
+ * Return: the number of moves since the module was loaded.
+ */
 unsigned long xnb_balance_moves(void)
 {
 	return READ_ONCE(xnb_bal_moves);
 }
 
 static void xnb_bal_free(void)
+	__must_hold(&xnb_assign_mutex)
 {
+	lockdep_assert_held(&xnb_assign_mutex);
 	kfree(xnb_bal.busy_ns);
 	kfree(xnb_bal.busy);
 	xnb_bal.busy_ns = NULL;
@@ -75,17 +84,21 @@ static void xnb_bal_free(void)
 
 /* 0 is kept free for "never sampled" (a new queue is zeroed). */
 static void xnb_bal_next_sample(void)
+	__must_hold(&xnb_assign_mutex)
 {
+	lockdep_assert_held(&xnb_assign_mutex);
 	if (!++xnb_bal.sample)
 		xnb_bal.sample = 1;
 }
 
 /* Start the measurement over: the baselines of every group and queue. */
 static void xnb_bal_reset(u64 now)
+	__must_hold(&xnb_assign_mutex)
 {
 	unsigned int i, n = xnb_nr_groups;
 	struct xnb_queue *q;
 
+	lockdep_assert_held(&xnb_assign_mutex);
 	if (xnb_bal.nr != n) {
 		xnb_bal_free();
 		xnb_bal.busy_ns = kcalloc(n, sizeof(*xnb_bal.busy_ns),
@@ -117,9 +130,11 @@ static void xnb_bal_reset(u64 now)
 }
 
 static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
+	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_bal_entry *e = &xnb_bal.log[xnb_bal.log_next];
 
+	lockdep_assert_held(&xnb_assign_mutex);
 	e->when_ms = div_u64(ktime_get_boottime_ns(), NSEC_PER_MSEC);
 	strscpy(e->queue, q->name, sizeof(e->queue));
 	e->from = mv->from;
@@ -131,6 +146,7 @@ static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
 
 /* One interval: measure, decide, move at most one queue. */
 static void xnb_bal_interval(u64 now)
+	__must_hold(&xnb_assign_mutex)
 {
 	unsigned int i, n = xnb_nr_groups, nq = 0, k = 0;
 	u64 dt = now - xnb_bal.when_ns;
@@ -139,6 +155,7 @@ static void xnb_bal_interval(u64 now)
 	struct xnb_bal_move mv;
 	u32 prev = xnb_bal.sample;
 
+	lockdep_assert_held(&xnb_assign_mutex);
 	if (!dt)
 		return;
 	for (i = 0; i < n; i++) {
@@ -219,8 +236,17 @@ static void xnb_balance_run(struct work_struct *work)
 	mutex_unlock(&xnb_bal_lock);
 }
 
-/* rebalance_ms written (also before load, from the module's options):
- * 0 stops the balancer, anything else runs it from now on that period.
+/**
+ * xnb_balance_set_interval() - Set the balancer's period (rebalance_ms).
+ * @ms: 0 to stop the balancer, else its period in milliseconds, already
+ *	range-checked
+ *
+ * Also called before load, from the module's options.  Anything but 0
+ * runs the balancer from now on with that period; switching it on again
+ * starts the measurement over.  The same value again changes nothing.
+ *
+ * Context: Process context (a module parameter written, at load or
+ * through sysfs).  Takes xnb_bal_lock.
  */
 void xnb_balance_set_interval(unsigned int ms)
 {
@@ -243,7 +269,11 @@ void xnb_balance_set_interval(unsigned int ms)
 	mutex_unlock(&xnb_bal_lock);
 }
 
-/* After the groups are up. */
+/**
+ * xnb_balance_start() - Let the balancer run, once the groups are up.
+ *
+ * Context: Process context (module init).  Takes xnb_bal_lock.
+ */
 void xnb_balance_start(void)
 {
 	unsigned int ms;
@@ -258,7 +288,15 @@ void xnb_balance_start(void)
 	mutex_unlock(&xnb_bal_lock);
 }
 
-/* Before the groups go: no run is under way or armed on return. */
+/**
+ * xnb_balance_stop() - Stop the balancer, before the groups go.
+ *
+ * Description: No run is under way or armed on return, and the last
+ * sample is freed.
+ *
+ * Context: Process context (module exit, or a failed init), sleeps:
+ * waits for a run under way.  Takes xnb_bal_lock, then xnb_assign_mutex.
+ */
 void xnb_balance_stop(void)
 {
 	mutex_lock(&xnb_bal_lock);
@@ -303,6 +341,12 @@ static int xnb_balance_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(xnb_balance);
 
+/**
+ * xnb_balance_debugfs() - Create the debugfs file "balance".
+ * @dir: the driver's debugfs directory
+ *
+ * Context: Process context (module init).
+ */
 void xnb_balance_debugfs(struct dentry *dir)
 {
 	debugfs_create_file("balance", 0444, dir, NULL, &xnb_balance_fops);

@@ -73,7 +73,19 @@
  *   shared with the userspace tests
  *
  * A queue belongs to exactly one group at a time.  Only that group's
- * worker touches the queue's rings, so ring state needs no lock.
+ * worker touches the queue's rings, so ring state needs no lock of its
+ * own: the group's pass lock (pass_busy) keeps the group's two polling
+ * contexts apart.  Each structure below says what its locks protect
+ * ("Locking:").  Lock order, outermost first:
+ *
+ *   backend lock (xenbus.c) -> xnb_assign_mutex -> group sync_mutex
+ *   backend lock -> rtnl (xnb_vif_start, unregister at destroy)
+ *   xnb_assign_mutex -> group lock
+ *   pass lock (only ever tried) -> group lock, mcast lock,
+ *                credit_lock, carrier_lock
+ *   group lock, mcast lock, credit_lock, carrier_lock, stats_lock,
+ *                hash_lock, xnb_bal_lock: innermost (no lock of ours
+ *                is taken under them)
  */
 #ifndef XNB_COMMON_H
 #define XNB_COMMON_H
@@ -81,6 +93,7 @@
 #include <linux/interrupt.h>
 #include <linux/kthread.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/seqlock.h>
 #include <linux/netdevice.h>
@@ -152,6 +165,14 @@ struct xnb_vif;
 
 /* mcast.c: the guest's multicast filter, at most XNB_MCAST_MAX entries
  * (stock's bound).
+ *
+ * Locking: lock serialises the writers (xnb_mcast_add/_del from any of
+ * the vif's group workers, xnb_mcast_clear from the xenbus thread): the
+ * list's changes, count, and flood's writes.  addrs is an RCU list:
+ * xnb_start_xmit walks it under rcu_read_lock() alone, and removed
+ * entries are freed after a grace period.  flood is read lockless
+ * (READ_ONCE) by the transmit path, which at worst floods or filters
+ * one packet by the state of a moment before.
  */
 #define XNB_MCAST_MAX		64u
 
@@ -168,6 +189,40 @@ enum {
 	XNB_EOI_RX,
 };
 
+/* Locking:
+ *  - vif, id, name, tx_irq, rx_irq, the rings' mapping, timers' setup:
+ *    the xenbus thread under the backend lock, while the queue is in no
+ *    group (connect before the attach, release after the detach); fixed
+ *    in between.
+ *  - group, group_node, active_node, queued: under group->lock of the
+ *    group the queue is on.  group and group_node change only under
+ *    xnb_assign_mutex as well (attach, detach, move), so a holder of
+ *    either lock sees them stable; xnb_group_kick reads group lockless
+ *    (READ_ONCE, under RCU) and checks it again under the lock.
+ *  - ring state (tx, rx private indices, tx_id, tx_extra, tx_pkt,
+ *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
+ *    worked, flush_group, load, the stats' writes): the pass of the
+ *    queue's group, which holds that group's pass lock (pass_busy);
+ *    while the queue is in no group, the xenbus thread.  A detach waits
+ *    for the group's poll (xnb_group_sync), so the two never overlap.
+ *    The event handlers read a snapshot lockless (READ_ONCE of
+ *    req_cons, tx_held, rx_blocked_since, rx_want, tx_prod_eoi) and
+ *    judge events by it (proto.c); the worker writes the last four
+ *    with WRITE_ONCE, ordered by the barriers rx.c and interface.c
+ *    explain.  debugfs reads a snapshot too.
+ *  - rx_skbs: its own queue lock (xnb_start_xmit adds, the worker and
+ *    the purge take); rx_bytes_queued, unsupported_dropped: atomics.
+ *  - eoi, eoi_held: atomic bitops, the handler sets an owed EOI and
+ *    the worker takes it; held_irq is stored before its eoi_held bit
+ *    (barrier) and read after the timer took the bit.  spurious_run and
+ *    spurious_progress belong to whoever owes that channel's EOI (the
+ *    channel stays masked until it is sent): no lock.
+ *  - stats: one writer at a time (the pass, or the xenbus thread once
+ *    the queue is detached) inside u64_stats_update_begin/_end; readers
+ *    retry with u64_stats_fetch_begin/_retry, under vif->stats_lock
+ *    (the queues array must not go meanwhile).
+ *  - bal_load, bal_sample, bal_hold: under xnb_assign_mutex.
+ */
 struct xnb_queue {
 	struct xnb_vif *vif;
 	unsigned int id;
@@ -241,6 +296,39 @@ struct xnb_queue {
 	u32 bal_hold;			/* samples before it may move again */
 };
 
+/* Locking:
+ *  - dev, xbdev, domid: set at create, fixed.
+ *  - The connection (queues, num_queues, connected, the negotiated
+ *    features, pinned_group, the control ring's mapping): changed only
+ *    by the xenbus thread under the backend lock (xenbus.c's be->lock,
+ *    checked by xnb_backend_assert_held()).  queues and num_queues
+ *    change under stats_lock too, for the stats readers.  The data path
+ *    reads them lockless while connected: connected, num_queues,
+ *    pinned_group with READ_ONCE; a disconnect clears connected and
+ *    waits out xnb_start_xmit (synchronize_net) and each group's poll
+ *    (the detach) before the queues go.
+ *  - disabled: set (WRITE_ONCE) by whoever finds a protocol violation
+ *    (xnb_vif_fatal: a group worker, the control ring's work), reset
+ *    only by xnb_vif_start under the backend lock; read with READ_ONCE.
+ *  - mcast_ctrl, xdp_headroom: written by the xenbus thread (with
+ *    WRITE_ONCE wherever the vif may be connected), read by the data
+ *    path with READ_ONCE.
+ *  - mcast: see struct xnb_mcast.  stalled_queues: atomic.
+ *  - carrier_lock: one carrier decision at a time (the xenbus thread,
+ *    the group workers, the control ring's work through xnb_vif_fatal).
+ *  - stats_lock: queues and num_queues against the stats readers, and
+ *    saved, saved_unsupported.
+ *  - credit_lock: credit; its bytes is peeked at lockless (READ_ONCE)
+ *    to skip the lock when no rate is set.
+ *  - ctrl, ctrl_dead, ctrl_buf: ctrl_work alone while the control ring
+ *    is connected (a work item never runs twice at once; xnb_vif_start
+ *    only peeks at ctrl_dead, READ_ONCE), the xenbus thread at connect
+ *    and disconnect (the work cancelled first).  ctrl_irq: stored by the
+ *    handler and the connect, read by the work with READ_ONCE.
+ *  - hash_lock: a seqlock over hash; writers (ctrl_work, connect,
+ *    disconnect) keep BHs off, readers (ndo_select_queue, the transmit
+ *    path) retry; hash.alg is peeked at lockless (READ_ONCE) first.
+ */
 struct xnb_vif {
 	struct net_device *dev;
 	struct xenbus_device *xbdev;
@@ -325,12 +413,46 @@ struct xnb_group_stats {
 	u64 handoffs;		/* light context -> thread, sustained load */
 };
 
+/* xnb_group.pass_busy: group.c's pass lock, a bit lock taken only with
+ * a try (xnb_pass_trylock) and released by the poll that took it, in
+ * the same call.  bits holds XNB_PASS_*; dep_map shows the lock to
+ * lockdep, so lockdep_assert_held(&g->pass_busy) works as for any lock.
+ */
+struct xnb_pass_lock {
+	unsigned long bits;
+	struct lockdep_map dep_map;
+};
+
 /* xnb_group.run: the context that owns the group's passes. */
 enum {
 	XNB_RUN_MAIN,		/* napi: the thread, or tasklet's softirq */
 	XNB_RUN_LIGHT,		/* light: softirq, worker=kthread only */
 };
 
+/* Locking:
+ *  - lock (irq-safe: xnb_group_kick runs in hard irq): queues, active,
+ *    nr_queues, nr_active, and the member queues' scheduling fields
+ *    (see struct xnb_queue).  queues and nr_queues change only under
+ *    xnb_assign_mutex as well, so its holder walks them without lock
+ *    (balance.c, a regroup, debugfs).  nr_active is written with
+ *    WRITE_ONCE: the poll reads it lockless, as a hint.
+ *  - pass_busy, the pass lock: held by the poll running the group's
+ *    pass, taken with a try only (xnb_pass_trylock), released by the
+ *    same poll.  It covers the batch (ops, nr_ops, retry, retry_idx,
+ *    inflight, nr_inflight), deliver, polling, light_repolls, stats and
+ *    the writes of run, besides the ring state of the member queues.
+ *    Between passes, with the group paused (sync_mutex), a copy_batch
+ *    change swaps the batch arrays (xnb_groups_set_batch).  stats is
+ *    read lockless: busy_ns (READ_ONCE) by the balancer, the rest as a
+ *    snapshot by debugfs.
+ *  - run: once started, written only by its owner, under the pass
+ *    lock; read with READ_ONCE by either poll, a kick's wake, debugfs.
+ *  - sync_mutex: one pause (napi_disable of both contexts) at a time,
+ *    held from xnb_group_pause to xnb_group_resume.
+ *  - cpu, napi_dev, napi, light_dev, light: set up before the group is
+ *    published and torn down once it serves no queue; fixed in between.
+ *  - moves_in, moves_out: under xnb_assign_mutex.
+ */
 struct xnb_group {
 	int cpu;
 	spinlock_t lock;		/* queues, active and their counts */
@@ -353,7 +475,7 @@ struct xnb_group {
 	struct net_device *light_dev;	/* NULL with worker=tasklet */
 	struct napi_struct light;
 	u8 run;				/* XNB_RUN_* */
-	unsigned long pass_busy;	/* XNB_PASS_* bits, group.c */
+	struct xnb_pass_lock pass_busy;	/* XNB_PASS_* bits, group.c */
 	unsigned int light_repolls;	/* light polls in a row not idle */
 	struct mutex sync_mutex;	/* pause/resume, one at a time */
 
@@ -380,8 +502,17 @@ struct xnb_group {
 	unsigned long moves_out;
 };
 
-/* group.c.  xnb_groups (xnb_nr_groups of them) is replaced, and
- * xnb_groups_gen bumped, only under xnb_assign_mutex.
+/* group.c: the global group state.
+ *
+ * Locking: xnb_assign_mutex serialises every change of who serves what:
+ * the group set (xnb_groups, xnb_nr_groups, xnb_groups_gen and group.c's
+ * load scratch, replaced only under it), each queue's attach, detach and
+ * move, copy_batch's value and the batch sizes, and balance.c's sample.
+ * Its holder may read all of these without another lock.  Lockless
+ * readers: xnb_nr_groups (WRITE_ONCE under the mutex) by main.c and the
+ * "worker-group" watch, which only range-check with it; a kick reaches
+ * its group through its queue (READ_ONCE under RCU), and old groups are
+ * freed only after synchronize_rcu().
  */
 extern struct mutex xnb_assign_mutex;
 extern struct xnb_group *xnb_groups;
@@ -506,7 +637,17 @@ void xnb_rx_hash_fill(const struct sk_buff *skb,
 /* xenbus.c */
 int xnb_xenbus_init(void);
 void xnb_xenbus_exit(void);
+void xnb_backend_assert_held(struct xnb_vif *vif);
 
+/**
+ * xnb_stat_add() - Add to one of a queue's counters.
+ * @q: the queue
+ * @field: the counter, in q->stats
+ * @v: the amount
+ *
+ * Context: The counters' single writer: the pass serving @q, or the
+ * xenbus thread once @q left its group (see struct xnb_queue).
+ */
 static inline void xnb_stat_add(struct xnb_queue *q, u64 *field, u64 v)
 {
 	u64_stats_update_begin(&q->stats.sync);

@@ -54,6 +54,14 @@
 
 #include "common.h"
 
+/**
+ * xnb_copy_arrays_alloc() - Allocate the arrays of a batch.
+ * @a: filled with the arrays and their size
+ * @n: copy ops (and in-flight packets) the batch holds
+ *
+ * Context: Process context, may sleep (GFP_KERNEL).
+ * Return: 0, or -ENOMEM with nothing allocated.
+ */
 int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
 {
 	/* A packet's ops always fit an empty batch (xnb_copy_begin), with
@@ -76,6 +84,12 @@ int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
 	return 0;
 }
 
+/**
+ * xnb_copy_arrays_free() - Free a batch's arrays.
+ * @a: the arrays, zeroed on return; any of them may be missing
+ *
+ * Context: Process context.
+ */
 void xnb_copy_arrays_free(struct xnb_copy_arrays *a)
 {
 	kvfree(a->ops);
@@ -85,9 +99,17 @@ void xnb_copy_arrays_free(struct xnb_copy_arrays *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* Give @g the arrays of @a; its old ones come back in @a, for the caller
- * to free.  The caller keeps the worker out: between passes the batch is
- * empty (each pass ends with a flush), so nothing in them needs to move.
+/**
+ * xnb_copy_swap() - Exchange a group's batch arrays.
+ * @g: the group
+ * @a: the new arrays; the group's old ones come back in it, for the
+ *	caller to free
+ *
+ * The caller keeps the worker out: between passes the batch is empty
+ * (each pass ends with a flush), so nothing in the arrays needs to move.
+ *
+ * Context: Process context, with the group's poll paused (under its
+ * sync_mutex), not started yet or stopped.
  */
 void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
 {
@@ -99,6 +121,14 @@ void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
 	swap(g->batch, a->batch);
 }
 
+/**
+ * xnb_copy_alloc() - Give a new group its batch.
+ * @g: the group, not started yet
+ * @n: the batch size (copy_batch)
+ *
+ * Context: Process context, may sleep.
+ * Return: 0 or -ENOMEM.
+ */
 int xnb_copy_alloc(struct xnb_group *g, unsigned int n)
 {
 	struct xnb_copy_arrays a;
@@ -110,7 +140,12 @@ int xnb_copy_alloc(struct xnb_group *g, unsigned int n)
 	return err;
 }
 
-/* The worker is stopped, its last pass flushed: take the arrays back. */
+/**
+ * xnb_copy_free() - Take a stopped group's batch back and free it.
+ * @g: the group; its worker is stopped, its last pass flushed
+ *
+ * Context: Process context.
+ */
 void xnb_copy_free(struct xnb_group *g)
 {
 	struct xnb_copy_arrays a = {};
@@ -119,14 +154,28 @@ void xnb_copy_free(struct xnb_group *g)
 	xnb_copy_arrays_free(&a);
 }
 
-/* Start a packet that needs at most @max_ops ops, flushing first when the
- * batch cannot take it.  Its ops go at g->ops + return->first_op.
+/**
+ * xnb_copy_begin() - Start a packet in the group's batch.
+ * @g: the group whose pass runs
+ * @q: the packet's queue
+ * @dir: XNB_DIR_TX or XNB_DIR_RX
+ * @max_ops: the copy ops the packet may need at most
+ *
+ * Flushes first when the batch cannot take the packet.  The packet's
+ * ops go at g->ops + first_op of the entry returned, and
+ * xnb_copy_commit() puts it in flight.
+ *
+ * Context: The group's poll (BH off), under its pass lock.
+ * Return: the packet's in-flight entry, zeroed but for queue, dir and
+ * first_op.
  */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
 				    u8 dir, unsigned int max_ops)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_inflight *f;
 
+	lockdep_assert_held(&g->pass_busy);
 	if (g->nr_ops + max_ops > g->batch || g->nr_inflight >= g->batch) {
 		g->stats.full_flushes++;
 		xnb_copy_flush(g);
@@ -139,9 +188,19 @@ struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
 	return f;
 }
 
+/**
+ * xnb_copy_commit() - Put a packet started by xnb_copy_begin() in flight.
+ * @g: the group whose pass runs
+ * @f: the packet's entry
+ * @nr_ops: the copy ops the packet filled in (0 for none)
+ *
+ * Context: The group's poll (BH off), under its pass lock.
+ */
 void xnb_copy_commit(struct xnb_group *g, struct xnb_inflight *f,
 		     unsigned int nr_ops)
+	__must_hold(&g->pass_busy)
 {
+	lockdep_assert_held(&g->pass_busy);
 	f->nr_ops = nr_ops;
 	g->nr_ops += nr_ops;
 	g->nr_inflight++;
@@ -208,10 +267,23 @@ static void xnb_copy_retry(struct xnb_group *g)
 		g->ops[g->retry_idx[i]].status = g->retry[i].status;
 }
 
+/**
+ * xnb_copy_flush() - Issue the batch and complete its packets.
+ * @g: the group whose pass runs
+ *
+ * One GNTTABOP_copy hypercall for every op of the batch, one more for
+ * the ops that came back GNTST_eagain, then each packet completes in the
+ * order it was gathered, each touched ring pushes its responses once,
+ * and guest TX packets go up the stack.  The batch is empty on return.
+ *
+ * Context: The group's poll (BH off), under its pass lock.
+ */
 void xnb_copy_flush(struct xnb_group *g)
+	__must_hold(&g->pass_busy)
 {
 	unsigned int i;
 
+	lockdep_assert_held(&g->pass_busy);
 	if (!g->nr_inflight)
 		return;
 

@@ -148,6 +148,12 @@ static irqreturn_t xnb_ctrl_interrupt(int irq, void *dev_id)
 	return IRQ_HANDLED;
 }
 
+/**
+ * xnb_ctrl_init() - Set up a vif's control ring state, no ring yet.
+ * @vif: the vif, just created
+ *
+ * Context: Process context (probe).
+ */
 void xnb_ctrl_init(struct xnb_vif *vif)
 {
 	seqlock_init(&vif->hash_lock);
@@ -157,6 +163,21 @@ void xnb_ctrl_init(struct xnb_vif *vif)
 		 vif->dev->name);
 }
 
+/**
+ * xnb_ctrl_connect() - Map the control ring and bind its channel.
+ * @vif: the vif, its data queues allocated (requests need their count)
+ * @ref: the grant of the control ring
+ * @evtchn: the guest's control event channel
+ *
+ * A new connection starts without hashing.  On failure nothing stays
+ * mapped or bound.
+ *
+ * Context: Process context (the xenbus thread, under the backend lock),
+ * sleeps.  Takes hash_lock (BH off).
+ * Return: 0; -ENOMEM; -EINVAL when the ring indices describe no
+ * possible ring; or the error of mapping the ring or binding the
+ * channel.
+ */
 int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 		     unsigned int evtchn)
 {
@@ -164,6 +185,7 @@ int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 	void *addr;
 	int err;
 
+	xnb_backend_assert_held(vif);
 	/* A new connection starts without hashing. */
 	write_seqlock_bh(&vif->hash_lock);
 	xnb_hash_init(&vif->hash);
@@ -198,8 +220,20 @@ fail:
 	return err;
 }
 
+/**
+ * xnb_ctrl_disconnect() - Take the control ring down, if any.
+ * @vif: the vif
+ *
+ * The irq is disabled, the work cancelled (it EOIs through the irq), the
+ * irq unbound, then the ring unmapped: nothing reaches the ring after
+ * the unbind.  Hashing is off on return.
+ *
+ * Context: Process context (the xenbus thread, under the backend lock),
+ * sleeps: waits for the work.  Takes hash_lock (BH off).
+ */
 void xnb_ctrl_disconnect(struct xnb_vif *vif)
 {
+	xnb_backend_assert_held(vif);
 	if (vif->ctrl_irq) {
 		/* No new work; the queued or running one still EOIs. */
 		disable_irq(vif->ctrl_irq);
@@ -262,10 +296,20 @@ static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
 			     (__force u16)keys->ports.dst);
 }
 
-/* With Toeplitz hashing on: the hash of @skb per the frontend's flags,
+/**
+ * xnb_hash_skb() - Hash a dom0 -> guest packet as the frontend asked.
+ * @vif: the vif
+ * @skb: the packet
+ *
+ * With Toeplitz hashing on: the hash of @skb per the frontend's flags,
  * kept on the skb as a software hash (none when no flag applies: the
  * stack's own must not reach the guest as ours), and the queue the
- * frontend's mapping gives it.  -1 when hashing is off.
+ * frontend's mapping gives it.
+ *
+ * Context: ndo_select_queue or the transmit path (BH off), any CPU.  A
+ * hash_lock reader: retries while the control ring's work changes the
+ * configuration.
+ * Return: the queue for @skb, or -1 when hashing is off.
  */
 int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 {
@@ -310,6 +354,18 @@ int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 	return q;
 }
 
+/**
+ * xnb_select_queue() - Pick a packet's queue (ndo_select_queue).
+ * @dev: the vif's netdev
+ * @skb: the packet
+ * @sb_dev: the subordinate device, for netdev_pick_tx()
+ *
+ * By the frontend's Toeplitz configuration when it set one, else as the
+ * core would.
+ *
+ * Context: The transmit path (BH off).  A hash_lock reader.
+ * Return: the queue index.
+ */
 u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
 		     struct net_device *sb_dev)
 {
@@ -320,9 +376,17 @@ u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
 	return q;
 }
 
-/* Whether guest RX of @skb carries a hash extra: the frontend enabled
- * Toeplitz hashing and the skb has the hash xnb_hash_skb() set.  Asked
- * once per packet, when its slots are counted.
+/**
+ * xnb_rx_hash_wanted() - Whether guest RX of a packet carries a hash extra.
+ * @vif: the vif
+ * @skb: the packet
+ *
+ * Asked once per packet, when its slots are counted.
+ *
+ * Context: The group's poll (BH off); lockless (READ_ONCE of the
+ * algorithm).
+ * Return: true when the frontend enabled Toeplitz hashing and @skb has
+ * the hash xnb_hash_skb() set.
  */
 bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb)
 {
@@ -330,8 +394,15 @@ bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb)
 	       XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ && skb->sw_hash;
 }
 
-/* The extra: the type octet is the _XEN_NETIF_CTRL_HASH_TYPE_* number,
- * the value least significant octet first (netif.h).
+/**
+ * xnb_rx_hash_fill() - Write a packet's hash extra.
+ * @skb: the packet, hashed by xnb_hash_skb()
+ * @ex: the extra to fill
+ *
+ * The type octet is the number of the _XEN_NETIF_CTRL_HASH_TYPE
+ * constant, the value least significant octet first (netif.h).
+ *
+ * Context: The group's poll (BH off); no lock.
  */
 void xnb_rx_hash_fill(const struct sk_buff *skb,
 		      struct xen_netif_extra_info *ex)

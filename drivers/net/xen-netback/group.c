@@ -61,8 +61,18 @@ static void xnb_group_wake(struct xnb_group *g)
 	local_bh_enable();
 }
 
-/* Any context.  An RCU reader while it holds the group: a runtime
- * regroup frees the old groups only after synchronize_rcu().
+/**
+ * xnb_group_kick() - Put a queue with work on its group's active list.
+ * @q: the queue
+ *
+ * Queues @q once on the active list of the group serving it and
+ * schedules that group's poll.  A queue in no group is left alone:
+ * whoever attaches it next kicks it.
+ *
+ * Context: Any context: hard irq (event channels), softirq (timers, the
+ * transmit path), process.  Takes the group's lock with irqs saved.  An
+ * RCU reader while it holds the group: a runtime regroup frees the old
+ * groups only after synchronize_rcu().
  */
 void xnb_group_kick(struct xnb_queue *q)
 {
@@ -97,11 +107,13 @@ void xnb_group_kick(struct xnb_queue *q)
  * those of other groups are never equal to g.
  */
 static int xnb_queue_share(struct xnb_group *g, struct xnb_queue *q)
+	__must_hold(&g->lock)
 {
 	struct xnb_vif *vif = q->vif;
 	unsigned int i, n = 1, nr = READ_ONCE(vif->num_queues);
 	int budget = READ_ONCE(xnb_budget);
 
+	lockdep_assert_held(&g->lock);
 	for (i = 0; i < nr; i++) {
 		struct xnb_queue *s = &vif->queues[i];
 
@@ -135,9 +147,11 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, int *share)
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 			    int share, int tx_slots, int *tx_done)
+	__must_hold(&g->pass_busy)
 {
 	int rx, tx;
 
+	lockdep_assert_held(&g->pass_busy);
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
@@ -183,12 +197,14 @@ eoi:
  * scheduled (xnb_group_run).
  */
 static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
+	__must_hold(&g->pass_busy)
 {
 	u64 start = ktime_get_ns();
 	struct xnb_queue *q;
 	int done = 0, share;
 	unsigned int n;
 
+	lockdep_assert_held(&g->pass_busy);
 	/* Under the lock: a thread woken while it still ran has no wake-up
 	 * barrier to order this after the kick's increment.
 	 */
@@ -231,6 +247,16 @@ enum {
 	XNB_PASS_WAITER,	/* the owner found it held: wake it after */
 };
 
+/* The pass lock's lockdep class, one for every group's.  The map models
+ * XNB_PASS_HELD exactly: taken only by a try that never waits (a failed
+ * try leaves the WAITER mark, which is no lock, and returns), released
+ * by the same poll, in the same call of xnb_group_run, so in the context
+ * that took it, always with BH off (softirq, or the NAPI thread's poll).
+ * A trylock adds no dependency to lockdep's graph, so the map can never
+ * close a cycle; the locks the pass takes get edges from it.
+ */
+static struct lock_class_key xnb_pass_key;
+
 /* Take the passes.  The holder is an old owner completing its last poll
  * (see xnb_group_run): rather than poll again and again meanwhile, the
  * new owner completes and leaves a mark; the holder, on release, sees
@@ -239,26 +265,30 @@ enum {
  */
 static bool xnb_pass_trylock(struct xnb_group *g)
 {
-	if (!test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy))
+	if (!test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy.bits)) {
+		lock_map_acquire_try(&g->pass_busy.dep_map);
 		return true;
-	set_bit(XNB_PASS_WAITER, &g->pass_busy);
+	}
+	set_bit(XNB_PASS_WAITER, &g->pass_busy.bits);
 	/* The mark is seen before the retry reads the bit, or the holder's
 	 * release is; pairs with xnb_pass_unlock().
 	 */
 	smp_mb__after_atomic();
-	if (test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy))
+	if (test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy.bits))
 		return false;
 	/* Ours after all: only the owner waits, so the mark is ours too. */
-	clear_bit(XNB_PASS_WAITER, &g->pass_busy);
+	clear_bit(XNB_PASS_WAITER, &g->pass_busy.bits);
+	lock_map_acquire_try(&g->pass_busy.dep_map);
 	return true;
 }
 
 static void xnb_pass_unlock(struct xnb_group *g)
 {
-	clear_bit_unlock(XNB_PASS_HELD, &g->pass_busy);
+	lock_map_release(&g->pass_busy.dep_map);
+	clear_bit_unlock(XNB_PASS_HELD, &g->pass_busy.bits);
 	/* The release before the look; pairs with xnb_pass_trylock(). */
 	smp_mb__after_atomic();
-	if (test_and_clear_bit(XNB_PASS_WAITER, &g->pass_busy))
+	if (test_and_clear_bit(XNB_PASS_WAITER, &g->pass_busy.bits))
 		xnb_group_wake(g);
 }
 
@@ -387,6 +417,7 @@ static void xnb_group_pause(struct xnb_group *g)
 
 static void xnb_group_resume(struct xnb_group *g)
 {
+	lockdep_assert_held(&g->sync_mutex);	/* xnb_group_pause's */
 	if (g->light_dev)
 		napi_enable(&g->light);
 	napi_enable(&g->napi);
@@ -401,11 +432,19 @@ static void xnb_group_sync(struct xnb_group *g)
 	xnb_group_resume(g);
 }
 
-/* copy_batch written at runtime: every group's batch gets the new size
- * between two of its passes.  All the new arrays are allocated first,
- * with no worker held up, so either every group takes the new size or,
- * out of memory, none does.  Under the assign mutex, so groups made or
- * taken down meanwhile use the value in force.
+/**
+ * xnb_groups_set_batch() - Resize every group's batch (copy_batch written).
+ * @batch: the new number of copy ops per batch, already range-checked
+ *
+ * Every group's batch gets the new size between two of its passes.  All
+ * the new arrays are allocated first, with no worker held up, so either
+ * every group takes the new size or, out of memory, none does.  Under
+ * the assign mutex, so groups made or taken down meanwhile use the value
+ * in force.
+ *
+ * Context: Process context (a sysfs write), may sleep.  Takes
+ * xnb_assign_mutex, and each group's sync_mutex in turn.
+ * Return: 0, or -ENOMEM with nothing changed.
  */
 int xnb_groups_set_batch(unsigned int batch)
 {
@@ -461,6 +500,7 @@ static void xnb_queue_irqs_follow(struct xnb_queue *q, struct xnb_group *g)
 }
 
 static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
+	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_group *g;
 	unsigned int i;
@@ -481,6 +521,18 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	xnb_queue_irqs_follow(q, g);
 }
 
+/**
+ * xnb_group_attach() - Give a queue to a group.
+ * @q: the queue, in no group and connected
+ * @pinned: the group to join, or any value out of range (-1) for the
+ *	group the policy picks (the one serving the fewest queues)
+ *
+ * Points the queue's irqs at the group's CPU, then kicks it: work may
+ * have arrived while it had no group.
+ *
+ * Context: Process context (the xenbus thread, under the backend lock),
+ * may sleep.  Takes xnb_assign_mutex, then the group's lock.
+ */
 void xnb_group_attach(struct xnb_queue *q, int pinned)
 {
 	mutex_lock(&xnb_assign_mutex);
@@ -492,6 +544,7 @@ void xnb_group_attach(struct xnb_queue *q, int pinned)
 }
 
 static void xnb_group_detach_locked(struct xnb_queue *q)
+	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_group *g = q->group;
 
@@ -513,10 +566,17 @@ static void xnb_group_detach_locked(struct xnb_queue *q)
 	xnb_group_sync(g);
 }
 
-/* Take a queue off its group.  On return the group's worker no longer
- * touches it and none of its copy ops are in flight.  Process context.
- * Under the assign mutex, so a runtime regroup never meets a queue
- * half gone.
+/**
+ * xnb_group_detach() - Take a queue off its group.
+ * @q: the queue; nothing happens if it is in no group
+ *
+ * On return the group's worker no longer touches it and none of its
+ * copy ops are in flight.  Under the assign mutex, so a runtime regroup
+ * never meets a queue half gone.
+ *
+ * Context: Process context (the xenbus thread, under the backend lock).
+ * Sleeps: waits for the group's poll to end.  Takes xnb_assign_mutex,
+ * the group's lock, then its sync_mutex.
  */
 void xnb_group_detach(struct xnb_queue *q)
 {
@@ -525,12 +585,23 @@ void xnb_group_detach(struct xnb_queue *q)
 	mutex_unlock(&xnb_assign_mutex);
 }
 
-/* The balancer's move (balance.c): @q to group @to, live, with the
- * short pause of a pin.  The caller holds the assign mutex, so @q is
- * still attached (a queue is released only after its detach) and its
- * old group stays until the move is done.
+/**
+ * xnb_group_move_locked() - Move a queue to another group, live.
+ * @q: the queue, attached
+ * @to: the index of the group to move it to
+ *
+ * The balancer's move (balance.c), with the short pause of a pin.
+ * Nothing happens if @q is in no group, @to is out of range or @q is
+ * there already.  The caller holds the assign mutex, so @q is still
+ * attached (a queue is released only after its detach) and its old
+ * group stays until the move is done.
+ *
+ * Context: Process context, may sleep (waits for the old group's poll).
+ * The caller holds xnb_assign_mutex; takes both groups' locks and the
+ * old group's sync_mutex.
  */
 void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
+	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_group *from = q->group;
 
@@ -552,10 +623,13 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
  * online CPUs.
  */
 static int xnb_group_start(struct xnb_group *g, unsigned int index)
+	__must_hold(&xnb_assign_mutex)
 {
 	unsigned int nr_cpus = num_online_cpus();
 	int err;
 
+	/* xnb_copy_batch changes under it. */
+	lockdep_assert_held(&xnb_assign_mutex);
 	g->cpu = cpumask_nth(index % nr_cpus, cpu_online_mask);
 	/* A CPU gone offline since nr_cpus was read (groups written at
 	 * runtime): any online CPU will do.
@@ -566,6 +640,8 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	INIT_LIST_HEAD(&g->queues);
 	INIT_LIST_HEAD(&g->active);
 	mutex_init(&g->sync_mutex);
+	lockdep_init_map(&g->pass_busy.dep_map, "xnb_group_pass",
+			 &xnb_pass_key, 0);
 	skb_queue_head_init(&g->deliver);
 	/* What the flush calls back, by direction (copy.c stays below). */
 	g->copy_ops[XNB_DIR_TX] = &xnb_tx_copy_ops;
@@ -643,10 +719,12 @@ static void xnb_group_stop(struct xnb_group *g)
  * are stopped again).  Under the assign mutex.
  */
 static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
+	__must_hold(&xnb_assign_mutex)
 {
 	unsigned int i;
 	int err;
 
+	lockdep_assert_held(&xnb_assign_mutex);
 	for (i = 0; i < n; i++) {
 		err = xnb_group_start(&groups[i], i);
 		if (err) {
@@ -658,6 +736,13 @@ static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 	return 0;
 }
 
+/**
+ * xnb_groups_init() - Start xnb_nr_groups groups.
+ *
+ * Context: Process context (module init), may sleep.  Takes
+ * xnb_assign_mutex: copy_batch may be written from sysfs already.
+ * Return: 0, or a negative errno with no group started.
+ */
 int xnb_groups_init(void)
 {
 	struct xnb_group *groups;
@@ -685,7 +770,15 @@ fail:
 	return err;
 }
 
-/* Every queue is detached by now: the backend driver is gone. */
+/**
+ * xnb_groups_exit() - Stop and free every group.
+ *
+ * Description: Every queue is detached by now: the backend driver is
+ * gone.
+ *
+ * Context: Process context (module exit), may sleep.  Takes
+ * xnb_assign_mutex to unpublish the groups.
+ */
 void xnb_groups_exit(void)
 {
 	struct xnb_group *groups = xnb_groups;
@@ -706,9 +799,11 @@ void xnb_groups_exit(void)
  * g->queues, and the mutex is held: the walk is safe.
  */
 static void xnb_groups_move(struct xnb_group *g, bool pinned)
+	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_queue *q, *next;
 
+	lockdep_assert_held(&xnb_assign_mutex);
 	list_for_each_entry_safe(q, next, &g->queues, group_node) {
 		int pin = READ_ONCE(q->vif->pinned_group);
 
@@ -722,14 +817,24 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
 	}
 }
 
-/* groups written at runtime: @n new groups take over every queue, live.
- * They are all started first, so when one cannot be, nothing changes.
- * Then, under the assign mutex (no attach, detach, copy_batch change or
- * debugfs reader meanwhile), the new set is published and each queue
- * moves by the attach policy, a short pause per queue.  A vif's pin to
- * a group that is gone is kept: its queues are placed as if unpinned
- * until a later write brings the group back.  Writing the current count
- * rebalances.  The old groups go once no kick can still hold one.
+/**
+ * xnb_groups_set_count() - Replace the groups (groups written at runtime).
+ * @n: the new number of groups, already range-checked
+ *
+ * @n new groups take over every queue, live.  They are all started
+ * first, so when one cannot be, nothing changes.  Then, under the assign
+ * mutex (no attach, detach, copy_batch change or debugfs reader
+ * meanwhile), the new set is published and each queue moves by the
+ * attach policy, a short pause per queue.  A vif's pin to a group that
+ * is gone is kept: its queues are placed as if unpinned until a later
+ * write brings the group back.  Writing the current count rebalances.
+ * The old groups go once no kick can still hold one.
+ *
+ * Context: Process context (a sysfs write), sleeps.  Takes
+ * xnb_assign_mutex, and each old group's lock and sync_mutex as its
+ * queues move.
+ * Return: 0; -ENOMEM, -EBUSY (module init or exit under way) or the
+ * error of a group that could not start, with nothing changed.
  */
 int xnb_groups_set_count(unsigned int n)
 {
@@ -786,12 +891,17 @@ static struct dentry *xnb_debugfs_dir;
 
 /* Ring indices and wakeup state: what to look at when a queue stalls.
  * The shared indices are the guest's to change; this is a snapshot.
+ * Under the lock of @g, the group @q is on: it stays attached, so its
+ * rings stay mapped (they are unmapped only after the detach).
  */
-static void xnb_queue_show(struct seq_file *m, struct xnb_queue *q)
+static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
+			   struct xnb_queue *q)
+	__must_hold(&g->lock)
 {
 	const struct xen_netif_tx_sring *ts = q->tx.sring;
 	const struct xen_netif_rx_sring *rs = q->rx.sring;
 
+	lockdep_assert_held(&g->lock);
 	seq_printf(m, "  %s%s%s%s eoi %lx held %lx spurious %u/%u\n",
 		   q->name, q->queued ? " queued" : "",
 		   q->tx_held ? " held" : "",
@@ -838,7 +948,7 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main");
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)
-			xnb_queue_show(m, q);
+			xnb_queue_show(m, g, q);
 		spin_unlock_irq(&g->lock);
 	}
 	mutex_unlock(&xnb_assign_mutex);
@@ -846,6 +956,15 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(xnb_groups);
 
+/**
+ * xnb_debugfs_init() - Create /sys/kernel/debug/xen-netback/.
+ *
+ * Description: With the "groups" file and the balancer's "balance".
+ * A debugfs failure is not an error.
+ *
+ * Context: Process context (module init).
+ * Return: Always 0.
+ */
 int xnb_debugfs_init(void)
 {
 	xnb_debugfs_dir = debugfs_create_dir("xen-netback", NULL);
@@ -855,6 +974,11 @@ int xnb_debugfs_init(void)
 	return 0;
 }
 
+/**
+ * xnb_debugfs_exit() - Remove /sys/kernel/debug/xen-netback/.
+ *
+ * Context: Process context (module exit, or a failed init).
+ */
 void xnb_debugfs_exit(void)
 {
 	debugfs_remove_recursive(xnb_debugfs_dir);

@@ -30,6 +30,16 @@
 
 #include "common.h"
 
+/**
+ * xnb_vif_update_carrier() - Carrier on or off by the vif's state.
+ * @vif: the vif
+ *
+ * On while connected, not disabled and no queue stalled; off otherwise.
+ *
+ * Context: Process context or BH off, not hard irq.  Takes the vif's
+ * carrier_lock (BH off), so decisions from several contexts apply in
+ * the order they were taken.
+ */
 void xnb_vif_update_carrier(struct xnb_vif *vif)
 {
 	bool on;
@@ -44,7 +54,17 @@ void xnb_vif_update_carrier(struct xnb_vif *vif)
 	spin_unlock_bh(&vif->carrier_lock);
 }
 
-/* The guest broke the protocol: stop serving its rings until reconnect. */
+/**
+ * xnb_vif_fatal() - The guest broke the protocol: disable the vif.
+ * @vif: the vif
+ * @why: the violation, for the log
+ *
+ * Its rings are served no more until the guest reconnects, and the
+ * carrier goes off.
+ *
+ * Context: A group's poll (BH off) or the control ring's work.  Takes
+ * the vif's carrier_lock.
+ */
 void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 {
 	if (READ_ONCE(vif->disabled))
@@ -135,10 +155,18 @@ static void xnb_eoi_timer_fn(struct timer_list *t)
 					XEN_EOI_FLAG_SPURIOUS);
 }
 
-/* Called by the group once the ring is drained (or the vif disabled).
+/**
+ * xnb_vif_eoi() - Send the EOI owed for a channel, or hold it back.
+ * @q: the queue
+ * @which: XNB_EOI_TX or XNB_EOI_RX
+ *
+ * Called by the group once the ring is drained (or the vif disabled).
  * An owed EOI for which the group found no work since the last one is
  * flagged spurious: a guest raising events that lead nowhere is then
- * delayed by the back-off above, not served at dom0's cost.
+ * delayed by our late-EOI back-off (xnb_lateeoi), not served at dom0's
+ * cost.  Nothing happens when no EOI is owed.
+ *
+ * Context: The group's poll (BH off), in the pass serving @q.
  */
 void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 {
@@ -275,6 +303,19 @@ static const struct net_device_ops xnb_netdev_ops = {
 	.ndo_validate_addr = eth_validate_addr,
 };
 
+/**
+ * xnb_vif_create() - Create and register a vif's netdev.
+ * @xbdev: the backend's xenbus device
+ * @domid: the guest's domain
+ * @handle: the vif's number in the guest, for the name "vif<domid>.<handle>"
+ *
+ * The netdev comes up with its carrier off and one queue; the frontend
+ * connects later.
+ *
+ * Context: Process context (probe), sleeps.  Takes rtnl (registration).
+ * Return: the vif, or an ERR_PTR(): -ENOMEM, or register_netdev()'s
+ * error.
+ */
 struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 			       unsigned int handle)
 {
@@ -327,11 +368,21 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	return vif;
 }
 
+/**
+ * xnb_vif_alloc_queues() - Allocate a connection's queues.
+ * @vif: the vif, not connected and without queues
+ * @n: the number of queues the frontend asked for
+ *
+ * Context: Process context (the xenbus thread, under the backend lock),
+ * may sleep.  Takes the vif's stats_lock to publish the queues.
+ * Return: 0 or -ENOMEM.
+ */
 int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
 {
 	struct xnb_queue *queues;
 	unsigned int i;
 
+	xnb_backend_assert_held(vif);
 	queues = kvcalloc(n, sizeof(*queues), GFP_KERNEL);
 	if (!queues)
 		return -ENOMEM;
@@ -372,6 +423,23 @@ static int xnb_bind(struct xnb_queue *q, unsigned int evtchn,
 							      0, q->name, q);
 }
 
+/**
+ * xnb_vif_connect_queue() - Map a queue's rings and bind its channels.
+ * @q: the queue, allocated and in no group
+ * @tx_ref: the grant of the guest TX ring
+ * @rx_ref: the grant of the guest RX ring
+ * @tx_evtchn: the guest's TX event channel
+ * @rx_evtchn: the guest's RX event channel; equal to @tx_evtchn for one
+ *	channel serving both rings
+ *
+ * On failure, what was mapped or bound stays, for xnb_vif_disconnect()
+ * to undo.
+ *
+ * Context: Process context (the xenbus thread, under the backend lock),
+ * sleeps.
+ * Return: 0; -EINVAL when the ring indices describe no possible ring;
+ * or the error of mapping a ring or binding a channel.
+ */
 int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 			  grant_ref_t rx_ref, unsigned int tx_evtchn,
 			  unsigned int rx_evtchn)
@@ -382,6 +450,7 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	void *addr;
 	int err;
 
+	xnb_backend_assert_held(vif);
 	err = xnb_map_ring(vif, tx_ref, &addr);
 	if (err)
 		return err;
@@ -423,12 +492,23 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	return 0;
 }
 
-/* Every queue is connected: open for traffic. */
+/**
+ * xnb_vif_start() - Open a connected vif for traffic.
+ * @vif: the vif, every queue connected
+ *
+ * Sets the real queue count and the features the frontend negotiated,
+ * gives the queues to their groups and turns the carrier on.
+ *
+ * Context: Process context (the xenbus thread, under the backend lock),
+ * sleeps.  Takes rtnl, then xnb_assign_mutex and the groups' locks for
+ * each queue, then the vif's carrier_lock.
+ */
 void xnb_vif_start(struct xnb_vif *vif)
 {
 	struct net_device *dev = vif->dev;
 	unsigned int i;
 
+	xnb_backend_assert_held(vif);
 	rtnl_lock();
 	netif_set_real_num_tx_queues(dev, vif->num_queues);
 	netdev_update_features(dev);
@@ -445,15 +525,25 @@ void xnb_vif_start(struct xnb_vif *vif)
 	netif_tx_wake_all_queues(dev);
 }
 
-/* Move every queue to @group.  Unpinned (-1): with the balancer on, the
+/**
+ * xnb_vif_set_pinned() - Pin a vif's queues to a group ("worker-group").
+ * @vif: the vif
+ * @group: the group's index, or -1 to unpin
+ *
+ * Moves every queue to @group.  Unpinned: with the balancer on, the
  * queues stay where they are and move by measured load from then on
  * (balance.c), so a pin can seed any placement; with it off, back to
- * the policy's choice.
+ * the policy's choice.  A vif not connected only keeps the value.
+ *
+ * Context: Process context (the xenbus thread, under the backend lock),
+ * sleeps: each move waits for the old group's poll.  Takes
+ * xnb_assign_mutex and the groups' locks for each queue.
  */
 void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
 {
 	unsigned int i;
 
+	xnb_backend_assert_held(vif);
 	WRITE_ONCE(vif->pinned_group, group);
 	if (!vif->connected || (group < 0 && READ_ONCE(xnb_rebalance_ms)))
 		return;
@@ -499,12 +589,26 @@ static void xnb_queue_release(struct xnb_queue *q)
 	q->rx.sring = NULL;
 }
 
+/**
+ * xnb_vif_disconnect() - Take a vif's connection down.
+ * @vif: the vif; nothing happens without queues
+ *
+ * In the order the top of this file gives: no transmit in flight, the
+ * control ring gone, the queues out of their groups, their irqs, timers,
+ * queued packets and rings gone, their counters kept for the next
+ * connection.  The netdev stays.
+ *
+ * Context: Process context (the xenbus thread, under the backend lock),
+ * sleeps.  Takes the vif's carrier_lock, xnb_assign_mutex and the
+ * groups' locks for each queue, then stats_lock.
+ */
 void xnb_vif_disconnect(struct xnb_vif *vif)
 {
 	struct net_device *dev = vif->dev;
 	struct xnb_queue *queues;
 	unsigned int i;
 
+	xnb_backend_assert_held(vif);
 	if (!vif->queues)
 		return;
 
@@ -528,10 +632,18 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 	kvfree(queues);
 }
 
+/**
+ * xnb_vif_destroy() - Disconnect, unregister and free a vif.
+ * @vif: the vif, freed on return
+ *
+ * Context: Process context (remove, under the backend lock), sleeps.
+ * Takes rtnl (unregistration), and the locks xnb_vif_disconnect() takes.
+ */
 void xnb_vif_destroy(struct xnb_vif *vif)
 {
 	struct net_device *dev = vif->dev;
 
+	xnb_backend_assert_held(vif);
 	xnb_vif_disconnect(vif);
 	/* Only now: until the queues left their groups a guest MCAST_ADD
 	 * could still add an entry.

@@ -33,6 +33,12 @@ struct xnb_mcast_addr {
 	u8 addr[ETH_ALEN];
 };
 
+/**
+ * xnb_mcast_init() - Set up a vif's empty multicast filter.
+ * @vif: the vif, just created
+ *
+ * Context: Process context (probe).
+ */
 void xnb_mcast_init(struct xnb_vif *vif)
 {
 	spin_lock_init(&vif->mcast.lock);
@@ -41,6 +47,17 @@ void xnb_mcast_init(struct xnb_vif *vif)
 	vif->mcast.flood = false;
 }
 
+/**
+ * xnb_mcast_add() - Add an address to the guest's multicast filter.
+ * @vif: the vif
+ * @addr: the group address (MCAST_ADD)
+ *
+ * Context: A group's poll (BH off): the guest's request came on one of
+ * the vif's queues.  Takes the vif's mcast lock; never sleeps.
+ * Return: 0; -EINVAL for an address that is not multicast; -ENOMEM; or
+ * -ENOSPC when the list is full, after which the vif floods multicast
+ * to the guest.
+ */
 int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
 {
 	struct xnb_mcast *mc = &vif->mcast;
@@ -72,8 +89,16 @@ int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
 	return 0;
 }
 
-/* Removes one entry for @addr, if any: deleting an absent address is
- * not an error (stock answers it OKAY too).
+/**
+ * xnb_mcast_del() - Remove an address from the guest's multicast filter.
+ * @vif: the vif
+ * @addr: the group address (MCAST_DEL)
+ *
+ * Removes one entry for @addr, if any: deleting an absent address is
+ * not an error (stock answers it OKAY too).  An empty list ends the
+ * flooding.
+ *
+ * Context: A group's poll (BH off).  Takes the vif's mcast lock.
  */
 void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr)
 {
@@ -94,7 +119,15 @@ void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr)
 	spin_unlock_bh(&mc->lock);
 }
 
-/* At disconnect and remove: the next connection starts empty. */
+/**
+ * xnb_mcast_clear() - Empty the guest's multicast filter.
+ * @vif: the vif
+ *
+ * At disconnect and remove: the next connection starts empty.
+ *
+ * Context: Process context (the xenbus thread).  Takes the vif's mcast
+ * lock.
+ */
 void xnb_mcast_clear(struct xnb_vif *vif)
 {
 	struct xnb_mcast *mc = &vif->mcast;
@@ -110,7 +143,15 @@ void xnb_mcast_clear(struct xnb_vif *vif)
 	spin_unlock_bh(&mc->lock);
 }
 
-/* May a frame for group address @dest go to the guest?  Transmit path. */
+/**
+ * xnb_mcast_wanted() - Whether the guest takes a multicast frame.
+ * @vif: the vif
+ * @dest: the frame's group address
+ *
+ * Context: The transmit path (BH off), any CPU.  An RCU reader of the
+ * list, no lock.
+ * Return: true when @dest is in the list or the vif floods multicast.
+ */
 bool xnb_mcast_wanted(struct xnb_vif *vif, const u8 *dest)
 {
 	struct xnb_mcast_addr *m;

@@ -33,6 +33,21 @@ static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
 	return false;
 }
 
+/**
+ * xnb_start_xmit() - Queue a dom0 -> guest packet (ndo_start_xmit).
+ * @skb: the packet
+ * @dev: the vif's netdev
+ *
+ * Drops what the guest cannot or does not want to take (no connection,
+ * a disabled vif, the multicast filter, too many slots, a GSO type it
+ * did not negotiate), else queues @skb on its queue and kicks the
+ * group.  The netdev queue stops past rx_queue_bytes queued.
+ *
+ * Context: The netdev transmit path (softirq or process, BH off), under
+ * the core's lock of the tx queue.  Reads the vif's connection
+ * lockless; an RCU reader of the multicast list, a hash_lock reader.
+ * Return: NETDEV_TX_OK, always (drops are counted).
+ */
 netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct xnb_vif *vif = netdev_priv(dev);
@@ -108,6 +123,15 @@ static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
 		netif_tx_wake_queue(txq);
 }
 
+/**
+ * xnb_rx_purge() - Drop every packet queued for the guest.
+ * @q: the queue
+ *
+ * Counted in rx_dropped; wakes the netdev queue unless disconnecting.
+ *
+ * Context: The group's poll, in the pass serving @q (a drain), or the
+ * xenbus thread once @q left its group (release).
+ */
 void xnb_rx_purge(struct xnb_queue *q)
 {
 	struct sk_buff *skb;
@@ -122,11 +146,20 @@ void xnb_rx_purge(struct xnb_queue *q)
 		xnb_stat_add(q, &q->stats.rx_dropped, n);
 }
 
-/* The RX half of an event: see xnb_rx_event_judge (proto.c).  rx.c sets
- * rx_blocked_since and rx_want before it rechecks the ring, so a guest
- * that posts right after that recheck is heard.  They are stored before
- * req_event (smp_wmb), so the event a guest raises on seeing req_event
- * finds them here, on any CPU, whatever the architecture's store order.
+/**
+ * xnb_rx_event() - Judge a guest RX event.
+ * @q: the queue whose RX channel fired
+ *
+ * The RX half of an event: see xnb_rx_event_judge() (proto.c).  rx.c
+ * sets rx_blocked_since and rx_want before it rechecks the ring, so a
+ * guest that posts right after that recheck is heard.  They are stored
+ * before req_event (smp_wmb), so the event a guest raises on seeing
+ * req_event finds them here, on any CPU, whatever the architecture's
+ * store order.
+ *
+ * Context: Hard irq (the event channel's handler); no lock.
+ * Return: what to do with the event: kick the group, or answer it as
+ * spurious.
  */
 enum xnb_event xnb_rx_event(struct xnb_queue *q)
 {
@@ -137,6 +170,12 @@ enum xnb_event xnb_rx_event(struct xnb_queue *q)
 				  READ_ONCE(q->vif->disabled));
 }
 
+/**
+ * xnb_stall_timer_fn() - The stall timer: kick a queue to look at it.
+ * @t: the queue's stall_timer
+ *
+ * Context: Timer (softirq).
+ */
 void xnb_stall_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, stall_timer);
@@ -350,12 +389,31 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
 	xnb_copy_commit(g, f, n);
 }
 
+/**
+ * xnb_rx_gather() - Start copying queued packets into a queue's guest.
+ * @g: the group whose pass runs
+ * @q: the queue it serves
+ * @budget: ring slots the queue may use this turn
+ *
+ * Each packet waits until the guest has posted enough buffers for it,
+ * then its copy starts in the group's batch.  A guest that posts none
+ * has its packets dropped after rx_drain_timeout_msecs and loses the
+ * carrier after rx_stall_timeout_msecs.  Stops at the budget (the packet
+ * that crosses it still goes), an empty queue, too few buffers or a
+ * full response ring.
+ *
+ * Context: The group's poll (BH off), under its pass lock.  May take the
+ * vif's carrier_lock.
+ * Return: the packets started; those dropped are not counted.
+ */
 int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_vif *vif = q->vif;
 	struct sk_buff *skb;
 	int done = 0, used = 0;
 
+	lockdep_assert_held(&g->pass_busy);
 	if (q->rx_blocked_since && skb_queue_empty_lockless(&q->rx_skbs)) {
 		xnb_rx_check_unstall(q);
 		/* Still nothing posted: the stall clock keeps running. */
@@ -436,6 +494,14 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 	return done;
 }
 
+/**
+ * xnb_rx_pending() - Whether packets wait for the guest and may go.
+ * @q: the queue, served by the caller's pass
+ *
+ * Context: The group's poll (BH off), inside the pass serving @q.
+ * Return: true when packets are queued and the queue is neither blocked
+ * on guest buffers nor disabled.
+ */
 bool xnb_rx_pending(struct xnb_queue *q)
 {
 	return !q->rx_blocked_since && !READ_ONCE(q->vif->disabled) &&
@@ -451,8 +517,20 @@ static u16 xnb_rx_flags(const struct sk_buff *skb)
 	return 0;
 }
 
-static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f,
-			    bool ok)
+/**
+ * xnb_rx_complete() - Answer a guest RX packet once its copy is done.
+ * @g: the group whose pass runs
+ * @f: the packet
+ * @ok: whether all of its copy ops succeeded
+ *
+ * Writes the packet's responses (its data's lengths, its GSO and hash
+ * extras, or errors), counts it and frees it.
+ *
+ * Context: The group's poll (BH off), under its pass lock; called by
+ * xnb_copy_flush().
+ */
+static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q = f->queue;
 	struct sk_buff *skb = f->skb;
@@ -460,6 +538,7 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f,
 	unsigned int extras = f->gso + f->hash;
 	u16 flags = xnb_rx_flags(skb);
 
+	lockdep_assert_held(&g->pass_busy);
 	if (last_data <= extras)
 		last_data = 0;	/* data in slot 0 alone, extras after it */
 
@@ -516,6 +595,13 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f,
 		dev_kfree_skb_any(skb);
 }
 
+/**
+ * xnb_rx_push() - Push a queue's guest RX responses, notify if asked.
+ * @q: the queue
+ *
+ * Context: The group's poll (BH off), from xnb_copy_flush(), in the pass
+ * that completed the queue's packets.
+ */
 static void xnb_rx_push(struct xnb_queue *q)
 {
 	int notify;

@@ -65,11 +65,15 @@ static u64 xnb_stat(const struct xnb_queue_stats *s, unsigned int i)
 	return *(const u64 *)((const char *)s + xnb_stat_descs[i].offset);
 }
 
-/* Sum every queue's counters and the saved ones of past connections. */
+/* Sum every queue's counters and the saved ones of past connections.
+ * stats_lock keeps vif->queues from being freed under us.
+ */
 static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *unsupported)
+	__must_hold(&vif->stats_lock)
 {
 	unsigned int i, j, start;
 
+	lockdep_assert_held(&vif->stats_lock);
 	for (i = 0; i < XNB_NR_STATS; i++)
 		out[i] = xnb_stat(&vif->saved, i);
 	*unsupported = vif->saved_unsupported;
@@ -89,12 +93,22 @@ static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *unsupported)
 	}
 }
 
-/* Called under stats_lock with the queues quiesced, before they go. */
+/**
+ * xnb_stats_save() - Keep a connection's counters past its end.
+ * @vif: the vif, its queues about to go
+ *
+ * Adds every queue's counters to the saved ones of past connections.
+ *
+ * Context: The xenbus thread (disconnect), with the queues quiesced;
+ * the caller holds the vif's stats_lock.
+ */
 void xnb_stats_save(struct xnb_vif *vif)
+	__must_hold(&vif->stats_lock)
 {
 	u64 v[XNB_NR_STATS], xd;
 	unsigned int i;
 
+	lockdep_assert_held(&vif->stats_lock);
 	xnb_stats_sum(vif, v, &xd);
 	for (i = 0; i < XNB_NR_STATS; i++)
 		*(u64 *)((char *)&vif->saved + xnb_stat_descs[i].offset) = v[i];
@@ -125,8 +139,17 @@ static const struct xnb_netdev_stat xnb_netdev_stats[] = {
 	XNB_NETDEV_STAT(tx_errors, rx_errors),
 };
 
-/* Readers may run in atomic context while the xenbus thread frees the
+/**
+ * xnb_stats_fold() - The vif's counters as netdev stats (ndo_get_stats64).
+ * @vif: the vif
+ * @s: filled with dom0's view: what the guest sent is what the vif
+ *	received
+ *
+ * Readers may run in atomic context while the xenbus thread frees the
  * queues, so both take the vif's stats spinlock.
+ *
+ * Context: Any context but hard irq.  Takes the vif's stats_lock (BH
+ * off).
  */
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
 {

@@ -27,10 +27,20 @@
  */
 #define XNB_TX_GFP	(GFP_NOWAIT | __GFP_NOWARN)
 
-/* Before the queue goes idle: a gather that stopped on its budget or on
- * a failed allocation right at req_prod left req_event where an older
- * check put it, and the guest raises no event for what it posts next.
- * Re-arm it (and recheck) as the gather's own empty-ring path does.
+/**
+ * xnb_tx_pending() - Whether a queue's guest TX ring has requests left.
+ * @q: the queue, served by the caller's pass
+ *
+ * Asked before the queue goes idle: a gather that stopped on its budget
+ * or on a failed allocation right at req_prod left req_event where an
+ * older check put it, and the guest raises no event for what it posts
+ * next.  This re-arms it (and rechecks) as the gather's own empty-ring
+ * path does.
+ *
+ * Context: The group's poll (BH off), inside the pass serving @q.
+ * Return: true when requests wait; false when none do, or while a
+ * packet is held for credit or the vif is disabled (the credit timer or
+ * a reconnect kicks the queue then).
  */
 bool xnb_tx_pending(struct xnb_queue *q)
 {
@@ -42,7 +52,17 @@ bool xnb_tx_pending(struct xnb_queue *q)
 	return more;
 }
 
-/* The TX half of an event: see xnb_tx_event_judge (proto.c). */
+/**
+ * xnb_tx_event() - Judge a guest TX event.
+ * @q: the queue whose TX channel fired
+ *
+ * The TX half of an event: see xnb_tx_event_judge() (proto.c), given a
+ * lockless snapshot of the ring and the queue.
+ *
+ * Context: Hard irq (the event channel's handler); no lock.
+ * Return: what to do with the event: kick the group, owe the EOI to the
+ * credit timer's pass, or answer it as spurious.
+ */
 enum xnb_event xnb_tx_event(struct xnb_queue *q)
 {
 	return xnb_tx_event_judge(READ_ONCE(q->tx.sring->req_prod),
@@ -52,6 +72,12 @@ enum xnb_event xnb_tx_event(struct xnb_queue *q)
 				  READ_ONCE(q->vif->disabled));
 }
 
+/**
+ * xnb_credit_timer_fn() - The credit timer: kick a queue held for credit.
+ * @t: the queue's credit_timer
+ *
+ * Context: Timer (softirq).
+ */
 void xnb_credit_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, credit_timer);
@@ -272,7 +298,27 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
 	xnb_copy_commit(g, f, 0);
 }
 
+/**
+ * xnb_tx_gather() - Take guest TX packets off a queue's ring.
+ * @g: the group whose pass runs
+ * @q: the queue it serves
+ * @budget: ring slots the queue may use this turn
+ *
+ * Parses each packet (proto.c), takes its credit, and starts its copy in
+ * the group's batch; a malformed packet is answered with an error, a
+ * protocol violation disables the vif.  Stops at the budget, an empty
+ * ring, a packet that waits for credit (tx_held, the credit timer
+ * armed) or a full response ring; the packet that crosses the budget
+ * still goes.
+ *
+ * Context: The group's poll (BH off), under its pass lock.  Takes the
+ * vif's credit_lock when a rate is set, its mcast lock for a filter
+ * request.
+ * Return: the packets taken off the ring, dropped ones and filter
+ * requests included.
+ */
 int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_vif *vif = q->vif;
 	struct xnb_tx_limits lim = {
@@ -282,6 +328,7 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 	};
 	int done = 0, used = 0;
 
+	lockdep_assert_held(&g->pass_busy);
 	/* The budget counts ring slots (about a page of data each), so a
 	 * pass spends on a queue time bounded in bytes, not in packets.
 	 */
@@ -389,8 +436,21 @@ static bool xnb_tx_finish(struct xnb_queue *q, struct sk_buff *skb)
 	return true;
 }
 
-static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f,
-			    bool ok)
+/**
+ * xnb_tx_complete() - Answer a guest TX packet once its copy is done.
+ * @g: the group whose pass runs
+ * @f: the packet
+ * @ok: whether all of its copy ops succeeded
+ *
+ * Checks the copied headers, writes the packet's responses (OKAY or
+ * errors) and counts it; a good packet is queued for xnb_tx_deliver(),
+ * a failed one freed.
+ *
+ * Context: The group's poll (BH off), under its pass lock; called by
+ * xnb_copy_flush().
+ */
+static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q = f->queue;
 	struct sk_buff *skb = f->skb;
@@ -398,6 +458,7 @@ static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f,
 	unsigned int i;
 	s16 status;
 
+	lockdep_assert_held(&g->pass_busy);
 	/* A malformed packet gets an error, not a silent OKAY. */
 	if (ok && !xnb_tx_finish(q, skb))
 		ok = false;
@@ -432,6 +493,13 @@ static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f,
 		kfree_skb(skb);
 }
 
+/**
+ * xnb_tx_push() - Push a queue's guest TX responses, notify if asked.
+ * @q: the queue
+ *
+ * Context: The group's poll (BH off), from xnb_copy_flush(), in the pass
+ * that completed the queue's packets.
+ */
 static void xnb_tx_push(struct xnb_queue *q)
 {
 	int notify;
@@ -441,15 +509,24 @@ static void xnb_tx_push(struct xnb_queue *q)
 		notify_remote_via_irq(q->tx_irq);
 }
 
-/* Up the stack through the NAPI context running the pass, in the order
- * the flush completed them (each queue's in ring order).  Only ever
- * called from the poll, BH off: GRO holds packets until that context
- * completes, which it does before another may take the passes over.
+/**
+ * xnb_tx_deliver() - Hand the completed guest TX packets to the stack.
+ * @g: the group whose pass runs
+ *
+ * Up the stack through the NAPI context running the pass (g->polling),
+ * in the order the flush completed them (each queue's in ring order).
+ * GRO holds packets until that context completes, which it does before
+ * another may take the passes over.
+ *
+ * Context: The group's poll, BH off, under its pass lock; called by
+ * xnb_copy_flush() only.
  */
 static void xnb_tx_deliver(struct xnb_group *g)
+	__must_hold(&g->pass_busy)
 {
 	struct sk_buff *skb;
 
+	lockdep_assert_held(&g->pass_busy);
 	while ((skb = __skb_dequeue(&g->deliver)))
 		napi_gro_receive(g->polling, skb);
 }

@@ -48,6 +48,25 @@ struct xnb_backend {
 	struct xenbus_watch mcast_watch;	/* frontend's, when connected */
 };
 
+/**
+ * xnb_backend_assert_held() - Check that the vif's backend lock is held.
+ * @vif: the vif
+ *
+ * interface.c and ctrlring.c connect, start, pin and take down a vif
+ * only under its backend's lock (be->lock, private to this file): they
+ * check it with this.  Only once the vif is created: probe sets the
+ * drvdata first, remove clears it last.  Without lockdep, no check.
+ *
+ * Context: Process context (the xenbus thread), the caller holding the
+ * backend lock.
+ */
+void xnb_backend_assert_held(struct xnb_vif *vif)
+{
+	struct xnb_backend *be = dev_get_drvdata(&vif->xbdev->dev);
+
+	lockdep_assert_held(&be->lock);
+}
+
 /* At probe and at each new InitWait, so a changed max_queues or
  * separate_tx_rx_irq applies from the next connection on.
  */
@@ -176,9 +195,10 @@ static void xnb_worker_group_changed(struct xenbus_watch *w,
 	mutex_unlock(&be->lock);
 }
 
-/* Called with be->lock held. */
 static void xnb_maybe_connected(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
+	lockdep_assert_held(&be->lock);
 	if (be->want_connected && be->hotplug_ok &&
 	    be->dev->state != XenbusStateConnected)
 		xenbus_switch_state(be->dev, XenbusStateConnected);
@@ -223,9 +243,11 @@ static void xnb_mcast_ctrl_changed(struct xenbus_watch *w, const char *path,
  * then copies out of the guest's buffer; we clamp to XNB_RX_HEADROOM_MAX.
  */
 static void xnb_read_xdp_headroom(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
 	unsigned int hr = 0;
 
+	lockdep_assert_held(&be->lock);
 	if (be->xdp_offer &&
 	    xenbus_scanf(XBT_NIL, be->dev->otherend, "xdp-headroom", "%u",
 			 &hr) != 1)
@@ -242,11 +264,13 @@ static void xnb_read_xdp_headroom(struct xnb_backend *be)
 
 static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 			  const char *path)
+	__must_hold(&be->lock)
 {
 	struct xenbus_device *dev = be->dev;
 	unsigned int tx_ref, rx_ref, tx_evt, rx_evt;
 	int err;
 
+	lockdep_assert_held(&be->lock);
 	err = xenbus_gather(XBT_NIL, path, "tx-ring-ref", "%u", &tx_ref,
 			    "rx-ring-ref", "%u", &rx_ref, NULL);
 	if (err) {
@@ -279,12 +303,14 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
  * A ref or channel that is there but unusable refuses the connect.
  */
 static int xnb_read_ctrl(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
 	struct xenbus_device *dev = be->dev;
 	const char *fe = dev->otherend;
 	unsigned int ref, evt;
 	int err;
 
+	lockdep_assert_held(&be->lock);
 	err = xenbus_scanf(XBT_NIL, fe, "ctrl-ring-ref", "%u", &ref);
 	if (err == -ENOENT)
 		return 0;
@@ -308,6 +334,7 @@ static int xnb_read_ctrl(struct xnb_backend *be)
 }
 
 static int xnb_connect(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
 	struct xenbus_device *dev = be->dev;
 	const char *fe = dev->otherend;
@@ -316,6 +343,7 @@ static int xnb_connect(struct xnb_backend *be)
 	char *path;
 	int err;
 
+	lockdep_assert_held(&be->lock);
 	n = xenbus_read_unsigned(fe, "multi-queue-num-queues", 1);
 	if (n == 0 || n > be->max_queues) {
 		xenbus_dev_fatal(dev, -EINVAL,
@@ -387,7 +415,9 @@ static int xnb_connect(struct xnb_backend *be)
 static void xnb_unwatch(struct xenbus_watch *w);
 
 static void xnb_disconnect(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
+	lockdep_assert_held(&be->lock);
 	be->want_connected = false;
 	xnb_unwatch(&be->mcast_watch);
 	if (be->vif) {
@@ -660,11 +690,24 @@ static struct xenbus_driver xnb_driver = {
 	.otherend_changed = xnb_frontend_changed,
 };
 
+/**
+ * xnb_xenbus_init() - Register the "vif" backend driver.
+ *
+ * Context: Process context (module init), after the groups are up.
+ * Return: 0 or xenbus_register_backend()'s error.
+ */
 int xnb_xenbus_init(void)
 {
 	return xenbus_register_backend(&xnb_driver);
 }
 
+/**
+ * xnb_xenbus_exit() - Unregister the "vif" backend driver.
+ *
+ * Description: No vif is left: each one held a module reference.
+ *
+ * Context: Process context (module exit), first of all.
+ */
 void xnb_xenbus_exit(void)
 {
 	xenbus_unregister_driver(&xnb_driver);
