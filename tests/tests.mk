@@ -123,12 +123,7 @@ unit-build: $(UNIT_BINS) $(UNIT_PLAIN)
 # Every binary runs, a failing one does not stop the others; each ends
 # with cmocka's summary ("[  PASSED  ] N test(s)." or "[  FAILED  ] ...").
 unit: unit-build
-	@rc=0; for t in $(UNIT_BINS); do \
-		echo "unit: $${t#$(XNB_TOP)/}"; \
-		ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
-		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-			$$t || rc=1; \
-	done; exit $$rc
+	@$(UNIT_DIR)/run.sh $(UNIT_BINS)
 
 $(FUZZ_BIN): $(XNB_TOP)/tests/fuzz/fuzz_proto.c $(XNB_PROTO_C) \
 	     $(XNB_PROTO_H) $(XNB_HOOK_C) $(XNB_HOOK_H) $(FUZZ_CHECK_H) \
@@ -199,6 +194,7 @@ tests-clean:
 # and warnings; its info and style notes (mostly unquoted integers, and
 # /lab/... sources that exist only inside dom0) are advice, not failures.
 XNB_SHELL := $(wildcard $(XNB_TOP)/scripts/*.sh $(XNB_TOP)/tests/lab/*.sh \
+	       $(XNB_TOP)/tests/unit/*.sh \
 	       $(XNB_TOP)/tests/lab/scenarios/*.sh) $(XNB_TOP)/.ci/run
 shellcheck:
 	@$(XNB_NEED) shellcheck
