@@ -25,7 +25,7 @@
 
 static char *worker = "kthread";
 module_param(worker, charp, 0444);
-MODULE_PARM_DESC(worker, "What runs a group's NAPI poll: kthread (threaded NAPI) or tasklet (softirq)");
+MODULE_PARM_DESC(worker, "How a group's NAPI poll runs: kthread (in softirq while light, its own thread under sustained load) or tasklet (softirq only)");
 bool xnb_use_tasklet;
 
 static unsigned int xnb_clamp(const char *name, unsigned int v,
@@ -98,7 +98,7 @@ static const struct kernel_param_ops xnb_groups_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(groups, &xnb_groups_ops, &xnb_nr_groups, 0644);
-MODULE_PARM_DESC(groups, "Number of worker groups (0 = one per online CPU); writable at runtime, moves queues live");
+MODULE_PARM_DESC(groups, "Number of worker groups (0 = one per online CPU, at most 4 x possible CPUs); writable at runtime, moves queues live");
 
 /* Each group resizes its batch between two passes (group.c). */
 unsigned int xnb_copy_batch = 256;
@@ -172,7 +172,7 @@ static const struct kernel_param_ops xnb_rebalance_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(rebalance_ms, &xnb_rebalance_ops, &xnb_rebalance_ms, 0644);
-MODULE_PARM_DESC(rebalance_ms, "Move queues from a saturated group to an idle one every this many ms at most (0 = off, 100-60000)");
+MODULE_PARM_DESC(rebalance_ms, "Every this many ms, move at most one queue from a saturated group to an idle one (0 = off, 100-60000)");
 
 /* As in stock, any number is accepted; 0 is the default. */
 unsigned int xnb_max_queues;
@@ -199,23 +199,23 @@ static const struct kernel_param_ops xnb_max_queues_ops = {
 	.get = param_get_uint,
 };
 module_param_cb(max_queues, &xnb_max_queues_ops, &xnb_max_queues, 0644);
-MODULE_PARM_DESC(max_queues, "Queues a frontend may use (0 = min(8, online CPUs)); for the next connection");
+MODULE_PARM_DESC(max_queues, "Queues a frontend may use (0 = min(8, online CPUs), 1-64); for the next connection");
 
 unsigned int xnb_fatal_skb_slots = 20;
 module_param_named(fatal_skb_slots, xnb_fatal_skb_slots, uint, 0444);
-MODULE_PARM_DESC(fatal_skb_slots, "Further slots in one packet that disable the vif");
+MODULE_PARM_DESC(fatal_skb_slots, "Further slots in one packet that disable the vif (18-64)");
 
 unsigned int xnb_rx_queue_bytes = 512 * 1024;
 module_param_named(rx_queue_bytes, xnb_rx_queue_bytes, uint, 0444);
-MODULE_PARM_DESC(rx_queue_bytes, "Bytes queued for a guest queue before the netdev queue stops");
+MODULE_PARM_DESC(rx_queue_bytes, "Bytes queued for a guest queue before the netdev queue stops (64 KiB-64 MiB)");
 
 unsigned int xnb_rx_drain_msecs = 10000;
 module_param_named(rx_drain_timeout_msecs, xnb_rx_drain_msecs, uint, 0444);
-MODULE_PARM_DESC(rx_drain_timeout_msecs, "Drop packets queued for a guest that posts no buffers after this long");
+MODULE_PARM_DESC(rx_drain_timeout_msecs, "Drop packets queued for a guest that posts no buffers after this long (10-3600000)");
 
 unsigned int xnb_rx_stall_msecs = 60000;
 module_param_named(rx_stall_timeout_msecs, xnb_rx_stall_msecs, uint, 0444);
-MODULE_PARM_DESC(rx_stall_timeout_msecs, "Carrier off when a guest posts no buffers for this long");
+MODULE_PARM_DESC(rx_stall_timeout_msecs, "Carrier off when a guest posts no buffers for this long (10-3600000)");
 
 bool xnb_separate_tx_rx_irq = true;
 module_param_named(separate_tx_rx_irq, xnb_separate_tx_rx_irq, bool, 0644);
