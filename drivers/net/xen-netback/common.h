@@ -52,6 +52,8 @@
  *   timers (softirq)
  *     tx.c       credit timer: kicks the group when credit is back
  *     rx.c       stall timer: kicks the group to check a stalled queue
+ *     interface.c  EOI timer: sends the spurious EOIs held back from a
+ *                storming channel
  *
  *   sysfs parameter writes (process context)
  *     main.c     groups, copy_batch: group.c swaps or resizes the groups
@@ -123,9 +125,9 @@
 #define XNB_BUDGET_MAX		1024u
 #define XNB_MAX_QUEUES		64u
 
-/* main.c: module parameters.  budget, max_queues and separate_tx_rx_irq
- * may change at any time (READ_ONCE); copy_batch and groups change under
- * group.c's assign mutex.
+/* main.c: module parameters.  budget, max_queues, separate_tx_rx_irq,
+ * provides_xdp_headroom and rebalance_ms may change at any time
+ * (READ_ONCE); copy_batch and groups change under group.c's assign mutex.
  */
 extern unsigned int xnb_nr_groups;
 extern bool xnb_use_tasklet;
