@@ -75,9 +75,9 @@ FUZZ_OPTS := -max_len=4096 -timeout=10 -print_final_stats=1 \
 
 XNB_NEED := $(XNB_TOP)/scripts/need.sh
 unit-deps:
-	@$(XNB_NEED) gcc clang libcmocka-dev
+	@$(XNB_NEED) gcc clang libcmocka-dev libxen-dev
 fuzz-deps:
-	@$(XNB_NEED) clang libclang-rt-14-dev
+	@$(XNB_NEED) clang libclang-rt-14-dev libxen-dev
 
 # The tests of proto.c: proto.c with the read hook forced in (so the
 # tests can count reads and play a rewriting guest), and the TX ring

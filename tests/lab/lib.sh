@@ -188,6 +188,7 @@ lab_ping_loss() {
 	kill $LAB_PING_PIDS 2>/dev/null
 	# shellcheck disable=SC2086
 	wait $LAB_PING_PIDS
+	LAB_PING_PIDS=	# reaped: an EXIT trap must not signal them again
 	for l in $LAB_PING_LOGS; do
 		loss=$(sed -n 's/.* \([0-9.]*\)% packet loss.*/\1/p' "$l")
 		[ -n "$loss" ] || [ -z "$replies" ] || loss=$(awk -F'icmp_seq=' '/bytes from/ {

@@ -36,7 +36,7 @@
  *
  * On while connected, not disabled and no queue stalled; off otherwise.
  *
- * Context: Process context or BH off, not hard irq.  Takes the vif's
+ * Context: Process context or BH off, IRQs enabled.  Takes the vif's
  * carrier_lock (BH off), so decisions from several contexts apply in
  * the order they were taken.
  */

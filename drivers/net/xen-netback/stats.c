@@ -148,8 +148,8 @@ static const struct xnb_netdev_stat xnb_netdev_stats[] = {
  * Readers may run in atomic context while the xenbus thread frees the
  * queues, so both take the vif's stats spinlock.
  *
- * Context: Any context but hard irq.  Takes the vif's stats_lock (BH
- * off).
+ * Context: Process or softirq context, IRQs enabled.  Takes the vif's
+ * stats_lock (BH off).
  */
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
 {
