@@ -84,7 +84,10 @@
  *   backend lock -> rtnl (xnb_vif_start, unregister at destroy)
  *   xnb_assign_mutex -> group lock
  *   pass lock (only ever tried) -> group lock, mcast lock,
- *                credit_lock, carrier_lock
+ *                credit_lock, carrier_lock, a queue's rx_skbs lock
+ *   pass lock -> through the stack (napi_gro_receive into a bridge
+ *                whose port is another vif): that vif's netdev xmit
+ *                lock -> its hash_lock (read), rx_skbs and group lock
  *   group lock, mcast lock, credit_lock, carrier_lock, stats_lock,
  *                hash_lock, xnb_bal_lock: innermost (no lock of ours
  *                is taken under them)
