@@ -27,10 +27,11 @@
 # Build
 
 HOST_KDIR := /lib/modules/$(shell uname -r)/build
-# Build against the running kernel where its headers exist, else against
-# the headers the lab fetched (LAB_KDIR, tests/lab/lab.mk: same ABI as
-# the lab's dom0 kernel; the default cache's in a tree without tests/).
-KDIR ?= $(if $(wildcard $(HOST_KDIR)/Makefile),$(HOST_KDIR),$(or $(LAB_KDIR),/var/cache/xnb-lab/kdir))
+# Build against the running kernel's headers, or the kernel build tree
+# KDIR names (the lab's targets and scripts/build-matrix.sh pass theirs:
+# tests/lab/lab.mk).  Without either, `make` says what to install
+# (kdir-check) instead of failing in the kernel's make.
+KDIR ?= $(HOST_KDIR)
 
 MODULE := drivers/net/xen-netback/xen-netback.ko
 
@@ -43,11 +44,33 @@ KBUILD_ARGS = -C $(KDIR) M=$(CURDIR) XNB_VERSION=$(XNB_VERSION)
 
 all: modules
 
+# No kernel build tree at KDIR: name the package that brings one (the
+# headers of the running kernel), and KDIR for any other tree; in the
+# recipe itself, so that `make -n install` shows it too.
 modules:
+ifneq ($(wildcard $(KDIR)/Makefile),)
 	$(MAKE) $(KBUILD_ARGS) modules
+else
+	@echo "No kernel build tree at $(KDIR)$(if $(filter $(HOST_KDIR),$(KDIR)), (the running kernel's headers))." >&2; \
+	echo "Install the headers of the running kernel:" >&2; \
+	echo "    apt-get install linux-headers-$(shell uname -r)" >&2; \
+	echo "  (on Debian; linux-headers-amd64 follows the linux-image-amd64 kernel), or" >&2; \
+	echo "build against another kernel's build tree:" >&2; \
+	echo "    make KDIR=/lib/modules/<kernel>/build" >&2; \
+	$(if $(wildcard $(LAB_KDIR)/Makefile),echo "  (the lab's kernel: make lab-module, or make KDIR=$(LAB_KDIR))" >&2;) \
+	exit 1
+endif
 
+# Also without headers (a dom0 that lost them; DKMS 3.0 runs a plain
+# `make clean` in its build tree): then what kbuild would remove.
 clean:
+ifneq ($(wildcard $(KDIR)/Makefile),)
 	$(MAKE) $(KBUILD_ARGS) clean
+else
+	rm -f Module.symvers modules.order .*.cmd
+	cd drivers/net/xen-netback && rm -f *.o *.ko *.mod *.mod.c *.a \
+		modules.order .*.cmd
+endif
 	rm -rf build/6.1 build/6.12
 
 # Supported kernels (xnb_compat.h).
