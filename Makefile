@@ -35,9 +35,11 @@ KDIR ?= $(HOST_KDIR)
 
 MODULE := drivers/net/xen-netback/xen-netback.ko
 
-# MODULE_VERSION: `git describe` in a git checkout, else the VERSION file
-# (DKMS and package builds have no .git).
-XNB_VERSION := $(or $(if $(wildcard $(CURDIR)/.git),$(shell git -C $(CURDIR) describe --tags --always --dirty 2>/dev/null)),$(shell cat $(CURDIR)/VERSION 2>/dev/null),0.1)
+# MODULE_VERSION: the VERSION file, the one source of the version
+# number; in a git checkout that is not at the release tag v<VERSION>,
+# with +g<commit> (and .dirty) after it: scripts/version.sh.  DKMS and
+# package builds have neither .git nor scripts/: VERSION alone.
+XNB_VERSION := $(if $(and $(wildcard $(CURDIR)/.git),$(wildcard $(CURDIR)/scripts/version.sh)),$(shell $(CURDIR)/scripts/version.sh),$(shell cat $(CURDIR)/VERSION))
 KBUILD_ARGS = -C $(KDIR) M=$(CURDIR) XNB_VERSION=$(XNB_VERSION)
 
 .PHONY: all modules clean
