@@ -8,6 +8,7 @@
 #             build-matrix, buildroot (the supported kernels)
 #   install   make install, uninstall [INSTALL_MOD_PATH=...]
 #   package   make deb, dkms-add, dkms-install, dkms-remove
+#   docs      make man, install-man, uninstall-man, docs, docs-check
 #   test      make check, demo, lint, and from the files included below:
 #               tests/tests.mk            unit, fuzz, fuzz-smoke, fuzz-ctrl,
 #                                         fuzz-corpus, shellcheck
@@ -162,6 +163,47 @@ dkms-remove:
 	@$(DKMS_NOT_PACKAGED)
 	if dkms status $(DKMS_MOD) | grep -q .; then dkms remove $(DKMS_MOD) --all; fi
 	rm -rf $(DKMS_SRC)
+
+# ===========================================================================
+# Docs
+#   make man            docs/man/<name>.<section>.md -> build/man/ (troff,
+#                       scripts/md2man)
+#   make install-man    into $(DESTDIR)$(MANDIR)/man<section>/ (the package
+#                       installs them with dh_installman instead)
+#   make docs           README.md's parameter, xenstore key and counter
+#                       tables rewritten from docs/man/xen-netback.4.md
+#   make docs-check     fails when README.md differs from that source, a
+#                       page draws a warning from groff -ww or man, or
+#                       the parameters and counters of the code, the page
+#                       and the modprobe.d file disagree (scripts/docs.py)
+MAN_SRC := $(wildcard docs/man/*.md)
+MAN_PAGES := $(patsubst docs/man/%.md,build/man/%,$(MAN_SRC))
+MANDIR ?= /usr/share/man
+.PHONY: man install-man uninstall-man docs docs-check docs-deps
+
+docs-deps:
+	@scripts/need.sh python3 groff-base man-db
+
+man: $(MAN_PAGES)
+
+# Dated by the source's last commit (reproducible), else today.
+build/man/%: docs/man/%.md scripts/md2man VERSION | docs-deps
+	SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- $< 2>/dev/null)} \
+		python3 scripts/md2man -o build/man $<
+
+install-man: man
+	for p in $(MAN_PAGES); do \
+		install -D -m 0644 $$p $(DESTDIR)$(MANDIR)/man$${p##*.}/$${p##*/} || exit 1; \
+	done
+
+uninstall-man:
+	rm -f $(foreach p,$(MAN_PAGES),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
+
+docs: | docs-deps
+	python3 scripts/docs.py sync
+
+docs-check: | docs-deps
+	python3 scripts/docs.py check
 
 # ===========================================================================
 # Test
