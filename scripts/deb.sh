@@ -16,16 +16,56 @@ OUT=build/deb
 log() { echo "deb: $*" >&2; }
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
-missing=()
-for p in debhelper dh-dkms dpkg-dev lintian python3; do
-	installed "$p" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	log "installing ${missing[*]}"
+# What the build needs: dpkg-dev and lintian here, then debian/control's
+# Build-Depends (apt-get build-dep resolves its virtual packages, such
+# as debhelper-compat and dh-sequence-dkms).  Installing them as root is
+# asked first (y/N on a terminal); XNB_YES=1, or CI=true, installs
+# without asking (the lab's lab-debrepo target sets XNB_YES=1, as the
+# lab installs its other host packages itself); with neither and no
+# terminal, the commands are printed and the build stops.
+need_deps() {
+	local tools=() cmds=() c answer
+	for p in dpkg-dev lintian; do
+		installed "$p" || tools+=("$p")
+	done
+	[ ${#tools[@]} -eq 0 ] ||
+		cmds+=("apt-get install -y --no-install-recommends ${tools[*]}")
+	if ! installed dpkg-dev || ! dpkg-checkbuilddeps > /dev/null 2>&1; then
+		cmds+=("apt-get build-dep -y --no-install-recommends ./")
+	fi
+	[ ${#cmds[@]} -gt 0 ] || return 0
+
+	log "the package build needs packages that are not installed; as root, in $PWD:"
+	for c in "${cmds[@]}"; do
+		echo "    $c" >&2
+	done
+	if [ "$(id -u)" != 0 ]; then
+		log "run those with sudo, then make deb again"
+		return 1
+	fi
+	if [ "${XNB_YES:-0}" = 1 ] || [ "${CI:-}" = true ]; then
+		log "installing them (XNB_YES=1 or CI=true)"
+	elif [ -t 0 ]; then
+		read -r -p "deb: install them now? [y/N] " answer
+		case $answer in
+		[yY]|[yY][eE][sS]) ;;
+		*) log "not installed; run them yourself, or make deb XNB_YES=1"; return 1 ;;
+		esac
+	else
+		log "no terminal to ask on: run them yourself, or make deb XNB_YES=1"
+		return 1
+	fi
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-		{ apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; }
-fi
+	for c in "${cmds[@]}"; do
+		# A fresh box has no package lists: update once and retry.
+		# shellcheck disable=SC2086	# the command's words
+		$c -q || { apt-get update -q && $c -q; } || {
+			log "failed: $c"
+			return 1
+		}
+	done
+}
+need_deps
 
 name=$(dpkg-parsechangelog -S Source)
 version=$(dpkg-parsechangelog -S Version)

@@ -78,7 +78,11 @@ LAB_DEB_DIR := $(CURDIR)/build/lab-deb
 lab_deb = $(filter deb,$(SCENARIOS))
 LAB_ENV += $(if $(lab_deb),LAB_DOM0_EXTRA_DIR=$(LAB_DEB_DIR))
 
+# make deb asks before it installs build dependencies; the lab installs
+# its host packages itself, so here it does not ask (XNB_YES=0 to be
+# asked).  A target-specific variable reaches the prerequisite deb.
 .PHONY: lab-debrepo
+lab-debrepo: export XNB_YES ?= 1
 lab-debrepo: deb lab-images
 	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) tests/lab/host/lab-debrepo.sh $(LAB_DEB_DIR)
 
