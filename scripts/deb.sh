@@ -6,7 +6,7 @@
 #
 # The package is built from a copy holding only what DKMS needs (module
 # sources, Kbuild files, Makefile, dkms.conf), the man pages' sources and
-# their converter, plus debian/: no tests, no lab.  The version
+# their converter, NEWS, plus debian/: no tests, no lab.  The version
 # comes from debian/changelog and must match VERSION.
 set -euo pipefail
 
@@ -79,7 +79,7 @@ rm -rf "$OUT"
 mkdir -p "$stage/drivers/net/xen-netback" "$stage/include/xen" \
 	"$stage/docs/man" "$stage/scripts"
 cp -a debian "$stage/"
-cp Makefile Kbuild Kconfig VERSION LICENSE dkms.conf "$stage/"
+cp Makefile Kbuild Kconfig VERSION LICENSE NEWS dkms.conf "$stage/"
 cp docs/man/*.md "$stage/docs/man/"
 cp scripts/md2man "$stage/scripts/"
 cp drivers/net/xen-netback/Kbuild "$stage/drivers/net/xen-netback/"

@@ -19,6 +19,7 @@ tests, one line each, then "N passed, N failed":
                  source's table and of debian/modprobe.d/xen-netback-wg.conf
                  are the same
   counters       every ethtool -S name in stats.c is in the counter table
+  version        VERSION = debian/changelog's version = NEWS's first entry
 """
 import glob
 import os
@@ -174,12 +175,27 @@ def check_counters(t):
     t.result('counters', not why, '; '.join(why))
 
 
+def check_version(t):
+    version = read('VERSION').strip()
+    m = re.match(r'\S+ \(([^)]+)\)', read('debian/changelog'))
+    changelog = m.group(1) if m else None
+    m = re.search(r'^xen-netback-wg (\S+) \(', read('NEWS'), re.M)
+    news = m.group(1) if m else None
+    why = []
+    if changelog != version:
+        why.append('debian/changelog says %s, VERSION %s' % (changelog, version))
+    if news != version:
+        why.append("NEWS's first entry is %s, VERSION %s" % (news, version))
+    t.result('version', not why, '; '.join(why))
+
+
 def check():
     t = Tests()
     check_readme(t)
     check_pages(t)
     check_params(t)
     check_counters(t)
+    check_version(t)
     print('%d passed, %d failed' % (t.passed, t.failed))
     return 1 if t.failed else 0
 
