@@ -12,9 +12,10 @@ copies each block from the source into README.md.  `check` runs these
 tests, one line each, then "N passed, N failed":
 
   readme:NAME    README.md's block equals the source's
-  man:PAGE       scripts/md2man converts docs/man/PAGE.md, and neither
-                 `groff -man -Tutf8 -ww` nor `man --warnings -l` has
-                 anything to say about the page
+  man:PAGE       scripts/md2man converts docs/man/PAGE.md (and
+                 tests/man/sample.7.md, every construct it knows), and
+                 neither `groff -man -Tutf8 -ww` nor `man --warnings -l`
+                 has anything to say about the page
   params         the parameters of main.c (module_param*), of the
                  source's table and of debian/modprobe.d/xen-netback-wg.conf
                  are the same
@@ -119,7 +120,8 @@ def check_readme(t):
 def check_pages(t):
     env = dict(os.environ, LC_ALL='C.UTF-8', MANWIDTH='80', MAN_DISABLE_SECCOMP='1')
     with tempfile.TemporaryDirectory() as out:
-        for md in sorted(glob.glob(os.path.join(TOP, 'docs/man/*.md'))):
+        for md in sorted(glob.glob(os.path.join(TOP, 'docs/man/*.md')) +
+                         glob.glob(os.path.join(TOP, 'tests/man/*.md'))):
             page = os.path.basename(md)[:-3]
             name = 'man:' + page
             r = subprocess.run([sys.executable, os.path.join(TOP, 'scripts/md2man'),
