@@ -31,7 +31,7 @@ HOST_KDIR := /lib/modules/$(shell uname -r)/build
 # Build against the running kernel's headers, or the kernel build tree
 # KDIR names (the lab's targets and scripts/build-matrix.sh pass theirs:
 # tests/lab/lab.mk).  Without either, `make` says what to install
-# (kdir-check) instead of failing in the kernel's make.
+# instead of failing in the kernel's make.
 KDIR ?= $(HOST_KDIR)
 
 MODULE := drivers/net/xen-netback/xen-netback.ko

@@ -27,8 +27,9 @@ LAB_CACHE ?= /var/cache/xnb-lab
 else
 LAB_CACHE ?= /var/cache/xnb-lab-$(LAB_DIST)
 endif
-# The headers the lab fetched (same ABI as the lab's dom0 kernel); the
-# top-level Makefile builds against them when the host has none.
+# The headers the lab fetched (same ABI as the lab's dom0 kernel): the
+# lab's builds use them; a plain `make` without the host's own headers
+# names them (KDIR=$(LAB_KDIR)) rather than taking them silently.
 LAB_KDIR := $(LAB_CACHE)/kdir
 
 # The bookworm cache, whatever LAB_DIST says: the top-level Makefile's
