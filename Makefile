@@ -8,6 +8,7 @@
 #             build-matrix, buildroot (the supported kernels)
 #   install   make install, uninstall [INSTALL_MOD_PATH=...]
 #   package   make deb, dkms-add, dkms-install, dkms-remove
+#   docs      make man, install-man, uninstall-man, docs, docs-check
 #   test      make check, demo, lint, and from the files included below:
 #               tests/tests.mk            unit, fuzz, fuzz-smoke, fuzz-ctrl,
 #                                         fuzz-corpus, shellcheck
@@ -27,27 +28,52 @@
 # Build
 
 HOST_KDIR := /lib/modules/$(shell uname -r)/build
-# Build against the running kernel where its headers exist, else against
-# the headers the lab fetched (LAB_KDIR, tests/lab/lab.mk: same ABI as
-# the lab's dom0 kernel; the default cache's in a tree without tests/).
-KDIR ?= $(if $(wildcard $(HOST_KDIR)/Makefile),$(HOST_KDIR),$(or $(LAB_KDIR),/var/cache/xnb-lab/kdir))
+# Build against the running kernel's headers, or the kernel build tree
+# KDIR names (the lab's targets and scripts/build-matrix.sh pass theirs:
+# tests/lab/lab.mk).  Without either, `make` says what to install
+# instead of failing in the kernel's make.
+KDIR ?= $(HOST_KDIR)
 
 MODULE := drivers/net/xen-netback/xen-netback.ko
 
-# MODULE_VERSION: `git describe` in a git checkout, else the VERSION file
-# (DKMS and package builds have no .git).
-XNB_VERSION := $(or $(if $(wildcard $(CURDIR)/.git),$(shell git -C $(CURDIR) describe --tags --always --dirty 2>/dev/null)),$(shell cat $(CURDIR)/VERSION 2>/dev/null),0.1)
+# MODULE_VERSION: the VERSION file, the one source of the version
+# number; in a git checkout that is not at the release tag v<VERSION>,
+# with +g<commit> (and .dirty) after it: scripts/version.sh.  DKMS and
+# package builds have neither .git nor scripts/: VERSION alone.
+XNB_VERSION := $(if $(and $(wildcard $(CURDIR)/.git),$(wildcard $(CURDIR)/scripts/version.sh)),$(shell $(CURDIR)/scripts/version.sh),$(shell cat $(CURDIR)/VERSION))
 KBUILD_ARGS = -C $(KDIR) M=$(CURDIR) XNB_VERSION=$(XNB_VERSION)
 
 .PHONY: all modules clean
 
 all: modules
 
+# No kernel build tree at KDIR: name the package that brings one (the
+# headers of the running kernel), and KDIR for any other tree; in the
+# recipe itself, so that `make -n install` shows it too.
 modules:
+ifneq ($(wildcard $(KDIR)/Makefile),)
 	$(MAKE) $(KBUILD_ARGS) modules
+else
+	@echo "No kernel build tree at $(KDIR)$(if $(filter $(HOST_KDIR),$(KDIR)), (the running kernel's headers))." >&2; \
+	echo "Install the headers of the running kernel:" >&2; \
+	echo "    apt-get install linux-headers-$(shell uname -r)" >&2; \
+	echo "  (on Debian; linux-headers-amd64 follows the linux-image-amd64 kernel), or" >&2; \
+	echo "build against another kernel's build tree:" >&2; \
+	echo "    make KDIR=/lib/modules/<kernel>/build" >&2; \
+	$(if $(wildcard $(LAB_KDIR)/Makefile),echo "  (the lab's kernel: make lab-module, or make KDIR=$(LAB_KDIR))" >&2;) \
+	exit 1
+endif
 
+# Also without headers (a dom0 that lost them; DKMS 3.0 runs a plain
+# `make clean` in its build tree): then what kbuild would remove.
 clean:
+ifneq ($(wildcard $(KDIR)/Makefile),)
 	$(MAKE) $(KBUILD_ARGS) clean
+else
+	rm -f Module.symvers modules.order .*.cmd
+	cd drivers/net/xen-netback && rm -f *.o *.ko *.mod *.mod.c *.a \
+		modules.order .*.cmd
+endif
 	rm -rf build/6.1 build/6.12
 
 # Supported kernels (xnb_compat.h).
@@ -137,6 +163,47 @@ dkms-remove:
 	@$(DKMS_NOT_PACKAGED)
 	if dkms status $(DKMS_MOD) | grep -q .; then dkms remove $(DKMS_MOD) --all; fi
 	rm -rf $(DKMS_SRC)
+
+# ===========================================================================
+# Docs
+#   make man            docs/man/<name>.<section>.md -> build/man/ (troff,
+#                       scripts/md2man)
+#   make install-man    into $(DESTDIR)$(MANDIR)/man<section>/ (the package
+#                       installs them with dh_installman instead)
+#   make docs           README.md's parameter, xenstore key and counter
+#                       tables rewritten from docs/man/xen-netback.4.md
+#   make docs-check     fails when README.md differs from that source, a
+#                       page draws a warning from groff -ww or man, or
+#                       the parameters and counters of the code, the page
+#                       and the modprobe.d file disagree (scripts/docs.py)
+MAN_SRC := $(wildcard docs/man/*.md)
+MAN_PAGES := $(patsubst docs/man/%.md,build/man/%,$(MAN_SRC))
+MANDIR ?= /usr/share/man
+.PHONY: man install-man uninstall-man docs docs-check docs-deps
+
+docs-deps:
+	@scripts/need.sh python3 groff-base man-db
+
+man: $(MAN_PAGES)
+
+# Dated by the source's last commit (reproducible), else today.
+build/man/%: docs/man/%.md scripts/md2man VERSION | docs-deps
+	SOURCE_DATE_EPOCH=$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct -- $< 2>/dev/null)} \
+		python3 scripts/md2man -o build/man $<
+
+install-man: man
+	for p in $(MAN_PAGES); do \
+		install -D -m 0644 $$p $(DESTDIR)$(MANDIR)/man$${p##*.}/$${p##*/} || exit 1; \
+	done
+
+uninstall-man:
+	rm -f $(foreach p,$(MAN_PAGES),$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
+
+docs: | docs-deps
+	python3 scripts/docs.py sync
+
+docs-check: | docs-deps
+	python3 scripts/docs.py check
 
 # ===========================================================================
 # Test

@@ -17,7 +17,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
-XNB_VERSION=${XNB_VERSION:-$(cat VERSION 2>/dev/null || echo 0.1)}
+XNB_VERSION=${XNB_VERSION:-$(scripts/version.sh)}
 
 log() { echo "build-matrix: $*" >&2; }
 

@@ -50,6 +50,8 @@ unset NETBACK
 # Fast and first: every shell file passes shellcheck.
 stage shellcheck make shellcheck
 stage unit make unit
+# README's generated tables against docs/man/, the man pages against groff.
+stage docs-check make docs-check
 stage fuzz-smoke make fuzz-smoke
 # checkpatch --strict; sparse and W=1 builds against 6.1 and 6.12.
 stage lint make lint

@@ -27,8 +27,9 @@ LAB_CACHE ?= /var/cache/xnb-lab
 else
 LAB_CACHE ?= /var/cache/xnb-lab-$(LAB_DIST)
 endif
-# The headers the lab fetched (same ABI as the lab's dom0 kernel); the
-# top-level Makefile builds against them when the host has none.
+# The headers the lab fetched (same ABI as the lab's dom0 kernel): the
+# lab's builds use them; a plain `make` without the host's own headers
+# names them (KDIR=$(LAB_KDIR)) rather than taking them silently.
 LAB_KDIR := $(LAB_CACHE)/kdir
 
 # The bookworm cache, whatever LAB_DIST says: the top-level Makefile's
@@ -73,12 +74,23 @@ lab-module: lab-fetch
 	$(if $(filter ours,$(NETBACK)),$(call lab_kbuild,),@true)
 
 # SCENARIOS=deb installs the package (make deb) in dom0 from a local apt
-# repository that lab-debrepo adds to dom0's initramfs.
+# repository that lab-debrepo adds to dom0's initramfs.  It builds the
+# module twice with gcc in dom0 under TCG (bookworm: 732 s for the whole
+# boot), so it gets LAB_DEB_TIMEOUT seconds of its own (an entry of
+# LAB_SCENARIO_TIMEOUTS given by hand wins) and the run's budget grows by
+# as much, unless LAB_TIMEOUT is given.
 LAB_DEB_DIR := $(CURDIR)/build/lab-deb
 lab_deb = $(filter deb,$(SCENARIOS))
-LAB_ENV += $(if $(lab_deb),LAB_DOM0_EXTRA_DIR=$(LAB_DEB_DIR))
+LAB_DEB_TIMEOUT ?= $(if $(filter bookworm,$(LAB_DIST)),2400,3600)
+LAB_ENV += $(if $(lab_deb),LAB_DOM0_EXTRA_DIR=$(LAB_DEB_DIR) \
+	LAB_SCENARIO_TIMEOUTS="$(LAB_SCENARIO_TIMEOUTS) deb=$(LAB_DEB_TIMEOUT)" \
+	LAB_TIMEOUT=$(or $(LAB_TIMEOUT),$(shell echo $$((240 + $(words $(SCENARIOS)) * 420 + $(LAB_DEB_TIMEOUT))))))
 
+# make deb asks before it installs build dependencies; the lab installs
+# its host packages itself, so here it does not ask (XNB_YES=0 to be
+# asked).  A target-specific variable reaches the prerequisite deb.
 .PHONY: lab-debrepo
+lab-debrepo: export XNB_YES ?= 1
 lab-debrepo: deb lab-images
 	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) tests/lab/host/lab-debrepo.sh $(LAB_DEB_DIR)
 

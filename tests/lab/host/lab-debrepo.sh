@@ -9,8 +9,10 @@
 # OUT/lab/deb/ gets build/deb/xen-netback-wg-dkms_<v>_all.deb (make deb),
 # every package apt needs on top of the dom0 image to install it and the
 # headers of the lab kernel (dkms, gcc, make, linux-headers-<kver>...),
-# a Packages index and VERSION (what MODULE_VERSION the DKMS build must
-# report).  apt resolves against the dom0 image's own dpkg status, so
+# the headers of a second kernel release of the same flavour for the
+# scenario's kernel upgrade (the newest other one the suite has: KVER2,
+# empty when there is none, then the scenario simulates one), a Packages
+# index and VERSION (what MODULE_VERSION the DKMS build must report).  apt resolves against the dom0 image's own dpkg status, so
 # nothing the image already has is fetched; only --download-only is run,
 # nothing is installed on the host.  lab-run.sh appends OUT to the dom0
 # initramfs (LAB_DOM0_EXTRA_DIR).  About 75 MB for bookworm.
@@ -45,16 +47,43 @@ apt_opts=(-q -y -o "Dir::State::status=$d/status" -o "Dir::Cache::archives=$d"
 	-o APT::Install-Recommends=false -o Debug::NoLocking=1
 	-o APT::Sandbox::User=root)
 hdr=linux-headers-$LAB_KVER
-log "$LAB_DIST: what dom0 lacks for ${pkg##*/} and $hdr"
-if [ "$LAB_DIST" = bookworm ]; then
-	apt-get "${apt_opts[@]}" install -d "./${pkg##*/}" "$hdr" > download.log
-else
-	# Trixie's apt, in the build root; the repository is its /xnb.
-	"$top/scripts/buildroot.sh" exec "$repo" apt-get "${apt_opts[@]}" \
-		install -d "./${pkg##*/}" "$hdr" > download.log
+# in_dist CMD...: CMD with the lab suite's apt: the host's for bookworm,
+# the build root's for trixie (where the repository is /xnb).
+in_dist() {
+	if [ "$LAB_DIST" = bookworm ]; then
+		"$@"
+	else
+		"$top/scripts/buildroot.sh" exec "$repo" "$@"
+	fi
+}
+# The second release: the newest other linux-headers-<release>-amd64 of
+# the same series (not -cloud-, -rt-), e.g. the previous ABI that
+# security updates keep, unless its headers need that release's kernel
+# image too (trixie's do: 108 MB more, and initramfs-tools, in a dom0
+# that lives in RAM): then none, and the scenario simulates the upgrade.
+series=$(echo "$LAB_KVER" | cut -d. -f1,2)
+kver2=$(in_dist apt-cache search --names-only '^linux-headers-[0-9].*-amd64$' |
+	cut -d' ' -f1 | grep -v -e '-cloud-amd64$' -e '-rt-amd64$' |
+	sed 's/^linux-headers-//' | grep -F "$series." | grep -vFx "$LAB_KVER" |
+	sort -V | tail -n1) || kver2=
+case $kver2 in "$series".*) ;; *) kver2= ;; esac
+if [ -n "$kver2" ] && in_dist apt-cache depends "linux-headers-$kver2" |
+	grep -q 'Depends: linux-image-'; then
+	log "linux-headers-$kver2 needs linux-image-$kver2: the scenario simulates the upgrade"
+	kver2=
+fi
+log "$LAB_DIST: what dom0 lacks for ${pkg##*/} and $hdr${kver2:+, and linux-headers-$kver2}"
+if ! in_dist apt-get "${apt_opts[@]}" install -d "./${pkg##*/}" "$hdr" \
+	${kver2:+"linux-headers-$kver2"} > download.log; then
+	[ -n "$kver2" ] || { cat download.log >&2; exit 1; }
+	log "no linux-headers-$kver2 to be had: the scenario will simulate the upgrade"
+	kver2=
+	in_dist apt-get "${apt_opts[@]}" install -d "./${pkg##*/}" "$hdr" > download.log ||
+		{ cat download.log >&2; exit 1; }
 fi
 rm -rf status partial download.log
 dpkg-scanpackages -m . > Packages 2> /dev/null
 cat "$top/VERSION" > VERSION
 echo "$LAB_KVER" > KVER
+echo "$kver2" > KVER2
 log "$(grep -c '^Package:' Packages) packages, $(du -sh . | cut -f1) in $repo"
