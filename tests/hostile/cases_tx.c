@@ -146,7 +146,7 @@ enum hostile_end case_extra_types(struct fe *f)
 
 	put(f, f->txref[0], 0, NETTXF_extra_info | NETTXF_csum_blank, 1, n);
 	put_extra(f, XEN_NETIF_EXTRA_TYPE_GSO, XEN_NETIF_EXTRA_FLAG_MORE,
-		  1, XEN_NETIF_GSO_TYPE_TCPV4);
+		  1000, XEN_NETIF_GSO_TYPE_TCPV4);
 	put_extra(f, XEN_NETIF_EXTRA_TYPE_GSO, 0, 536,
 		  XEN_NETIF_GSO_TYPE_TCPV4);
 	check(f, 12, "a", "ok|drop", 3);

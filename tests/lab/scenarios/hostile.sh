@@ -17,8 +17,8 @@
 # Our driver's semantics, as the cases expect them: chain past req_prod =
 # fatal; > 18 data slots = drop; >= 20 further slots = fatal; offset+size
 # > 4096 = fatal; later slot larger than remaining = drop; len < 14 = drop;
-# extra type 0 or > 5 = fatal; > 8 extras = fatal; GSO size 0 / unknown
-# type = fatal; multicast extras = filter requests (OK, a unicast ADD or
+# extra type 0 or > 5 = fatal; > 8 extras = fatal; GSO size outside
+# 8..65481 / unknown type = fatal; multicast extras = filter requests (OK, a unicast ADD or
 # one past 64 addresses = error); checksum/GSO header problems =
 # error responses; invalid grefs = error responses for that packet only;
 # RX without buffers: drops after rx_drain_timeout_msecs, carrier off after
