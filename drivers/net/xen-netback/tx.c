@@ -412,11 +412,18 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
  * its whole TCP header, options included, in the linear area.  The
  * segment count comes from that header.  A pull may move the head, so
  * skb_shinfo() is not kept across one.
+ *
+ * The stack splits a GSO packet of more segments than a device's
+ * gso_max_segs before handing it to the device; the vif takes no more
+ * from its guest either.  That is GSO_MAX_SEGS unless the admin lowers
+ * it (ip link set dev vifX.Y gso_max_segs N) to bound what one guest
+ * packet may become in dom0: an honest guest does not know the limit,
+ * so this is a drop, never fatal.
  */
 static bool xnb_tx_gso_setup(struct sk_buff *skb)
 {
 	bool v4 = skb_shinfo(skb)->gso_type & SKB_GSO_TCPV4;
-	unsigned int thoff, thlen;
+	unsigned int thoff, thlen, segs;
 
 	if (skb->protocol != htons(v4 ? ETH_P_IP : ETH_P_IPV6) ||
 	    skb_checksum_start(skb) != skb_transport_header(skb) ||
@@ -429,8 +436,11 @@ static bool xnb_tx_gso_setup(struct sk_buff *skb)
 	if (thlen < sizeof(struct tcphdr) ||
 	    !pskb_may_pull(skb, thoff + thlen) || skb->len <= thoff + thlen)
 		return false;
-	skb_shinfo(skb)->gso_segs = DIV_ROUND_UP(skb->len - thoff - thlen,
-						 skb_shinfo(skb)->gso_size);
+	segs = DIV_ROUND_UP(skb->len - thoff - thlen,
+			    skb_shinfo(skb)->gso_size);
+	if (segs > READ_ONCE(skb->dev->gso_max_segs))
+		return false;
+	skb_shinfo(skb)->gso_segs = segs;
 	return true;
 }
 
