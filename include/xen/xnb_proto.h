@@ -33,6 +33,22 @@
 /* Extra-info types are 1..XNB_EXTRA_TYPES; 0 and above are fatal. */
 #define XNB_EXTRA_TYPES		5u
 
+/*
+ * The segment sizes a GSO extra may carry; outside them it is a protocol
+ * error.  The least is the kernel's TCP_MIN_GSO_SIZE: TCP's minimum send
+ * MSS (48) less the most TCP options (40), the smallest segment Linux's
+ * TCP makes, to which virtio_net_hdr_to_skb() raises any smaller TCP
+ * gso_size (6.1 and 6.12).  From it a 64 KiB packet makes at most 8192
+ * segments, well within GSO_MAX_SEGS (65535); size 1 would make 65,481.
+ * The most is the TCP payload of the largest packet a slot chain can
+ * describe (65535 bytes, less the Ethernet, IPv4 and TCP headers): no
+ * honest segment is larger, and it keeps out 0xffff, which the kernel
+ * reads as GSO_BY_FRAGS (skb_segment() takes the frag list for the
+ * segments; skb_increase_gso_size() warns).
+ */
+#define XNB_GSO_MIN_SIZE	8u
+#define XNB_GSO_MAX_SIZE	(0xffffu - XNB_ETH_HLEN - 20u - 20u)
+
 /* Our flag in xnb_tx_pkt.flags: the chain carried multicast extras. */
 #define XNB_TXF_MCAST		0x8000u
 /* RX: the largest headroom we put before a packet in its first slot.
@@ -50,7 +66,9 @@ enum xnb_tx_reason {
 	XNB_R_TOO_MANY_SLOTS,	/* fatal: chain reaches fatal_skb_slots */
 	XNB_R_TOO_MANY_EXTRAS,	/* fatal: more than XNB_TX_MAX_EXTRAS */
 	XNB_R_BAD_EXTRA_TYPE,	/* fatal: extra type 0 or out of range */
-	XNB_R_BAD_GSO,		/* fatal: GSO size 0 or unknown GSO type */
+	XNB_R_BAD_GSO,		/* fatal: GSO size outside XNB_GSO_MIN_SIZE..
+				 * XNB_GSO_MAX_SIZE, or unknown GSO type
+				 */
 	XNB_R_CROSS_PAGE,	/* fatal: offset + size beyond the page */
 	XNB_R_SLOTS_OVER_MAX,	/* drop: more data slots than a frontend may use */
 	XNB_R_RUNT,		/* drop: packet shorter than an Ethernet header */

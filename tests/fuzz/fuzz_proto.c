@@ -120,7 +120,8 @@ static struct model model_walk(const uint8_t *ring, uint32_t size,
 			if (e.type < 1 || e.type > 5)
 				return model_fatal(XNB_R_BAD_EXTRA_TYPE);
 			if (e.type == 1) {
-				if (!e.u.gso.size ||
+				/* Sizes 8..65481 (65535 - 14 - 20 - 20). */
+				if (e.u.gso.size < 8 || e.u.gso.size > 65481 ||
 				    (e.u.gso.type != 1 && e.u.gso.type != 2))
 					return model_fatal(XNB_R_BAD_GSO);
 				gso = e.u.gso.type;
@@ -221,6 +222,9 @@ static void check_pkt(const uint8_t *ring, uint32_t size, uint32_t cons,
 	CHECK(p->gso_type != XNB_GSO_TCPV4 || lim->gso_tcpv4);
 	CHECK(p->gso_type != XNB_GSO_TCPV6 || lim->gso_tcpv6);
 	CHECK((p->gso_type == XNB_GSO_NONE) == (p->gso_size == 0));
+	CHECK(p->gso_type == XNB_GSO_NONE ||
+	      (p->gso_size >= XNB_GSO_MIN_SIZE &&
+	       p->gso_size <= XNB_GSO_MAX_SIZE));
 }
 
 /* One parse with the hook watching: each ring byte read at most once. */

@@ -71,6 +71,21 @@ def seeds():
         5, 0, 3, 20, 1,
         [req(1, 0, MORE_DATA | EXTRA_INFO, 1, 2000), gso(2, 1440),
          req(2, 0, 0, 2, 1000)])
+    # GSO segment sizes at and beyond their bounds (8..65481), on a
+    # 65535-byte packet: 4095 bytes, the extra, 15 full pages.
+    for name, size in (('gso-size-1', 1), ('gso-size-7', 7),
+                       ('gso-size-8', 8), ('gso-size-65481', 65481),
+                       ('gso-size-65482', 65482), ('gso-size-ffff', 0xffff)):
+        s[name] = ring_input(
+            5, 0, 17, 20, 3,
+            [req(1, 0, MORE_DATA | EXTRA_INFO | CSUM_BLANK, 1, 65535),
+             gso(1, size)] +
+            [req(2 + i, 0, MORE_DATA if i < 14 else 0, 2 + i, 4096)
+             for i in range(15)])
+    s['gso-size-1-then-1448'] = ring_input(
+        5, 0, 4, 20, 1,
+        [req(1, 0, MORE_DATA | EXTRA_INFO, 1, 3000), gso(1, 1, True),
+         gso(1, 1448), req(2, 0, 0, 2, 1500)])
     s['extras-hash-mcast'] = ring_input(
         5, 0, 4, 20, 3,
         [req(1, 0, EXTRA_INFO, 1, 100), extra(4, True, b'\1\0\1\2\3\4'),

@@ -60,6 +60,9 @@ enum hostile_end case_bad_grefs(struct fe *f);
 enum hostile_end case_doublefetch(struct fe *f);
 enum hostile_end case_ids(struct fe *f);
 enum hostile_end case_rate(struct fe *f);
+enum hostile_end case_gso_tiny(struct fe *f);
+enum hostile_end case_gso_not_tcp(struct fe *f);
+enum hostile_end case_gso_by_frags(struct fe *f);
 
 /* cases_rx.c: the RX ring */
 enum hostile_end case_rx_nobuf(struct fe *f);

@@ -146,7 +146,7 @@ enum hostile_end case_extra_types(struct fe *f)
 
 	put(f, f->txref[0], 0, NETTXF_extra_info | NETTXF_csum_blank, 1, n);
 	put_extra(f, XEN_NETIF_EXTRA_TYPE_GSO, XEN_NETIF_EXTRA_FLAG_MORE,
-		  1, XEN_NETIF_GSO_TYPE_TCPV4);
+		  1000, XEN_NETIF_GSO_TYPE_TCPV4);
 	put_extra(f, XEN_NETIF_EXTRA_TYPE_GSO, 0, 536,
 		  XEN_NETIF_GSO_TYPE_TCPV4);
 	check(f, 12, "a", "ok|drop", 3);
@@ -469,4 +469,153 @@ enum hostile_end case_rate(struct fe *f)
 	report(27, "c", "ok", "ok", "9000-byte packet + probe in %ld ms",
 	       now_ms() - t0);
 	return END_UP;
+}
+
+/* ---- GSO input (40-42) ---------------------------------------------------- */
+
+/* A GSO packet: an IPv4 frame of @len bytes whose IP protocol is @l4
+ * (6 TCP, 17 UDP), TCP header of @doff words, with a GSO extra of @type
+ * and @size.
+ */
+struct gso_pkt {
+	unsigned int len;
+	uint8_t l4, doff;
+	uint8_t type;
+	uint16_t size;
+};
+
+/* Its headers in TX page 0.  A UDP frame keeps tcp_frame()'s 0x50 at
+ * byte 46, its payload's fifth byte: where a TCP header has doff, 5.
+ * A TCP header of more than 5 words gets NOP options.
+ */
+static void gso_frame(struct fe *f, const struct gso_pkt *g)
+{
+	uint8_t *p = f->tx;
+	unsigned int i;
+
+	tcp_frame(f, g->len, 0);
+	p[23] = g->l4;
+	if (g->l4 == 17) {
+		p[38] = (g->len - 34) >> 8;	/* UDP length, no checksum */
+		p[39] = (g->len - 34) & 0xff;
+		return;
+	}
+	p[46] = g->doff << 4;
+	for (i = 54; i < 34 + 4u * g->doff; i++)
+		p[i] = 1;
+}
+
+/* Queue one such packet as netfront would: csum_blank, the GSO extra,
+ * up to a page in the first slot (page 0) and full pages after it.
+ * Returns its slots.
+ */
+static int gso_put(struct fe *f, const struct gso_pkt *g, uint16_t id)
+{
+	unsigned int full = g->len > PAGE ? (g->len - 1) / PAGE : 0, i;
+
+	put(f, f->txref[0], 0, NETTXF_csum_blank | NETTXF_extra_info |
+	    (full ? NETTXF_more_data : 0), id, g->len);
+	put_extra(f, XEN_NETIF_EXTRA_TYPE_GSO, 0, g->size, g->type);
+	for (i = 1; i <= full; i++)
+		put(f, f->txref[i], 0, i < full ? NETTXF_more_data : 0, id, PAGE);
+	return 2 + full;
+}
+
+/* Check @sub of case @cs: @rounds pushes of @per copies of @g, each
+ * followed by the probe; the verdict is the first round's that is not
+ * @expect, or the last one's.  Many copies of a packet that is dropped
+ * show whether dom0 logs a line per packet (hostile.sh counts them).
+ */
+static const char *gso_check(struct fe *f, int cs, const char *sub,
+			     const char *expect, const struct gso_pkt *g,
+			     int per, int rounds, const char *what)
+{
+	const char *got = "none";
+	struct outcome o = { 0 };
+	int r, k, n = 0;
+
+	for (r = 0; r < rounds; r++) {
+		gso_frame(f, g);
+		for (k = 0, n = 0; k < per; k++)
+			n += gso_put(f, g, (uint16_t)(r * per + k));
+		got = play(f, n, &o);
+		if (strcmp(got, expect))
+			break;
+	}
+	report(cs, sub, expect, got,
+	       "%s: %d x %d packets of %u bytes, GSO type %u size %u; last push: slots=%d responses=%d ok=%d err=%d null=%d other=%d probe=%d",
+	       what, r < rounds ? r + 1 : rounds, per, g->len, g->type,
+	       g->size, n, o.got, o.ok, o.err, o.null, o.other, o.probe);
+	return got;
+}
+
+#define GSO_V4 XEN_NETIF_GSO_TYPE_TCPV4
+#define GSO_V6 XEN_NETIF_GSO_TYPE_TCPV6
+
+/* 40: GSO size 1 on a 65,535-byte packet: fatal.  Before it, what is
+ * allowed: the least size, 8, and sizes whose segments stay within the
+ * vif's gso_max_segs, which hostile.sh lowers to 64 (and writes to
+ * data/hostile-gso-max-segs) for this case; more is dropped.
+ */
+enum hostile_end case_gso_tiny(struct fe *f)
+{
+	int lim = xs_int(f, "data/hostile-gso-max-segs", 0);
+	struct gso_pkt g = { 65535, 6, 5, GSO_V4, 1448 };
+	char what[64];
+
+	/* 65,481 bytes of payload: 46 segments of 1448 */
+	gso_check(f, 40, "a", lim > 0 && lim < 46 ? "drop" : "ok", &g, 1, 1,
+		  "46 segments");
+	/* 66 of 1000 */
+	snprintf(what, sizeof(what), "66 segments, gso_max_segs %d%s", lim,
+		 lim ? "" : " (not lowered by dom0)");
+	g.size = 1000;
+	gso_check(f, 40, "b", lim > 0 && lim < 66 ? "drop" : "ok", &g, 14, 5,
+		  what);
+	/* 446 bytes of payload: 56 segments of the least size */
+	g = (struct gso_pkt){ 500, 6, 5, GSO_V4, 8 };
+	gso_check(f, 40, "c", lim > 0 && lim < 56 ? "drop" : "ok", &g, 10, 1,
+		  "GSO size 8, 56 segments");
+	g = (struct gso_pkt){ 65535, 6, 5, GSO_V4, 1 };
+	gso_check(f, 40, "d", "fatal", &g, 1, 1, "GSO size 1");
+	return END_FATAL;
+}
+
+/* 41: a TCPv4 GSO type on a UDP frame, and other headers a TCP GSO type
+ * cannot be trusted on: drop, 100 packets each; then headers that fit.
+ */
+enum hostile_end case_gso_not_tcp(struct fe *f)
+{
+	struct gso_pkt g = { 42, 17, 5, GSO_V4, 1448 };
+
+	gso_check(f, 41, "a", "drop", &g, 100, 1,
+		  "UDP frame ending with its header");
+	g.len = 1000;
+	gso_check(f, 41, "b", "drop", &g, 100, 1,
+		  "UDP frame, payload byte 4 = 0x50 (doff 5)");
+	g = (struct gso_pkt){ 1000, 6, 5, GSO_V6, 1448 };
+	gso_check(f, 41, "c", "drop", &g, 100, 1, "TCPv6 type on IPv4/TCP");
+	g = (struct gso_pkt){ 1000, 6, 2, GSO_V4, 536 };
+	gso_check(f, 41, "d", "drop", &g, 100, 1, "TCP doff 2 (8 bytes)");
+	g = (struct gso_pkt){ 80, 6, 15, GSO_V4, 8 };
+	gso_check(f, 41, "e", "drop", &g, 100, 1,
+		  "TCP doff 15, options past the frame");
+	g = (struct gso_pkt){ 1000, 6, 15, GSO_V4, 536 };
+	gso_check(f, 41, "f", "ok", &g, 1, 1, "TCP doff 15, payload after");
+	g = (struct gso_pkt){ 3000, 6, 5, GSO_V4, 1448 };
+	gso_check(f, 41, "g", "ok", &g, 1, 1, "TCPv4");
+	return END_UP;
+}
+
+/* 42: GSO size 0xffff, the kernel's GSO_BY_FRAGS: fatal; the largest
+ * size a segment can have (65,481) before it is fine.
+ */
+enum hostile_end case_gso_by_frags(struct fe *f)
+{
+	struct gso_pkt g = { 3000, 6, 5, GSO_V4, 65481 };
+
+	gso_check(f, 42, "a", "ok", &g, 1, 1, "GSO size 65481");
+	g = (struct gso_pkt){ 65535, 6, 5, GSO_V4, 0xffff };
+	gso_check(f, 42, "b", "fatal", &g, 1, 1, "GSO size 0xffff");
+	return END_FATAL;
 }

@@ -88,6 +88,9 @@ static const struct hostile_case cases[] = {
 	{ 32, case_ctrl_requests, END_UP, I, "bad control requests, foreign grants" },
 	{ 33, case_ctrl_overflow, END_FATAL, I, "control req_prod a ring ahead" },
 	{ 34, case_ctrl_steer, END_UP, I, "hash mapping steers flows to queues" },
+	{ 40, case_gso_tiny, END_FATAL, C, "GSO size 1 on 64 KiB, segments over gso_max_segs" },
+	{ 41, case_gso_not_tcp, END_UP, C, "TCPv4 GSO type on UDP, other non-TCP headers" },
+	{ 42, case_gso_by_frags, END_FATAL, C, "GSO size 0xffff (GSO_BY_FRAGS)" },
 };
 
 #undef C

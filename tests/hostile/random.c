@@ -113,7 +113,7 @@ static int random_packet(struct fe *f, int evil)
 			put_extra(f, t < 6 ? XEN_NETIF_EXTRA_TYPE_GSO : t < 8 ?
 				  XEN_NETIF_EXTRA_TYPE_HASH : XEN_NETIF_EXTRA_TYPE_MCAST_ADD,
 				  i < extras - 1 ? XEN_NETIF_EXTRA_FLAG_MORE : 0,
-				  1 + rnd() % 9000, 1 + rnd() % 2);
+				  8 + rnd() % 8993, 1 + rnd() % 2);
 			n++;
 		}
 		for (i = 1; i < k; i++) {

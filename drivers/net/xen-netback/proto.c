@@ -99,7 +99,9 @@ static enum xnb_tx_reason xnb_tx_extra(struct xnb_tx_pkt *p,
 
 	switch (e->type) {
 	case XEN_NETIF_EXTRA_TYPE_GSO:
-		if (e->u.gso.size == 0)
+		/* Any GSO extra, not only the one that wins: size 0 too. */
+		if (e->u.gso.size < XNB_GSO_MIN_SIZE ||
+		    e->u.gso.size > XNB_GSO_MAX_SIZE)
 			return XNB_R_BAD_GSO;
 		if (e->u.gso.type == XEN_NETIF_GSO_TYPE_TCPV4)
 			p->gso_type = XNB_GSO_TCPV4;

@@ -404,6 +404,46 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 	return done;
 }
 
+/* A TCP GSO type is trusted only on a packet that is TCP: of the IP
+ * version the type names, with the checksum skb_checksum_setup() placed
+ * (by the IP header's protocol) at the transport header and at TCP's
+ * checksum field, not UDP's (of a UDP header only its 8 bytes are
+ * pulled: doff would be read from the payload or the tailroom), and with
+ * its whole TCP header, options included, in the linear area.  The
+ * segment count comes from that header.  A pull may move the head, so
+ * skb_shinfo() is not kept across one.
+ *
+ * The stack splits a GSO packet of more segments than a device's
+ * gso_max_segs before handing it to the device; the vif takes no more
+ * from its guest either.  That is GSO_MAX_SEGS unless the admin lowers
+ * it (ip link set dev vifX.Y gso_max_segs N) to bound what one guest
+ * packet may become in dom0: an honest guest does not know the limit,
+ * so this is a drop, never fatal.
+ */
+static bool xnb_tx_gso_setup(struct sk_buff *skb)
+{
+	bool v4 = skb_shinfo(skb)->gso_type & SKB_GSO_TCPV4;
+	unsigned int thoff, thlen, segs;
+
+	if (skb->protocol != htons(v4 ? ETH_P_IP : ETH_P_IPV6) ||
+	    skb_checksum_start(skb) != skb_transport_header(skb) ||
+	    skb->csum_offset != offsetof(struct tcphdr, check))
+		return false;
+	thoff = skb_transport_offset(skb);
+	if (!pskb_may_pull(skb, thoff + sizeof(struct tcphdr)))
+		return false;
+	thlen = tcp_hdrlen(skb);
+	if (thlen < sizeof(struct tcphdr) ||
+	    !pskb_may_pull(skb, thoff + thlen) || skb->len <= thoff + thlen)
+		return false;
+	segs = DIV_ROUND_UP(skb->len - thoff - thlen,
+			    skb_shinfo(skb)->gso_size);
+	if (segs > READ_ONCE(skb->dev->gso_max_segs))
+		return false;
+	skb_shinfo(skb)->gso_segs = segs;
+	return true;
+}
+
 /* Checksum and GSO checks need the headers, so they run after the copy. */
 static bool xnb_tx_finish(struct xnb_queue *q, struct sk_buff *skb)
 {
@@ -424,14 +464,8 @@ static bool xnb_tx_finish(struct xnb_queue *q, struct sk_buff *skb)
 	    skb_checksum_setup(skb, recalc))
 		return false;
 
-	if (skb_is_gso(skb)) {
-		unsigned int hdr = skb_tcp_all_headers(skb);
-
-		if (skb->len <= hdr)
-			return false;
-		skb_shinfo(skb)->gso_segs =
-			DIV_ROUND_UP(skb->len - hdr, skb_shinfo(skb)->gso_size);
-	}
+	if (skb_is_gso(skb) && !xnb_tx_gso_setup(skb))
+		return false;
 	skb_probe_transport_header(skb);
 	return true;
 }
