@@ -113,8 +113,10 @@ static void xnb_bal_reset(u64 now)
 	xnb_bal_next_sample();
 	for (i = 0; i < n; i++) {
 		struct xnb_group *g = &xnb_groups[i];
+		struct xnb_group_counters c;
 
-		xnb_bal.busy_ns[i] = READ_ONCE(g->stats.busy_ns);
+		xnb_group_stats_read(g, &c);
+		xnb_bal.busy_ns[i] = c.busy_ns;
 		xnb_bal.busy[i] = 0;
 		/* g->queues changes only under the assign mutex. */
 		list_for_each_entry(q, &g->queues, group_node) {
@@ -160,7 +162,11 @@ static void xnb_bal_interval(u64 now)
 		return;
 	for (i = 0; i < n; i++) {
 		struct xnb_group *g = &xnb_groups[i];
-		u64 b = READ_ONCE(g->stats.busy_ns);
+		struct xnb_group_counters c;
+		u64 b;
+
+		xnb_group_stats_read(g, &c);
+		b = c.busy_ns;
 
 		/* A poll that straddles a sample may count a little past
 		 * the interval: clamped to it.

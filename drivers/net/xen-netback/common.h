@@ -402,15 +402,33 @@ enum {
 	XNB_DIR_NR,
 };
 
+/* A group's counters since it was created.  Written only by the
+ * group's pass (one at a time: the pass lock), inside
+ * u64_stats_update_begin/_end; read from any CPU with
+ * xnb_group_stats_read(), which retries while a write is under way.
+ */
 struct xnb_group_stats {
+	u64_stats_t passes;
+	u64_stats_t packets;		/* both ways */
+	u64_stats_t batches;		/* GNTTABOP_copy hypercalls */
+	u64_stats_t ops;
+	u64_stats_t eagain_retries;	/* ops issued again after GNTST_eagain */
+	u64_stats_t busy_ns;		/* time in passes: the balancer's measure */
+	u64_stats_t full_flushes;	/* flushes forced by a full batch */
+	u64_stats_t handoffs;		/* light context -> thread, sustained load */
+	struct u64_stats_sync sync;
+};
+
+/* A snapshot of struct xnb_group_stats (xnb_group_stats_read()). */
+struct xnb_group_counters {
 	u64 passes;
 	u64 packets;
-	u64 batches;		/* GNTTABOP_copy hypercalls */
+	u64 batches;
 	u64 ops;
-	u64 eagain_retries;	/* ops issued again after GNTST_eagain */
+	u64 eagain_retries;
 	u64 busy_ns;
-	u64 full_flushes;	/* flushes forced by a full batch */
-	u64 handoffs;		/* light context -> thread, sustained load */
+	u64 full_flushes;
+	u64 handoffs;
 };
 
 /* xnb_group.pass_busy: group.c's pass lock, a bit lock taken only with
@@ -443,8 +461,8 @@ enum {
  *    the writes of run, besides the ring state of the member queues.
  *    Between passes, with the group paused (sync_mutex), a copy_batch
  *    change swaps the batch arrays (xnb_groups_set_batch).  stats is
- *    read lockless: busy_ns (READ_ONCE) by the balancer, the rest as a
- *    snapshot by debugfs.
+ *    written inside u64_stats_update_begin/_end and read from other
+ *    CPUs only through xnb_group_stats_read() (debugfs, the balancer).
  *  - run: once started, written only by its owner, under the pass
  *    lock; read with READ_ONCE by either poll, a kick's wake, debugfs.
  *  - sync_mutex: one pause (napi_disable of both contexts) at a time,
@@ -496,7 +514,7 @@ struct xnb_group {
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
 	struct napi_struct *polling;	/* the context running the pass */
 
-	struct xnb_group_stats stats;	/* written by the worker only */
+	struct xnb_group_stats stats;	/* written by the pass only */
 	/* Queues the balancer moved in and out, under the assign mutex. */
 	unsigned long moves_in;
 	unsigned long moves_out;
@@ -523,6 +541,8 @@ void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_kick(struct xnb_queue *queue);
 void xnb_group_move_locked(struct xnb_queue *queue, unsigned int to);
+void xnb_group_stats_read(const struct xnb_group *group,
+			  struct xnb_group_counters *c);
 int xnb_groups_set_batch(unsigned int batch);
 int xnb_groups_set_count(unsigned int n);
 int xnb_debugfs_init(void);

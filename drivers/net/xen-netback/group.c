@@ -158,7 +158,9 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	rx = xnb_rx_gather(g, q, share);
 	tx = xnb_tx_gather(g, q, min(share, tx_slots));
 	*tx_done += tx;
-	g->stats.packets += rx + tx;
+	u64_stats_update_begin(&g->stats.sync);
+	u64_stats_add(&g->stats.packets, rx + tx);
+	u64_stats_update_end(&g->stats.sync);
 	WRITE_ONCE(q->load, q->load + rx + tx);	/* the balancer's measure */
 	if (rx)
 		q->worked |= BIT(XNB_EOI_RX);
@@ -230,9 +232,10 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 		spin_unlock_irq(&g->lock);
 	}
 	xnb_copy_flush(g);
-	g->stats.passes++;
-	/* Read lockless by the balancer. */
-	WRITE_ONCE(g->stats.busy_ns, g->stats.busy_ns + ktime_get_ns() - start);
+	u64_stats_update_begin(&g->stats.sync);
+	u64_stats_inc(&g->stats.passes);
+	u64_stats_add(&g->stats.busy_ns, ktime_get_ns() - start);
+	u64_stats_update_end(&g->stats.sync);
 	return done;
 }
 
@@ -351,7 +354,9 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 		if (done >= budget || requeued ||
 		    g->light_repolls >= XNB_LIGHT_REPOLLS) {
 			g->light_repolls = 0;
-			g->stats.handoffs++;
+			u64_stats_update_begin(&g->stats.sync);
+			u64_stats_inc(&g->stats.handoffs);
+			u64_stats_update_end(&g->stats.sync);
 			WRITE_ONCE(g->run, XNB_RUN_MAIN);
 			napi_complete_done(napi, done);
 			xnb_pass_unlock(g);
@@ -637,6 +642,7 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	if (g->cpu >= nr_cpu_ids)
 		g->cpu = cpumask_first(cpu_online_mask);
 	spin_lock_init(&g->lock);
+	u64_stats_init(&g->stats.sync);
 	INIT_LIST_HEAD(&g->queues);
 	INIT_LIST_HEAD(&g->active);
 	mutex_init(&g->sync_mutex);
@@ -887,6 +893,40 @@ free:
 	return err;
 }
 
+/**
+ * xnb_group_stats_read() - Snapshot a group's counters.
+ * @g: the group
+ * @c: filled with its counters
+ *
+ * The group's pass writes them on whichever CPU runs it.  The read
+ * retries while a write is under way (u64_stats_fetch_begin/_retry), so
+ * no counter is seen torn on a 32-bit kernel, and those one write
+ * updates together (passes and busy_ns) are seen together there.  The
+ * one reader of the counters from outside the pass: debugfs, the
+ * balancer and sysfs go through it.
+ *
+ * Context: Any context.  The caller keeps @g from being freed (holds
+ * xnb_assign_mutex, or is the group's own pass).
+ */
+void xnb_group_stats_read(const struct xnb_group *g,
+			  struct xnb_group_counters *c)
+{
+	const struct xnb_group_stats *s = &g->stats;
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&s->sync);
+		c->passes = u64_stats_read(&s->passes);
+		c->packets = u64_stats_read(&s->packets);
+		c->batches = u64_stats_read(&s->batches);
+		c->ops = u64_stats_read(&s->ops);
+		c->eagain_retries = u64_stats_read(&s->eagain_retries);
+		c->busy_ns = u64_stats_read(&s->busy_ns);
+		c->full_flushes = u64_stats_read(&s->full_flushes);
+		c->handoffs = u64_stats_read(&s->handoffs);
+	} while (u64_stats_fetch_retry(&s->sync, start));
+}
+
 static struct dentry *xnb_debugfs_dir;
 
 /* Ring indices and wakeup state: what to look at when a queue stalls.
@@ -935,16 +975,17 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		   READ_ONCE(xnb_rebalance_ms), xnb_balance_moves());
 	for (i = 0; i < xnb_nr_groups; i++) {
 		struct xnb_group *g = &xnb_groups[i];
-		const struct xnb_group_stats *s = &g->stats;
+		struct xnb_group_counters c;
 		struct xnb_queue *q;
 
+		xnb_group_stats_read(g, &c);
 		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s\n",
-			   i, g->cpu, READ_ONCE(g->nr_queues), s->passes,
-			   s->packets, s->batches, s->ops,
-			   s->batches ? div64_u64(s->ops, s->batches) : 0,
-			   s->full_flushes, s->eagain_retries,
-			   div_u64(s->busy_ns, NSEC_PER_MSEC), g->moves_in,
-			   g->moves_out, s->handoffs,
+			   i, g->cpu, READ_ONCE(g->nr_queues), c.passes,
+			   c.packets, c.batches, c.ops,
+			   c.batches ? div64_u64(c.ops, c.batches) : 0,
+			   c.full_flushes, c.eagain_retries,
+			   div_u64(c.busy_ns, NSEC_PER_MSEC), g->moves_in,
+			   g->moves_out, c.handoffs,
 			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main");
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)
