@@ -47,6 +47,7 @@ static unsigned long xnb_bal_moves;	/* read lockless by debugfs */
 /* The last sample, under the assign mutex. */
 static struct {
 	bool valid;
+	bool measured;		/* busy holds a whole interval's measure */
 	unsigned long gen;	/* xnb_groups_gen it was taken for */
 	unsigned int nr;	/* groups in it */
 	u64 when_ns;
@@ -70,6 +71,33 @@ unsigned long xnb_balance_moves(void)
 	return READ_ONCE(xnb_bal_moves);
 }
 
+/**
+ * xnb_balance_busy() - A group's busy share as the balancer measured it.
+ * @group: the group's index in the set in force
+ * @permille: set to the group's time in passes over the balancer's last
+ *	interval, in 1/XNB_BAL_SCALE of it (at most XNB_BAL_SCALE)
+ *
+ * sysfs's busy_pct shows this while the balancer runs.
+ *
+ * Context: Process context; the caller holds xnb_assign_mutex, under
+ * which the measurement changes.
+ * Return: true when the balancer runs and has measured the set in force
+ * over a whole interval since it (re)started; else false, @permille
+ * untouched.
+ */
+bool xnb_balance_busy(unsigned int group, u32 *permille)
+	__must_hold(&xnb_assign_mutex)
+{
+	lockdep_assert_held(&xnb_assign_mutex);
+	/* Switched on again: the next run starts over (xnb_bal_resync). */
+	if (!READ_ONCE(xnb_rebalance_ms) || READ_ONCE(xnb_bal_resync) ||
+	    !xnb_bal.measured || xnb_bal.gen != xnb_groups_gen ||
+	    group >= xnb_bal.nr)
+		return false;
+	*permille = xnb_bal.busy[group];
+	return true;
+}
+
 static void xnb_bal_free(void)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -80,6 +108,7 @@ static void xnb_bal_free(void)
 	xnb_bal.busy = NULL;
 	xnb_bal.nr = 0;
 	xnb_bal.valid = false;
+	xnb_bal.measured = false;
 }
 
 /* 0 is kept free for "never sampled" (a new queue is zeroed). */
@@ -129,6 +158,7 @@ static void xnb_bal_reset(u64 now)
 	xnb_bal.gen = xnb_groups_gen;
 	xnb_bal.when_ns = now;
 	xnb_bal.valid = true;
+	xnb_bal.measured = false;
 }
 
 static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
@@ -177,6 +207,7 @@ static void xnb_bal_interval(u64 now)
 		nq += g->nr_queues;
 	}
 	xnb_bal.when_ns = now;
+	xnb_bal.measured = true;
 	xnb_bal_next_sample();
 
 	bq = kvmalloc_array(max(nq, 1u), sizeof(*bq), GFP_KERNEL);

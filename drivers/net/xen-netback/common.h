@@ -28,6 +28,9 @@
  *   stats readers (any context; take vif->stats_lock)
  *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
  *     group.c    debugfs "groups" (takes each group->lock)
+ *     sysfs.c    /sys/module/xen_netback/groups/<n>/ (process context,
+ *                takes xnb_assign_mutex); group counters through
+ *                xnb_group_stats_read() here and in debugfs and balance.c
  *
  *   worker group: NAPI, main.c's worker param.  worker=kthread: a
  *   softirq context polls while the load is light (in the softirq that
@@ -55,7 +58,9 @@
  *
  *   sysfs parameter writes (process context)
  *     main.c     groups, copy_batch: group.c swaps or resizes the groups
- *                under its assign mutex (xnb_groups_set_count/_batch);
+ *                under its assign mutex (xnb_groups_set_count/_batch),
+ *                then for groups sysfs.c makes the new set's directories
+ *                (xnb_sysfs_update, outside that mutex);
  *                rebalance_ms: (re)arms the balancer
  *
  *   balancer: a delayed work item on system_wq every rebalance_ms
@@ -79,6 +84,8 @@
  * ("Locking:").  Lock order, outermost first:
  *
  *   backend lock (xenbus.c) -> xnb_assign_mutex -> group sync_mutex
+ *   xnb_sysfs_mutex -> xnb_assign_mutex (a sysfs read takes the latter
+ *                only: directories are removed without it, see sysfs.c)
  *   backend lock -> rtnl (xnb_vif_start, unregister at destroy)
  *   xnb_assign_mutex -> group lock
  *   pass lock (only ever tried) -> group lock, mcast lock,
@@ -556,6 +563,12 @@ void xnb_balance_start(void);
 void xnb_balance_stop(void);
 void xnb_balance_debugfs(struct dentry *dir);
 unsigned long xnb_balance_moves(void);
+bool xnb_balance_busy(unsigned int group, u32 *permille);
+
+/* sysfs.c: /sys/module/xen_netback/groups/, the interface for scripts */
+void xnb_sysfs_init(void);
+void xnb_sysfs_update(void);
+void xnb_sysfs_exit(void);
 
 /* copy.c.  The flush hands each packet back to the direction that
  * gathered it through that direction's table (tx.c's xnb_tx_copy_ops,
