@@ -474,11 +474,13 @@ enum {
  *    lock; read with READ_ONCE by either poll, a kick's wake, debugfs.
  *  - sync_mutex: one pause (napi_disable of both contexts) at a time,
  *    held from xnb_group_pause to xnb_group_resume.
- *  - cpu, napi_dev, napi, light_dev, light: set up before the group is
- *    published and torn down once it serves no queue; fixed in between.
+ *  - index, cpu, napi_dev, napi, light_dev, light: set up before the
+ *    group is published and torn down once it serves no queue; fixed in
+ *    between.
  *  - moves_in, moves_out: under xnb_assign_mutex.
  */
 struct xnb_group {
+	unsigned int index;		/* its place in its set (xnb_groups) */
 	int cpu;
 	spinlock_t lock;		/* queues, active and their counts */
 	struct list_head queues;
@@ -550,6 +552,7 @@ void xnb_group_kick(struct xnb_queue *queue);
 void xnb_group_move_locked(struct xnb_queue *queue, unsigned int to);
 void xnb_group_stats_read(const struct xnb_group *group,
 			  struct xnb_group_counters *c);
+int xnb_queue_group_index(struct xnb_queue *queue);
 int xnb_groups_set_batch(unsigned int batch);
 int xnb_groups_set_count(unsigned int n);
 int xnb_debugfs_init(void);

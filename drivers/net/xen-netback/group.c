@@ -635,6 +635,7 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 
 	/* xnb_copy_batch changes under it. */
 	lockdep_assert_held(&xnb_assign_mutex);
+	g->index = index;
 	g->cpu = cpumask_nth(index % nr_cpus, cpu_online_mask);
 	/* A CPU gone offline since nr_cpus was read (groups written at
 	 * runtime): any online CPU will do.
@@ -925,6 +926,31 @@ void xnb_group_stats_read(const struct xnb_group *g,
 		c->full_flushes = u64_stats_read(&s->full_flushes);
 		c->handoffs = u64_stats_read(&s->handoffs);
 	} while (u64_stats_fetch_retry(&s->sync, start));
+}
+
+/**
+ * xnb_queue_group_index() - The index of the group serving a queue.
+ * @q: the queue
+ *
+ * For the admin's view (ethtool -S, tracepoints): a move may follow at
+ * once, and during a regroup the index may be an old group's.
+ *
+ * Context: Any context; an RCU reader while it looks at the group (a
+ * regroup frees the old groups only after synchronize_rcu()).  The
+ * caller keeps @q from being freed.
+ * Return: the group's index in its set, or -1 when @q is in no group.
+ */
+int xnb_queue_group_index(struct xnb_queue *q)
+{
+	struct xnb_group *g;
+	int index = -1;
+
+	rcu_read_lock();
+	g = READ_ONCE(q->group);
+	if (g)
+		index = g->index;
+	rcu_read_unlock();
+	return index;
 }
 
 static struct dentry *xnb_debugfs_dir;
