@@ -25,6 +25,7 @@
 #include <linux/workqueue.h>
 
 #include "common.h"
+#include "trace.h"
 
 #define XNB_BAL_LOG	8	/* moves kept for debugfs */
 
@@ -239,6 +240,9 @@ static void xnb_bal_interval(u64 now)
 		q->bal_hold = XNB_BAL_HOLD;
 		WRITE_ONCE(xnb_bal_moves, xnb_bal_moves + 1);
 		xnb_bal_log(q, &mv);
+		trace_xnb_queue_move(q->name, mv.from, mv.to, XNB_MOVE_BALANCE,
+				     xnb_bal.busy[mv.from], xnb_bal.busy[mv.to],
+				     bq[mv.queue].load);
 		pr_debug("%s: moved from group %u (busy %u/1000) to %u (%u/1000)\n",
 			 q->name, mv.from, xnb_bal.busy[mv.from], mv.to,
 			 xnb_bal.busy[mv.to]);

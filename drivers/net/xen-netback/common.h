@@ -77,6 +77,11 @@
  *   indices, slot chains, event verdicts, requests in flight, credit),
  *   shared with the userspace tests
  *
+ *   tracepoints (trace.h, system xen_netback, created in trace.c): the
+ *   pass and its handoffs (group.c), moves (balance.c, group.c's
+ *   regroup, interface.c's pin), a vif disabled (interface.c), RX
+ *   stall, drain and unstall (rx.c); each from the context above
+ *
  * A queue belongs to exactly one group at a time.  Only that group's
  * worker touches the queue's rings, so ring state needs no lock of its
  * own: the group's pass lock (pass_busy) keeps the group's two polling
@@ -628,7 +633,7 @@ int xnb_rx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget);
 bool xnb_rx_pending(struct xnb_queue *queue);
 enum xnb_event xnb_rx_event(struct xnb_queue *queue);
-void xnb_rx_purge(struct xnb_queue *queue);
+unsigned int xnb_rx_purge(struct xnb_queue *queue);
 void xnb_stall_timer_fn(struct timer_list *t);
 
 /* interface.c */

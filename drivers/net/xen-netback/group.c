@@ -33,6 +33,7 @@
 #include <linux/slab.h>
 
 #include "common.h"
+#include "trace.h"
 
 struct xnb_group *xnb_groups;
 static u32 *xnb_loads;			/* scratch for the choice */
@@ -201,12 +202,18 @@ eoi:
 static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 	__must_hold(&g->pass_busy)
 {
-	u64 start = ktime_get_ns();
+	bool traced = trace_xnb_group_pass_enabled();
+	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
+	unsigned int n, served = 0;
 	struct xnb_queue *q;
 	int done = 0, share;
-	unsigned int n;
 
 	lockdep_assert_held(&g->pass_busy);
+	/* The pass's own counters, for its event: ours to read. */
+	if (traced) {
+		ops = u64_stats_read(&g->stats.ops);
+		packets = u64_stats_read(&g->stats.packets);
+	}
 	/* Under the lock: a thread woken while it still ran has no wake-up
 	 * barrier to order this after the kick's increment.
 	 */
@@ -217,6 +224,7 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 	while (n-- && done < budget && (q = xnb_group_pop(g, &share))) {
 		bool more = xnb_group_serve(g, q, share, budget - done, &done);
 
+		served++;
 		if (!more)
 			continue;
 		spin_lock_irq(&g->lock);
@@ -232,10 +240,18 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 		spin_unlock_irq(&g->lock);
 	}
 	xnb_copy_flush(g);
+	end = ktime_get_ns();
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_inc(&g->stats.passes);
-	u64_stats_add(&g->stats.busy_ns, ktime_get_ns() - start);
+	u64_stats_add(&g->stats.busy_ns, end - start);
 	u64_stats_update_end(&g->stats.sync);
+	if (traced) {
+		packets = u64_stats_read(&g->stats.packets) - packets;
+		ops = u64_stats_read(&g->stats.ops) - ops;
+		/* done counts the guest TX packets, the rest went to guests. */
+		trace_xnb_group_pass(g->index, served, done, packets - done,
+				     ops, end - start);
+	}
 	return done;
 }
 
@@ -293,6 +309,15 @@ static void xnb_pass_unlock(struct xnb_group *g)
 	smp_mb__after_atomic();
 	if (test_and_clear_bit(XNB_PASS_WAITER, &g->pass_busy.bits))
 		xnb_group_wake(g);
+}
+
+/* The light context hands the passes to the thread: why, for the event. */
+static void xnb_trace_to_thread(struct xnb_group *g, bool full, bool requeued)
+{
+	trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_THREAD,
+				full ? XNB_HANDOFF_BUDGET :
+				requeued ? XNB_HANDOFF_REQUEUED :
+				XNB_HANDOFF_REPOLLS);
 }
 
 /* The poll of either context.  worker=kthread: the light (softirq)
@@ -353,6 +378,8 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 			g->light_repolls++;
 		if (done >= budget || requeued ||
 		    g->light_repolls >= XNB_LIGHT_REPOLLS) {
+			if (trace_xnb_group_handoff_enabled())
+				xnb_trace_to_thread(g, done >= budget, requeued);
 			g->light_repolls = 0;
 			u64_stats_update_begin(&g->stats.sync);
 			u64_stats_inc(&g->stats.handoffs);
@@ -369,8 +396,13 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 		xnb_pass_unlock(g);
 		return budget;
 	}
-	if (g->light_dev)
+	if (g->light_dev) {
+		/* The thread drained the group: back to the light context. */
+		if (trace_xnb_group_handoff_enabled() && me == XNB_RUN_MAIN)
+			trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_LIGHT,
+						XNB_HANDOFF_IDLE);
 		WRITE_ONCE(g->run, XNB_RUN_LIGHT);
+	}
 	napi_complete_done(napi, done);
 	xnb_pass_unlock(g);
 	return done;
@@ -819,6 +851,11 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
 		/* The old pass ends with it before the new group sees it. */
 		xnb_group_detach_locked(q);
 		xnb_group_attach_locked(q, pin);
+		/* from: in the old set, to: in the new one. */
+		if (trace_xnb_queue_move_enabled())
+			trace_xnb_queue_move(q->name, g->index,
+					     xnb_queue_group_index(q),
+					     XNB_MOVE_REGROUP, 0, 0, 0);
 		/* An event that found it groupless kicked nothing. */
 		xnb_group_kick(q);
 	}
