@@ -938,10 +938,10 @@ free:
  *
  * The group's pass writes them on whichever CPU runs it.  The read
  * retries while a write is under way (u64_stats_fetch_begin/_retry), so
- * no counter is seen torn on a 32-bit kernel, and those one write
- * updates together (passes and busy_ns) are seen together there.  The
- * one reader of the counters from outside the pass: debugfs, the
- * balancer and sysfs go through it.
+ * on a 32-bit kernel no counter is seen torn, and counters written in
+ * one update (passes and busy_ns) are seen together.  The one way to
+ * read them from outside the pass: debugfs, the balancer and sysfs use
+ * it.
  *
  * Context: Any context.  The caller keeps @g from being freed (holds
  * xnb_assign_mutex, or is the group's own pass).
