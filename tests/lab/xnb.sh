@@ -34,6 +34,34 @@ xnb_ethtool() {
 	ethtool -S "$1" | awk -v k="$2:" '$1 == k { print $2; f = 1 } END { exit !f }'
 }
 
+# The interface for scripts (docs/admin.md): a directory per group.
+XNB_SYSFS=/sys/module/xen_netback/groups
+
+# xnb_sysfs GROUP FILE: one value of a group's directory.
+xnb_sysfs() { cat "$XNB_SYSFS/$1/$2"; }
+
+# xnb_sysfs_sum FILE: FILE summed over every group's directory.
+xnb_sysfs_sum() {
+	local d s=0
+	for d in "$XNB_SYSFS"/*/; do s=$((s + $(cat "$d$1"))); done
+	echo "$s"
+}
+
+# xnb_queue_groups VIF: the q<i>_group rows of ethtool -S, in queue order.
+xnb_queue_groups() {
+	ethtool -S "$1" | awk '$1 ~ /^q[0-9]+_group:$/ { print $2 }'
+}
+
+# xnb_tracefs: the tracefs mount (/sys/kernel/tracing, mounted if need
+# be, else debugfs's tracing); fails without one.
+xnb_tracefs() {
+	local t=/sys/kernel/tracing
+	[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null
+	[ -d $t/events ] || { mountpoint -q /sys/kernel/debug ||
+		mount -t debugfs none /sys/kernel/debug; t=/sys/kernel/debug/tracing; }
+	[ -d $t/events ] && echo $t
+}
+
 # xnb_traffic N [K]: ping and a short TCP run each way through vif K of
 # g<N>; prints "<guest->dom0 Gbit/s> <dom0->guest Gbit/s>", logs to stderr.
 xnb_traffic() {

@@ -25,6 +25,7 @@
 #include <linux/workqueue.h>
 
 #include "common.h"
+#include "trace.h"
 
 #define XNB_BAL_LOG	8	/* moves kept for debugfs */
 
@@ -47,6 +48,7 @@ static unsigned long xnb_bal_moves;	/* read lockless by debugfs */
 /* The last sample, under the assign mutex. */
 static struct {
 	bool valid;
+	bool measured;		/* busy holds a whole interval's measure */
 	unsigned long gen;	/* xnb_groups_gen it was taken for */
 	unsigned int nr;	/* groups in it */
 	u64 when_ns;
@@ -70,6 +72,33 @@ unsigned long xnb_balance_moves(void)
 	return READ_ONCE(xnb_bal_moves);
 }
 
+/**
+ * xnb_balance_busy() - A group's busy share as the balancer measured it.
+ * @group: the group's index in the set in force
+ * @permille: set to the group's time in passes over the balancer's last
+ *	interval, in 1/XNB_BAL_SCALE of it (at most XNB_BAL_SCALE)
+ *
+ * sysfs's busy_pct shows this while the balancer runs.
+ *
+ * Context: Process context; the caller holds xnb_assign_mutex, under
+ * which the measurement changes.
+ * Return: true when the balancer runs and has measured the set in force
+ * over a whole interval since it (re)started; else false, @permille
+ * untouched.
+ */
+bool xnb_balance_busy(unsigned int group, u32 *permille)
+	__must_hold(&xnb_assign_mutex)
+{
+	lockdep_assert_held(&xnb_assign_mutex);
+	/* Switched on again: the next run starts over (xnb_bal_resync). */
+	if (!READ_ONCE(xnb_rebalance_ms) || READ_ONCE(xnb_bal_resync) ||
+	    !xnb_bal.measured || xnb_bal.gen != xnb_groups_gen ||
+	    group >= xnb_bal.nr)
+		return false;
+	*permille = xnb_bal.busy[group];
+	return true;
+}
+
 static void xnb_bal_free(void)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -80,6 +109,7 @@ static void xnb_bal_free(void)
 	xnb_bal.busy = NULL;
 	xnb_bal.nr = 0;
 	xnb_bal.valid = false;
+	xnb_bal.measured = false;
 }
 
 /* 0 is kept free for "never sampled" (a new queue is zeroed). */
@@ -113,8 +143,10 @@ static void xnb_bal_reset(u64 now)
 	xnb_bal_next_sample();
 	for (i = 0; i < n; i++) {
 		struct xnb_group *g = &xnb_groups[i];
+		struct xnb_group_counters c;
 
-		xnb_bal.busy_ns[i] = READ_ONCE(g->stats.busy_ns);
+		xnb_group_stats_read(g, &c);
+		xnb_bal.busy_ns[i] = c.busy_ns;
 		xnb_bal.busy[i] = 0;
 		/* g->queues changes only under the assign mutex. */
 		list_for_each_entry(q, &g->queues, group_node) {
@@ -127,6 +159,7 @@ static void xnb_bal_reset(u64 now)
 	xnb_bal.gen = xnb_groups_gen;
 	xnb_bal.when_ns = now;
 	xnb_bal.valid = true;
+	xnb_bal.measured = false;
 }
 
 static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
@@ -160,7 +193,11 @@ static void xnb_bal_interval(u64 now)
 		return;
 	for (i = 0; i < n; i++) {
 		struct xnb_group *g = &xnb_groups[i];
-		u64 b = READ_ONCE(g->stats.busy_ns);
+		struct xnb_group_counters c;
+		u64 b;
+
+		xnb_group_stats_read(g, &c);
+		b = c.busy_ns;
 
 		/* A poll that straddles a sample may count a little past
 		 * the interval: clamped to it.
@@ -171,6 +208,7 @@ static void xnb_bal_interval(u64 now)
 		nq += g->nr_queues;
 	}
 	xnb_bal.when_ns = now;
+	xnb_bal.measured = true;
 	xnb_bal_next_sample();
 
 	bq = kvmalloc_array(max(nq, 1u), sizeof(*bq), GFP_KERNEL);
@@ -202,6 +240,9 @@ static void xnb_bal_interval(u64 now)
 		q->bal_hold = XNB_BAL_HOLD;
 		WRITE_ONCE(xnb_bal_moves, xnb_bal_moves + 1);
 		xnb_bal_log(q, &mv);
+		trace_xnb_queue_move(q->name, mv.from, mv.to, XNB_MOVE_BALANCE,
+				     xnb_bal.busy[mv.from], xnb_bal.busy[mv.to],
+				     bq[mv.queue].load);
 		pr_debug("%s: moved from group %u (busy %u/1000) to %u (%u/1000)\n",
 			 q->name, mv.from, xnb_bal.busy[mv.from], mv.to,
 			 xnb_bal.busy[mv.to]);

@@ -28,6 +28,9 @@
  *   stats readers (any context; take vif->stats_lock)
  *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
  *     group.c    debugfs "groups" (takes each group->lock)
+ *     sysfs.c    /sys/module/xen_netback/groups/<n>/ (process context,
+ *                takes xnb_assign_mutex); group counters through
+ *                xnb_group_stats_read() here and in debugfs and balance.c
  *
  *   worker group: NAPI, main.c's worker param.  worker=kthread: a
  *   softirq context polls while the load is light (in the softirq that
@@ -57,7 +60,9 @@
  *
  *   sysfs parameter writes (process context)
  *     main.c     groups, copy_batch: group.c swaps or resizes the groups
- *                under its assign mutex (xnb_groups_set_count/_batch);
+ *                under its assign mutex (xnb_groups_set_count/_batch),
+ *                then for groups sysfs.c makes the new set's directories
+ *                (xnb_sysfs_update, outside that mutex);
  *                rebalance_ms: (re)arms the balancer
  *
  *   balancer: a delayed work item on system_wq every rebalance_ms
@@ -74,6 +79,11 @@
  *   indices, slot chains, event verdicts, requests in flight, credit),
  *   shared with the userspace tests
  *
+ *   tracepoints (trace.h, system xen_netback, created in trace.c): the
+ *   pass and its handoffs (group.c), moves (balance.c, group.c's
+ *   regroup, interface.c's pin), a vif disabled (interface.c), RX
+ *   stall, drain and unstall (rx.c); each from the context above
+ *
  * A queue belongs to exactly one group at a time.  Only that group's
  * worker touches the queue's rings, so ring state needs no lock of its
  * own: the group's pass lock (pass_busy) keeps the group's two polling
@@ -81,6 +91,8 @@
  * ("Locking:").  Lock order, outermost first:
  *
  *   backend lock (xenbus.c) -> xnb_assign_mutex -> group sync_mutex
+ *   xnb_sysfs_mutex -> xnb_assign_mutex (a sysfs read takes the latter
+ *                only: directories are removed without it, see sysfs.c)
  *   backend lock -> rtnl (xnb_vif_start, unregister at destroy)
  *   xnb_assign_mutex -> group lock
  *   pass lock (only ever tried) -> group lock, mcast lock,
@@ -407,15 +419,33 @@ enum {
 	XNB_DIR_NR,
 };
 
+/* A group's counters since it was created.  Written only by the
+ * group's pass (one at a time: the pass lock), inside
+ * u64_stats_update_begin/_end; read from any CPU with
+ * xnb_group_stats_read(), which retries while a write is under way.
+ */
 struct xnb_group_stats {
+	u64_stats_t passes;
+	u64_stats_t packets;		/* both ways */
+	u64_stats_t batches;		/* GNTTABOP_copy hypercalls */
+	u64_stats_t ops;
+	u64_stats_t eagain_retries;	/* ops issued again after GNTST_eagain */
+	u64_stats_t busy_ns;		/* time in passes: the balancer's measure */
+	u64_stats_t full_flushes;	/* flushes forced by a full batch */
+	u64_stats_t handoffs;		/* light context -> thread, sustained load */
+	struct u64_stats_sync sync;
+};
+
+/* A snapshot of struct xnb_group_stats (xnb_group_stats_read()). */
+struct xnb_group_counters {
 	u64 passes;
 	u64 packets;
-	u64 batches;		/* GNTTABOP_copy hypercalls */
+	u64 batches;
 	u64 ops;
-	u64 eagain_retries;	/* ops issued again after GNTST_eagain */
+	u64 eagain_retries;
 	u64 busy_ns;
-	u64 full_flushes;	/* flushes forced by a full batch */
-	u64 handoffs;		/* light context -> thread, sustained load */
+	u64 full_flushes;
+	u64 handoffs;
 };
 
 /* xnb_group.pass_busy: group.c's pass lock, a bit lock taken only with
@@ -448,17 +478,19 @@ enum {
  *    the writes of run, besides the ring state of the member queues.
  *    Between passes, with the group paused (sync_mutex), a copy_batch
  *    change swaps the batch arrays (xnb_groups_set_batch).  stats is
- *    read lockless: busy_ns (READ_ONCE) by the balancer, the rest as a
- *    snapshot by debugfs.
+ *    written inside u64_stats_update_begin/_end and read from other
+ *    CPUs only through xnb_group_stats_read() (debugfs, the balancer).
  *  - run: once started, written only by its owner, under the pass
  *    lock; read with READ_ONCE by either poll, a kick's wake, debugfs.
  *  - sync_mutex: one pause (napi_disable of both contexts) at a time,
  *    held from xnb_group_pause to xnb_group_resume.
- *  - cpu, napi_dev, napi, light_dev, light: set up before the group is
- *    published and torn down once it serves no queue; fixed in between.
+ *  - index, cpu, napi_dev, napi, light_dev, light: set up before the
+ *    group is published and torn down once it serves no queue; fixed in
+ *    between.
  *  - moves_in, moves_out: under xnb_assign_mutex.
  */
 struct xnb_group {
+	unsigned int index;		/* its place in its set (xnb_groups) */
 	int cpu;
 	spinlock_t lock;		/* queues, active and their counts */
 	struct list_head queues;
@@ -501,7 +533,7 @@ struct xnb_group {
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
 	struct napi_struct *polling;	/* the context running the pass */
 
-	struct xnb_group_stats stats;	/* written by the worker only */
+	struct xnb_group_stats stats;	/* written by the pass only */
 	/* Queues the balancer moved in and out, under the assign mutex. */
 	unsigned long moves_in;
 	unsigned long moves_out;
@@ -528,6 +560,9 @@ void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_kick(struct xnb_queue *queue);
 void xnb_group_move_locked(struct xnb_queue *queue, unsigned int to);
+void xnb_group_stats_read(const struct xnb_group *group,
+			  struct xnb_group_counters *c);
+int xnb_queue_group_index(struct xnb_queue *queue);
 int xnb_groups_set_batch(unsigned int batch);
 int xnb_groups_set_count(unsigned int n);
 int xnb_debugfs_init(void);
@@ -541,6 +576,12 @@ void xnb_balance_start(void);
 void xnb_balance_stop(void);
 void xnb_balance_debugfs(struct dentry *dir);
 unsigned long xnb_balance_moves(void);
+bool xnb_balance_busy(unsigned int group, u32 *permille);
+
+/* sysfs.c: /sys/module/xen_netback/groups/, the interface for scripts */
+void xnb_sysfs_init(void);
+void xnb_sysfs_update(void);
+void xnb_sysfs_exit(void);
 
 /* copy.c.  The flush hands each packet back to the direction that
  * gathered it through that direction's table (tx.c's xnb_tx_copy_ops,
@@ -597,7 +638,7 @@ int xnb_rx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget);
 bool xnb_rx_pending(struct xnb_queue *queue);
 enum xnb_event xnb_rx_event(struct xnb_queue *queue);
-void xnb_rx_purge(struct xnb_queue *queue);
+unsigned int xnb_rx_purge(struct xnb_queue *queue);
 void xnb_stall_timer_fn(struct timer_list *t);
 
 /* interface.c */

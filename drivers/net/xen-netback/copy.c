@@ -177,7 +177,9 @@ struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
 
 	lockdep_assert_held(&g->pass_busy);
 	if (g->nr_ops + max_ops > g->batch || g->nr_inflight >= g->batch) {
-		g->stats.full_flushes++;
+		u64_stats_update_begin(&g->stats.sync);
+		u64_stats_inc(&g->stats.full_flushes);
+		u64_stats_update_end(&g->stats.sync);
 		xnb_copy_flush(g);
 	}
 	f = &g->inflight[g->nr_inflight];
@@ -238,8 +240,10 @@ static void xnb_copy_issue(struct xnb_group *g, struct gnttab_copy *ops,
 	int rc;
 
 	rc = HYPERVISOR_grant_table_op(GNTTABOP_copy, ops, n);
-	g->stats.batches++;
-	g->stats.ops += n;
+	u64_stats_update_begin(&g->stats.sync);
+	u64_stats_inc(&g->stats.batches);
+	u64_stats_add(&g->stats.ops, n);
+	u64_stats_update_end(&g->stats.sync);
 	if (likely(!rc))
 		return;
 	net_err_ratelimited("GNTTABOP_copy of %u ops failed: %d\n",
@@ -261,7 +265,9 @@ static void xnb_copy_retry(struct xnb_group *g)
 	}
 	if (!n)
 		return;
-	g->stats.eagain_retries += n;
+	u64_stats_update_begin(&g->stats.sync);
+	u64_stats_add(&g->stats.eagain_retries, n);
+	u64_stats_update_end(&g->stats.sync);
 	xnb_copy_issue(g, g->retry, n);
 	for (i = 0; i < n; i++)
 		g->ops[g->retry_idx[i]].status = g->retry[i].status;

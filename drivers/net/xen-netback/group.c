@@ -33,6 +33,7 @@
 #include <linux/slab.h>
 
 #include "common.h"
+#include "trace.h"
 
 struct xnb_group *xnb_groups;
 static u32 *xnb_loads;			/* scratch for the choice */
@@ -158,7 +159,9 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	rx = xnb_rx_gather(g, q, share);
 	tx = xnb_tx_gather(g, q, min(share, tx_slots));
 	*tx_done += tx;
-	g->stats.packets += rx + tx;
+	u64_stats_update_begin(&g->stats.sync);
+	u64_stats_add(&g->stats.packets, rx + tx);
+	u64_stats_update_end(&g->stats.sync);
 	WRITE_ONCE(q->load, q->load + rx + tx);	/* the balancer's measure */
 	if (rx)
 		q->worked |= BIT(XNB_EOI_RX);
@@ -199,12 +202,18 @@ eoi:
 static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 	__must_hold(&g->pass_busy)
 {
-	u64 start = ktime_get_ns();
+	bool traced = trace_xnb_group_pass_enabled();
+	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
+	unsigned int n, served = 0;
 	struct xnb_queue *q;
 	int done = 0, share;
-	unsigned int n;
 
 	lockdep_assert_held(&g->pass_busy);
+	/* The pass's own counters, for its event: ours to read. */
+	if (traced) {
+		ops = u64_stats_read(&g->stats.ops);
+		packets = u64_stats_read(&g->stats.packets);
+	}
 	/* Under the lock: a thread woken while it still ran has no wake-up
 	 * barrier to order this after the kick's increment.
 	 */
@@ -215,6 +224,7 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 	while (n-- && done < budget && (q = xnb_group_pop(g, &share))) {
 		bool more = xnb_group_serve(g, q, share, budget - done, &done);
 
+		served++;
 		if (!more)
 			continue;
 		spin_lock_irq(&g->lock);
@@ -230,9 +240,18 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 		spin_unlock_irq(&g->lock);
 	}
 	xnb_copy_flush(g);
-	g->stats.passes++;
-	/* Read lockless by the balancer. */
-	WRITE_ONCE(g->stats.busy_ns, g->stats.busy_ns + ktime_get_ns() - start);
+	end = ktime_get_ns();
+	u64_stats_update_begin(&g->stats.sync);
+	u64_stats_inc(&g->stats.passes);
+	u64_stats_add(&g->stats.busy_ns, end - start);
+	u64_stats_update_end(&g->stats.sync);
+	if (traced) {
+		packets = u64_stats_read(&g->stats.packets) - packets;
+		ops = u64_stats_read(&g->stats.ops) - ops;
+		/* done counts the guest TX packets, the rest went to guests. */
+		trace_xnb_group_pass(g->index, served, done, packets - done,
+				     ops, end - start);
+	}
 	return done;
 }
 
@@ -290,6 +309,15 @@ static void xnb_pass_unlock(struct xnb_group *g)
 	smp_mb__after_atomic();
 	if (test_and_clear_bit(XNB_PASS_WAITER, &g->pass_busy.bits))
 		xnb_group_wake(g);
+}
+
+/* The light context hands the passes to the thread: why, for the event. */
+static void xnb_trace_to_thread(struct xnb_group *g, bool full, bool requeued)
+{
+	trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_THREAD,
+				full ? XNB_HANDOFF_BUDGET :
+				requeued ? XNB_HANDOFF_REQUEUED :
+				XNB_HANDOFF_REPOLLS);
 }
 
 /* The poll of either context.  worker=kthread: the light (softirq)
@@ -350,8 +378,12 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 			g->light_repolls++;
 		if (done >= budget || requeued ||
 		    g->light_repolls >= XNB_LIGHT_REPOLLS) {
+			if (trace_xnb_group_handoff_enabled())
+				xnb_trace_to_thread(g, done >= budget, requeued);
 			g->light_repolls = 0;
-			g->stats.handoffs++;
+			u64_stats_update_begin(&g->stats.sync);
+			u64_stats_inc(&g->stats.handoffs);
+			u64_stats_update_end(&g->stats.sync);
 			WRITE_ONCE(g->run, XNB_RUN_MAIN);
 			napi_complete_done(napi, done);
 			xnb_pass_unlock(g);
@@ -364,8 +396,13 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 		xnb_pass_unlock(g);
 		return budget;
 	}
-	if (g->light_dev)
+	if (g->light_dev) {
+		/* The thread drained the group: back to the light context. */
+		if (trace_xnb_group_handoff_enabled() && me == XNB_RUN_MAIN)
+			trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_LIGHT,
+						XNB_HANDOFF_IDLE);
 		WRITE_ONCE(g->run, XNB_RUN_LIGHT);
+	}
 	napi_complete_done(napi, done);
 	xnb_pass_unlock(g);
 	return done;
@@ -630,6 +667,7 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 
 	/* xnb_copy_batch changes under it. */
 	lockdep_assert_held(&xnb_assign_mutex);
+	g->index = index;
 	g->cpu = cpumask_nth(index % nr_cpus, cpu_online_mask);
 	/* A CPU gone offline since nr_cpus was read (groups written at
 	 * runtime): any online CPU will do.
@@ -637,6 +675,7 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	if (g->cpu >= nr_cpu_ids)
 		g->cpu = cpumask_first(cpu_online_mask);
 	spin_lock_init(&g->lock);
+	u64_stats_init(&g->stats.sync);
 	INIT_LIST_HEAD(&g->queues);
 	INIT_LIST_HEAD(&g->active);
 	mutex_init(&g->sync_mutex);
@@ -812,6 +851,11 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
 		/* The old pass ends with it before the new group sees it. */
 		xnb_group_detach_locked(q);
 		xnb_group_attach_locked(q, pin);
+		/* from: in the old set, to: in the new one. */
+		if (trace_xnb_queue_move_enabled())
+			trace_xnb_queue_move(q->name, g->index,
+					     xnb_queue_group_index(q),
+					     XNB_MOVE_REGROUP, 0, 0, 0);
 		/* An event that found it groupless kicked nothing. */
 		xnb_group_kick(q);
 	}
@@ -887,6 +931,65 @@ free:
 	return err;
 }
 
+/**
+ * xnb_group_stats_read() - Snapshot a group's counters.
+ * @g: the group
+ * @c: filled with its counters
+ *
+ * The group's pass writes them on whichever CPU runs it.  The read
+ * retries while a write is under way (u64_stats_fetch_begin/_retry), so
+ * on a 32-bit kernel no counter is seen torn, and counters written in
+ * one update (passes and busy_ns) are seen together.  The one way to
+ * read them from outside the pass: debugfs, the balancer and sysfs use
+ * it.
+ *
+ * Context: Any context.  The caller keeps @g from being freed (holds
+ * xnb_assign_mutex, or is the group's own pass).
+ */
+void xnb_group_stats_read(const struct xnb_group *g,
+			  struct xnb_group_counters *c)
+{
+	const struct xnb_group_stats *s = &g->stats;
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&s->sync);
+		c->passes = u64_stats_read(&s->passes);
+		c->packets = u64_stats_read(&s->packets);
+		c->batches = u64_stats_read(&s->batches);
+		c->ops = u64_stats_read(&s->ops);
+		c->eagain_retries = u64_stats_read(&s->eagain_retries);
+		c->busy_ns = u64_stats_read(&s->busy_ns);
+		c->full_flushes = u64_stats_read(&s->full_flushes);
+		c->handoffs = u64_stats_read(&s->handoffs);
+	} while (u64_stats_fetch_retry(&s->sync, start));
+}
+
+/**
+ * xnb_queue_group_index() - The index of the group serving a queue.
+ * @q: the queue
+ *
+ * For the admin's view (ethtool -S, tracepoints): a move may follow at
+ * once, and during a regroup the index may be an old group's.
+ *
+ * Context: Any context; an RCU reader while it looks at the group (a
+ * regroup frees the old groups only after synchronize_rcu()).  The
+ * caller keeps @q from being freed.
+ * Return: the group's index in its set, or -1 when @q is in no group.
+ */
+int xnb_queue_group_index(struct xnb_queue *q)
+{
+	struct xnb_group *g;
+	int index = -1;
+
+	rcu_read_lock();
+	g = READ_ONCE(q->group);
+	if (g)
+		index = g->index;
+	rcu_read_unlock();
+	return index;
+}
+
 static struct dentry *xnb_debugfs_dir;
 
 /* Ring indices and wakeup state: what to look at when a queue stalls.
@@ -935,16 +1038,17 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		   READ_ONCE(xnb_rebalance_ms), xnb_balance_moves());
 	for (i = 0; i < xnb_nr_groups; i++) {
 		struct xnb_group *g = &xnb_groups[i];
-		const struct xnb_group_stats *s = &g->stats;
+		struct xnb_group_counters c;
 		struct xnb_queue *q;
 
+		xnb_group_stats_read(g, &c);
 		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s\n",
-			   i, g->cpu, READ_ONCE(g->nr_queues), s->passes,
-			   s->packets, s->batches, s->ops,
-			   s->batches ? div64_u64(s->ops, s->batches) : 0,
-			   s->full_flushes, s->eagain_retries,
-			   div_u64(s->busy_ns, NSEC_PER_MSEC), g->moves_in,
-			   g->moves_out, s->handoffs,
+			   i, g->cpu, READ_ONCE(g->nr_queues), c.passes,
+			   c.packets, c.batches, c.ops,
+			   c.batches ? div64_u64(c.ops, c.batches) : 0,
+			   c.full_flushes, c.eagain_retries,
+			   div_u64(c.busy_ns, NSEC_PER_MSEC), g->moves_in,
+			   g->moves_out, c.handoffs,
 			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main");
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)

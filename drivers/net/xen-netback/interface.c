@@ -29,6 +29,7 @@
 #include <xen/events.h>
 
 #include "common.h"
+#include "trace.h"
 
 /**
  * xnb_vif_update_carrier() - Carrier on or off by the vif's state.
@@ -70,6 +71,7 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 	if (READ_ONCE(vif->disabled))
 		return;
 	WRITE_ONCE(vif->disabled, true);
+	trace_xnb_vif_disabled(vif->dev->name, vif->domid, why);
 	net_err_ratelimited("%s: frontend of domain %u broke the protocol, vif disabled: %s\n",
 			    vif->dev->name, vif->domid, why);
 	xnb_vif_update_carrier(vif);
@@ -548,8 +550,16 @@ void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
 	if (!vif->connected || (group < 0 && READ_ONCE(xnb_rebalance_ms)))
 		return;
 	for (i = 0; i < vif->num_queues; i++) {
-		xnb_group_detach(&vif->queues[i]);
-		xnb_group_attach(&vif->queues[i], group);
+		struct xnb_queue *q = &vif->queues[i];
+		bool traced = trace_xnb_queue_move_enabled();
+		int from = traced ? xnb_queue_group_index(q) : -1, to;
+
+		xnb_group_detach(q);
+		xnb_group_attach(q, group);
+		to = traced ? xnb_queue_group_index(q) : -1;
+		if (traced && to != from)
+			trace_xnb_queue_move(q->name, from, to, XNB_MOVE_PIN,
+					     0, 0, 0);
 	}
 }
 

@@ -86,11 +86,14 @@ static int xnb_groups_set(const char *val, const struct kernel_param *kp)
 		v = num_online_cpus();
 	old = READ_ONCE(xnb_nr_groups);
 	err = xnb_groups_set_count(v);
-	if (err)
+	if (err) {
 		pr_warn("groups=%u failed (%d), still %u groups\n", v, err, old);
-	else
-		pr_info("groups=%u: queues moved live from %u groups\n", v, old);
-	return err;
+		return err;
+	}
+	pr_info("groups=%u: queues moved live from %u groups\n", v, old);
+	/* The new set's directories in sysfs, the old set's gone. */
+	xnb_sysfs_update();
+	return 0;
 }
 
 static const struct kernel_param_ops xnb_groups_ops = {
@@ -282,6 +285,7 @@ static int __init xnb_init(void)
 	if (err)
 		return err;
 	xnb_debugfs_init();
+	xnb_sysfs_init();
 	xnb_balance_start();
 
 	err = xnb_xenbus_init();
@@ -295,6 +299,7 @@ static int __init xnb_init(void)
 
 fail:
 	xnb_balance_stop();
+	xnb_sysfs_exit();
 	xnb_debugfs_exit();
 	xnb_groups_exit();
 	return err;
@@ -305,6 +310,7 @@ static void __exit xnb_exit(void)
 {
 	xnb_xenbus_exit();	/* no vif is left: each held a reference */
 	xnb_balance_stop();	/* before the groups it measures */
+	xnb_sysfs_exit();
 	xnb_debugfs_exit();
 	xnb_groups_exit();
 }

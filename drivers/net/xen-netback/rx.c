@@ -17,6 +17,7 @@
 #include <xen/page.h>
 
 #include "common.h"
+#include "trace.h"
 
 #define XNB_RX_MASK		(XNB_RX_RING_SIZE - 1)
 /* Slots of one packet: netfront's 18 data slots, GSO and hash extras. */
@@ -131,11 +132,12 @@ static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
  *
  * Context: The group's poll, in the pass serving @q (a drain), or the
  * xenbus thread once @q left its group (release).
+ * Return: the packets dropped.
  */
-void xnb_rx_purge(struct xnb_queue *q)
+unsigned int xnb_rx_purge(struct xnb_queue *q)
 {
 	struct sk_buff *skb;
-	u64 n = 0;
+	unsigned int n = 0;
 
 	while ((skb = skb_dequeue(&q->rx_skbs))) {
 		xnb_rx_dequeued(q, skb);
@@ -144,6 +146,7 @@ void xnb_rx_purge(struct xnb_queue *q)
 	}
 	if (n)
 		xnb_stat_add(q, &q->stats.rx_dropped, n);
+	return n;
 }
 
 /**
@@ -185,12 +188,16 @@ void xnb_stall_timer_fn(struct timer_list *t)
 
 static void xnb_rx_unblocked(struct xnb_queue *q)
 {
+	unsigned long since = q->rx_blocked_since;
+
 	WRITE_ONCE(q->rx_blocked_since, 0);
 	/* The event that told us of the buffers was real work. */
 	q->worked |= BIT(XNB_EOI_RX);
 	if (q->stalled) {
 		q->stalled = false;
 		atomic_dec(&q->vif->stalled_queues);
+		trace_xnb_rx_unstall(q->name, since,
+				     skb_queue_len_lockless(&q->rx_skbs));
 		netdev_info(q->vif->dev, "queue %u: RX buffers back, carrier on\n",
 			    q->id);
 		xnb_vif_update_carrier(q->vif);
@@ -232,6 +239,8 @@ static void xnb_rx_stall_check(struct xnb_queue *q)
 	    !q->stalled) {
 		q->stalled = true;
 		atomic_inc(&vif->stalled_queues);
+		trace_xnb_rx_stall(q->name, q->rx_blocked_since,
+				   skb_queue_len_lockless(&q->rx_skbs));
 		netdev_info(vif->dev, "queue %u: guest posts no RX buffers, carrier off\n",
 			    q->id);
 		xnb_vif_update_carrier(vif);
@@ -247,7 +256,10 @@ static void xnb_rx_blocked(struct xnb_queue *q)
 
 	xnb_rx_stall_check(q);
 	if (time_after_eq(jiffies, q->rx_blocked_since + drain)) {
-		xnb_rx_purge(q);
+		unsigned int n = xnb_rx_purge(q);
+
+		if (n)
+			trace_xnb_rx_drain(q->name, q->rx_blocked_since, n);
 		/* Drained: any buffer now ends the stall. */
 		xnb_rx_check_unstall(q);
 	}

@@ -14,10 +14,17 @@
  * an skb has frags; copying packs the data into full pages, so a packet
  * never needs more frags than an skb has.
  *
+ * After every counter, one row per queue in use, q<i>_group: the index
+ * of the group serving queue i, or U64_MAX (-1) while it is in none (a
+ * disconnected vif).  There are as many as the netdev's real TX queues,
+ * which change only under rtnl, as the ethtool core holds it from the
+ * count to the values.
+ *
  * ethtool -i: no get_drvinfo, as in stock, so the core reports the
  * parent's driver: "vif" (the xenbus driver) and bus-info "vif-<d>-<n>".
  */
 #include <linux/ethtool.h>
+#include <linux/rtnetlink.h>
 
 #include "common.h"
 
@@ -174,14 +181,25 @@ void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
 	s->tx_dropped += xd;
 }
 
+/* The q<i>_group rows: the netdev's real TX queues, set under rtnl
+ * (xnb_vif_start), so the count and the values agree.
+ */
+static unsigned int xnb_queue_rows(struct net_device *dev)
+{
+	ASSERT_RTNL();
+	return dev->real_num_tx_queues;
+}
+
 static int xnb_get_sset_count(struct net_device *dev, int sset)
 {
-	return sset == ETH_SS_STATS ? XNB_NR_STATS + XNB_NR_ROWS : -EINVAL;
+	if (sset != ETH_SS_STATS)
+		return -EINVAL;
+	return XNB_NR_STATS + XNB_NR_ROWS + xnb_queue_rows(dev);
 }
 
 static void xnb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 {
-	unsigned int i;
+	unsigned int i, n;
 
 	if (sset != ETH_SS_STATS)
 		return;
@@ -189,17 +207,29 @@ static void xnb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		memcpy(data, xnb_stat_descs[i].name, ETH_GSTRING_LEN);
 	for (i = 0; i < XNB_NR_ROWS; i++, data += ETH_GSTRING_LEN)
 		memcpy(data, xnb_row_names[i], ETH_GSTRING_LEN);
+	n = xnb_queue_rows(dev);
+	for (i = 0; i < n; i++)
+		ethtool_sprintf(&data, "q%u_group", i);
 }
 
 static void xnb_get_ethtool_stats(struct net_device *dev,
 				  struct ethtool_stats *stats, u64 *data)
 {
 	struct xnb_vif *vif = netdev_priv(dev);
+	u64 *group = data + XNB_NR_STATS + XNB_NR_ROWS;
+	unsigned int i, n, rows = xnb_queue_rows(dev);
 	u64 xd;
 
 	spin_lock_bh(&vif->stats_lock);
 	xnb_stats_sum(vif, data, &xd);
-	data[XNB_NR_STATS + XNB_ROW_QUEUES] = READ_ONCE(vif->num_queues);
+	n = READ_ONCE(vif->num_queues);
+	data[XNB_NR_STATS + XNB_ROW_QUEUES] = n;
+	/* The queues stay while stats_lock is held. */
+	for (i = 0; i < rows; i++) {
+		int g = i < n ? xnb_queue_group_index(&vif->queues[i]) : -1;
+
+		group[i] = g < 0 ? U64_MAX : g;
+	}
 	spin_unlock_bh(&vif->stats_lock);
 	data[XNB_NR_STATS + XNB_ROW_UNSUPPORTED] = xd;
 	data[XNB_NR_STATS + XNB_ROW_DISABLED] = READ_ONCE(vif->disabled);

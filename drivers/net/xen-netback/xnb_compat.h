@@ -79,4 +79,14 @@ static inline void xnb_free_netdev_dummy(struct net_device *dev)
 }
 #endif
 
+/* 6.10 dropped __assign_str()'s source argument: the field's __string()
+ * names it.  trace.h assigns its strings with this, giving the source
+ * the __string() gave.  Only the tracepoints' assign stage expands it.
+ */
+#if XNB_KERNEL_BEFORE(6, 10)
+#define xnb_assign_str(dst, src)	__assign_str(dst, src)
+#else
+#define xnb_assign_str(dst, src)	__assign_str(dst)
+#endif
+
 #endif /* XNB_COMPAT_H */
