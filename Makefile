@@ -18,6 +18,7 @@
 #               tests/lab/soak.mk         soak
 #               tests/lab/xdp/xdp.mk      lab-xdp
 #               tests/hostile/hostile.mk  hostile, hostile-guest
+#               tests/xnbctl/xnbctl.mk    xnbctl-test
 #               bench/bench.mk            bench
 #
 # scripts/ holds the tools of the whole project (check.sh, lint.sh,
@@ -217,6 +218,7 @@ docs-check: | docs-deps
 -include tests/lab/soak.mk
 -include tests/lab/xdp/xdp.mk
 -include tests/hostile/hostile.mk
+-include tests/xnbctl/xnbctl.mk
 -include bench/bench.mk
 
 #   make lint           checkpatch --strict, kernel-doc, sparse against 6.1
