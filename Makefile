@@ -6,7 +6,8 @@
 #
 #   build     make [modules] [KDIR=...], clean; modules-6.1, modules-6.12,
 #             build-matrix, buildroot (the supported kernels)
-#   install   make install, uninstall [INSTALL_MOD_PATH=...]
+#   install   make install, uninstall [INSTALL_MOD_PATH=...]; the admin
+#             tool: install-tools, uninstall-tools [DESTDIR=...]
 #   package   make deb, dkms-add, dkms-install, dkms-remove
 #   docs      make man, install-man, uninstall-man, docs, docs-check
 #   test      make check, demo, lint, and from the files included below:
@@ -125,6 +126,17 @@ install: modules
 uninstall:
 	rm -f $(MOD_DEST)/xen-netback.ko
 	$(DEPMOD)
+
+# The admin tool, xnbctl (docs/man/xnbctl.8.md), apart from the module:
+# a bash script, into $(DESTDIR)$(SBINDIR).  The package ships it too.
+SBINDIR ?= /usr/sbin
+.PHONY: install-tools uninstall-tools
+
+install-tools:
+	install -D -m 0755 tools/xnbctl/xnbctl $(DESTDIR)$(SBINDIR)/xnbctl
+
+uninstall-tools:
+	rm -f $(DESTDIR)$(SBINDIR)/xnbctl
 
 # ===========================================================================
 # Package (docs/install.md)
