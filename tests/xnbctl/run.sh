@@ -287,6 +287,7 @@ $ xnbctl status --json
   {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": null},
   {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": null}
  ]}
+stderr: xnbctl: no ethtool: the queues' groups are not shown
 [exit 0]
 EOF
 }
@@ -330,6 +331,7 @@ t_status_no_xl() {
 	fx_standard
 	touch "$R/xl.fail"
 	x status
+	xj status --json
 	expect <<'EOF'
 $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
@@ -343,6 +345,20 @@ vif1.0      1  -           0    -  q0:0 q1:1
 vif2.0      2  -           0    -  q0:0
 vif2.1      2  -           1    0  q0:0
 g3-net      3  -           0    -  q0:1
+stderr: xnbctl: no domain names: xl: permission denied opening /dev/xen/privcmd
+[exit 0]
+$ xnbctl status --json
+{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
+ ],
+ "vifs": [
+  {"name": "vif1.0", "domid": 1, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
+  {"name": "vif2.0", "domid": 2, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "vif2.1", "domid": 2, "domain": null, "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "g3-net", "domid": 3, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
+ ]}
 stderr: xnbctl: no domain names: xl: permission denied opening /dev/xen/privcmd
 [exit 0]
 EOF
