@@ -6,7 +6,8 @@
 #
 #   build     make [modules] [KDIR=...], clean; modules-6.1, modules-6.12,
 #             build-matrix, buildroot (the supported kernels)
-#   install   make install, uninstall [INSTALL_MOD_PATH=...]
+#   install   make install, uninstall [INSTALL_MOD_PATH=...]; the admin
+#             tool: install-tools, uninstall-tools [DESTDIR=...]
 #   package   make deb, dkms-add, dkms-install, dkms-remove
 #   docs      make man, install-man, uninstall-man, docs, docs-check
 #   test      make check, demo, lint, and from the files included below:
@@ -18,6 +19,7 @@
 #               tests/lab/soak.mk         soak
 #               tests/lab/xdp/xdp.mk      lab-xdp
 #               tests/hostile/hostile.mk  hostile, hostile-guest
+#               tests/xnbctl/xnbctl.mk    xnbctl-test
 #               bench/bench.mk            bench
 #
 # scripts/ holds the tools of the whole project (check.sh, lint.sh,
@@ -125,6 +127,17 @@ uninstall:
 	rm -f $(MOD_DEST)/xen-netback.ko
 	$(DEPMOD)
 
+# The admin tool, xnbctl (docs/man/xnbctl.8.md), apart from the module:
+# a bash script, into $(DESTDIR)$(SBINDIR).  The package ships it too.
+SBINDIR ?= /usr/sbin
+.PHONY: install-tools uninstall-tools
+
+install-tools:
+	install -D -m 0755 tools/xnbctl/xnbctl $(DESTDIR)$(SBINDIR)/xnbctl
+
+uninstall-tools:
+	rm -f $(DESTDIR)$(SBINDIR)/xnbctl
+
 # ===========================================================================
 # Package (docs/install.md)
 #   make deb            source package + xen-netback-wg-dkms_<v>_all.deb in
@@ -217,6 +230,7 @@ docs-check: | docs-deps
 -include tests/lab/soak.mk
 -include tests/lab/xdp/xdp.mk
 -include tests/hostile/hostile.mk
+-include tests/xnbctl/xnbctl.mk
 -include bench/bench.mk
 
 #   make lint           checkpatch --strict, kernel-doc, sparse against 6.1
@@ -231,8 +245,8 @@ lint: kdir-6.1
 # scenarios that test plain netback behaviour against Debian's as reference.
 CHECK_OURS ?= hotplug teardown matrix-1-kthread matrix-2-kthread \
 	      matrix-1-tasklet matrix-2-tasklet multiqueue attach3 jumbo \
-	      rate worker-group regroup rebalance sysfs destroy-busy reload stress saverestore \
-	      guest2guest idle mq-single
+	      rate worker-group regroup rebalance sysfs destroy-busy reload stress \
+	      saverestore guest2guest idle mq-single xnbctl
 CHECK_STOCK ?= basic hotplug teardown
 # ... and on Debian 13 (LAB_DIST=trixie), ours again: the worker matrix
 # and multiqueue (check.sh adds the hostile campaign and the bench smoke).

@@ -50,6 +50,8 @@ unset NETBACK
 # Fast and first: every shell file passes shellcheck.
 stage shellcheck make shellcheck
 stage unit make unit
+# The admin tool against a fake sysfs tree (tests/xnbctl/), seconds.
+stage xnbctl make xnbctl-test
 # README's generated tables against docs/man/, the man pages against groff.
 stage docs-check make docs-check
 stage fuzz-smoke make fuzz-smoke

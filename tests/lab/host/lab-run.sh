@@ -18,7 +18,8 @@
 #
 # The only thing built here is a small cpio with this run's module, the
 # scripts that run in dom0 (tests/lab/*.sh and scenarios/, not this
-# host/ directory) and a config, appended to the cached dom0 initramfs
+# host/ directory; the admin tool tools/xnbctl/xnbctl) and a config,
+# appended to the cached dom0 initramfs
 # (the kernel unpacks concatenated cpio archives in order).  Results come
 # back on the serial console as "XNB-RESULT <scenario> PASS|FAIL" lines.
 set -euo pipefail
@@ -75,6 +76,8 @@ trap 'exit 143' TERM INT HUP
 mkdir -p "$work/root/lab/scenarios"
 cp "$top"/tests/lab/*.sh "$work/root/lab/"
 cp "$top"/tests/lab/scenarios/*.sh "$work/root/lab/scenarios/"
+# The admin tool, as /lab/xnbctl (scenario xnbctl).
+cp "$top/tools/xnbctl/xnbctl" "$work/root/lab/"
 [ "$NETBACK" = ours ] && cp "$MODULE" "$work/root/lab/xen-netback.ko"
 [ -f "$WARNMOD" ] && cp "$WARNMOD" "$work/root/lab/"
 if [ -n "${LAB_EXTRA_GUEST_DIR:-}" ]; then

@@ -4,7 +4,8 @@
 # repository /lab/deb that `make lab SCENARIOS=deb` adds to dom0), let DKMS
 # build it against dom0's headers, modprobe it, check that the DKMS build
 # is what runs, that the package's modprobe.d file is a conffile whose
-# commented-out defaults are the module's own, and that a guest gets
+# commented-out defaults are the module's own, that the admin tool
+# xnbctl is installed and sees the guest's vif, and that a guest gets
 # traffic; then a kernel "upgrade": headers for a second kernel release
 # make DKMS build for that one too (a real second release's headers
 # where the suite has some, else simulated); last, apt purge takes it
@@ -61,6 +62,8 @@ lab_log "loaded xen_netback version '$got', package version '$want'"
 lab_assert "loaded module version $got = $want" test "$got" = "$want"
 lab_assert "xen-netback(4) installed" \
 	sh -c "dpkg -L xen-netback-wg-dkms | grep -q '^/usr/share/man/man4/xen-netback.4.gz\$'"
+lab_assert "xnbctl and xnbctl(8) installed" \
+	sh -c "test -x /usr/sbin/xnbctl && dpkg -L xen-netback-wg-dkms | grep -q '^/usr/share/man/man8/xnbctl.8.gz\$'"
 
 # The options file: a conffile, nothing active, and each commented-out
 # line, uncommented, gives the module what it has by default.
@@ -95,6 +98,8 @@ fi
 lab_assert "no unknown parameter in $conf" \
 	test "$(dmesg | grep -c 'xen_netback: unknown parameter')" = "$unknown0"
 lab_guest_start 1
+lab_assert "the packaged xnbctl shows g1's vif" \
+	sh -c "/usr/sbin/xnbctl status | grep -q '^$(lab_vif_name 1) '"
 ip=$(lab_guest_ip 1)
 tx=$(lab_iperf "$ip" -R 3)
 rx=$(lab_iperf "$ip" 3)

@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# xnbctl: the admin tool (tools/xnbctl/xnbctl, /lab/xnbctl in dom0)
+# against the driver and a guest.  status lists both groups and g1's vif
+# with the group of its queue, the one debugfs names, and its --json
+# parses (where dom0's python3 has its library; else the vif's object is
+# checked as text); pin moves the queue live and the driver follows,
+# unpin removes the key, an unknown domain exits 4 and a group past the
+# count 5; set budget is taken, budget=5000 refused with the driver's
+# reason and exit 5; top -n 2 prints two frames with the guest's
+# packets, --json one object a frame.  About a guest start and 30 s
+# under TCG.
+. /lab/xnb.sh
+xnb_ours_only
+X=/lab/xnbctl
+P=/sys/module/xen_netback/parameters
+lab_load_backend "groups=2 $XNB_PARAMS"
+lab_guest_start 1
+vif=$(lab_vif_name 1)
+dom=$(lab_domid 1)
+be=$(lab_backend_path 1)
+ip=$(lab_guest_ip 1)
+re=${vif//./\\.}
+
+# x STATUS ARGS...: run xnbctl, show what it printed (in $out, stderr
+# too), fail unless it exits STATUS.
+x() {
+	local want=$1 rc=0
+	shift
+	out=$("$X" "$@" 2>&1) || rc=$?
+	echo "\$ xnbctl $*"
+	echo "$out"
+	[ "$rc" = "$want" ] || lab_fail "xnbctl $*: exit $rc, not $want"
+}
+# json_ok [--json-lines]: $out parses as JSON, where python3 can say.
+json_ok() {
+	python3 -c 'import json' 2>/dev/null || return 0
+	python3 -m json.tool "$@" <<<"$out" >/dev/null
+}
+python3 -c 'import json' 2>/dev/null ||
+	lab_log "no python3 library in dom0: JSON checked as text only"
+# vif_row GROUP PIN: status's row of the vif: g1, devid 0, that pin,
+# queue 0 in GROUP (one queue: the guest has one vcpu).
+vif_row() {
+	"$X" status | grep -Eq "^$re +$dom +g1 +0 +$2 +q0:$1\$"
+}
+
+from=$(xnb_group_of "$vif-q0") || lab_fail "$vif-q0 in no group"
+to=$((1 - from))
+x 0 status
+lab_assert "status: 2 groups" grep -q '^worker groups: 2 ' <<<"$out"
+lab_assert "status: a row for groups 0 and 1" test "$(grep -Ec \
+	'^ +[01] +[0-9]+ +(light|thread|softirq) +[0-9]+ +[0-9]+ ' <<<"$out")" = 2
+lab_assert "status: $vif of g1 ($dom), unpinned, q0 in group $from as in debugfs" \
+	grep -Eq "^$re +$dom +g1 +0 +- +q0:$from\$" <<<"$out"
+x 0 status --json
+lab_assert "status --json parses" json_ok
+lab_assert "status --json: $vif's object" grep -qF \
+	"{\"name\": \"$vif\", \"domid\": $dom, \"domain\": \"g1\", \"devid\": 0, \"pin\": null, \"queues\": [{\"queue\": 0, \"group\": $from}]}" \
+	<<<"$out"
+
+# pin: the key as the toolstack writes it; the driver moves the queue.
+x 0 pin g1 "$to"
+lab_assert "worker-group key is $to" test "$(xenstore-read "$be/worker-group")" = "$to"
+lab_assert "$vif-q0 moved to group $to (debugfs)" lab_wait 10 xnb_in_group "$vif-q0" "$to"
+lab_assert "status: pinned to $to, q0 in group $to" vif_row "$to" "$to"
+lab_assert "ping $ip after the move" lab_ping "$ip" 2
+x 0 pin "$dom" 0 "$from"
+lab_assert "$vif-q0 back in group $from" lab_wait 10 xnb_in_group "$vif-q0" "$from"
+x 5 pin g1 2
+x 4 pin no-such-guest 0
+x 4 pin g1 7 0
+lab_assert "the key still says $from" test "$(xenstore-read "$be/worker-group")" = "$from"
+x 0 unpin g1
+lab_assert "worker-group key removed" sh -c "! xenstore-read $be/worker-group 2>/dev/null"
+lab_assert "status: unpinned, q0 stays in group $from" vif_row "$from" -
+
+# set: taken and read back; out of range refused with the driver's reason.
+x 0 set budget 32
+lab_assert "budget reads 32" test "$(cat $P/budget)" = 32
+x 5 set budget 5000
+lab_assert "the driver's reason shown" grep -q 'budget=5000 refused: out of range' <<<"$out"
+lab_assert "budget still 32" test "$(cat $P/budget)" = 32
+x 0 set budget 64
+
+# top: two frames while g1 answers pings, five a second.
+ping -i 0.2 -c 25 -W1 "$ip" >/dev/null 2>&1 &
+pp=$!
+x 0 top -n 2
+lab_assert "top: two frames" test "$(grep -c '^xnbctl top: frame [12] of 2,' <<<"$out")" = 2
+lab_assert "top: $vif in each" test "$(grep -c "^$re " <<<"$out")" = 2
+lab_assert "top: packets from g1 counted" \
+	awk -v v="$vif" '$1 == v && $3 > 0 { f = 1 } END { exit !f }' <<<"$out"
+x 0 top --json -n 1
+lab_assert "top --json: one frame, one line" test "$(wc -l <<<"$out")" = 1
+lab_assert "top --json parses" json_ok --json-lines
+lab_assert "top --json: frame 1 with $vif" \
+	grep -q "^{\"frame\": 1, .*{\"name\": \"$vif\", \"domid\": $dom, " <<<"$out"
+wait $pp
+
+lab_destroy_all
+lab_load_backend

@@ -1,0 +1,934 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make xnbctl-test: tools/xnbctl/xnbctl against a fake sysfs tree and
+# stand-ins for xl, xenstore, ethtool, dmesg and sleep (stubs/): no
+# driver, no Xen, no root needed.
+#
+# One case per function t_<name>, listed in CASES.  A case builds its
+# tree under $R (the fx_* helpers), runs xnbctl with `x ARGS...` as often
+# as it likes, and ends with `expect`, which compares the transcript with
+# its here-document exactly: for each run "$ xnbctl ARGS", its stdout, its
+# stderr lines prefixed "stderr: ", "[exit N]"; `show_log` adds the
+# xenstore writes and removals the stub saw since the last one.  `xj`
+# runs like `x` and also parses the output with python3 -m json.tool
+# (each line for top), where python3 exists.
+#
+#   tests/xnbctl/run.sh [CASE...]    all cases, or those named
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+XNBCTL=$top/tools/xnbctl/xnbctl
+STUBS=$here/stubs
+work=$(mktemp -d /tmp/xnbctl-test.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+have_python=0
+command -v python3 >/dev/null 2>&1 && have_python=1
+
+# --- fixtures ---------------------------------------------------------------
+# R: this case's root (XNBCTL_ROOT); S: its sysfs.
+
+# fx_driver GROUPS: our driver loaded with GROUPS groups (no group
+# directories yet: fx_group), default parameters, the vif xenbus driver.
+fx_driver() {
+	local p=$S/module/xen_netback/parameters
+	mkdir -p "$p" "$S/module/xen_netback/groups" "$S/bus/xen-backend/drivers/vif" \
+		"$S/class/net" "$R/proc"
+	echo "$1" > "$p/groups"
+	echo kthread > "$p/worker"
+	echo 64 > "$p/budget"
+	echo 256 > "$p/copy_batch"
+	echo 1000 > "$p/rebalance_ms"
+	echo 2 > "$p/max_queues"
+	ln -s ../../../../module/xen_netback "$S/bus/xen-backend/drivers/vif/module"
+	echo "100.00 150.00" > "$R/proc/uptime"
+}
+# fx_stock: Debian's xen-netback: the module, its parameters, no groups.
+fx_stock() {
+	fx_driver 1
+	rm -r "$S/module/xen_netback/groups"
+	rm "$S/module/xen_netback/parameters/"{groups,worker,budget,copy_batch,rebalance_ms}
+}
+# fx_group N CPU MODE QUEUES BUSY PASSES PACKETS BATCHES OPS HANDOFFS IN OUT
+fx_group() {
+	local d=$S/module/xen_netback/groups/$1 f
+	shift
+	mkdir -p "$d"
+	for f in cpu mode queues busy_pct passes packets batches ops handoffs \
+		 moves_in moves_out; do
+		echo "$1" > "$d/$f"
+		shift
+	done
+}
+fx_domain() { echo "$1 $2" >> "$R/domains"; }
+# fx_vif DOMID DEVID [GROUP...]: a connected vif vif<domid>.<devid> as
+# sysfs shows it, its backend node, and q<i>_group GROUP for each queue
+# in its ethtool -S.  NAME=... fx_vif: named so instead (xl's vifname=).
+fx_vif() {
+	local dom=$1 id=$2 n=${NAME:-vif$1.$2} dev=$S/devices/vif-$1-$2 q=0 g
+	shift 2
+	mkdir -p "$dev/net/$n/statistics" "$R/ethtool"
+	ln -s ../../bus/xen-backend/drivers/vif "$dev/driver"
+	ln -s "../../../vif-$dom-$id" "$dev/net/$n/device"
+	ln -s "../../devices/vif-$dom-$id/net/$n" "$S/class/net/$n"
+	echo 0 > "$dev/net/$n/statistics/rx_packets"
+	echo 0 > "$dev/net/$n/statistics/tx_packets"
+	fx_xs "/local/domain/0/backend/vif/$dom/$id/state" 4
+	{
+		echo "NIC statistics:"
+		echo "     rx_gso_checksum_fixup: 0"
+		for g; do
+			echo "     q${q}_group: $g"
+			q=$((q + 1))
+		done
+		echo "     queues: $q"
+	} > "$R/ethtool/$n"
+}
+fx_xs() { mkdir -p "$R/xs$1"; printf '%s' "$2" > "$R/xs$1/="; }
+# Netdevs that are not vifs: lo (no device), eth0 (another driver).
+fx_other_netdevs() {
+	mkdir -p "$S/class/net/lo" "$S/devices/pci0000:00/0000:00:03.0/net/eth0" \
+		"$S/bus/pci/drivers/e1000" "$S/module/e1000"
+	ln -s ../../../module/e1000 "$S/bus/pci/drivers/e1000/module"
+	ln -s ../../../bus/pci/drivers/e1000 "$S/devices/pci0000:00/0000:00:03.0/driver"
+	ln -s ../../0000:00:03.0 "$S/devices/pci0000:00/0000:00:03.0/net/eth0/device"
+	ln -s ../../devices/pci0000:00/0000:00:03.0/net/eth0 "$S/class/net/eth0"
+}
+# The usual dom0: 2 groups; g1 with a 2-queue vif, web-01 with two vifs
+# (vif 1 pinned to group 0), g3's vif renamed g3-net; eth0 and lo.
+fx_standard() {
+	fx_driver 2
+	fx_group 0 0 light 3 12 1000 50000 800 10000 5 1 0
+	fx_group 1 1 thread 2 87 2000 90000 1000 30250 40 0 1
+	fx_domain 1 g1
+	fx_domain 2 web-01
+	fx_domain 3 g3
+	fx_vif 1 0 0 1
+	fx_vif 2 0 0
+	fx_vif 2 1 0
+	NAME=g3-net fx_vif 3 0 1
+	fx_xs /local/domain/0/backend/vif/2/1/worker-group 0
+	fx_other_netdevs
+}
+# Every sleep of top: these counters move on.
+fx_ticks() {
+	cat > "$R/ticks" <<'EOF'
+sys/module/xen_netback/groups/0/packets 1000
+sys/module/xen_netback/groups/0/passes 100
+sys/module/xen_netback/groups/0/batches 10
+sys/module/xen_netback/groups/0/ops 125
+sys/module/xen_netback/groups/1/packets 50000
+sys/module/xen_netback/groups/1/passes 400
+sys/module/xen_netback/groups/1/batches 200
+sys/module/xen_netback/groups/1/ops 6400
+sys/module/xen_netback/groups/1/handoffs 3
+sys/class/net/vif1.0/statistics/rx_packets 600
+sys/class/net/vif1.0/statistics/tx_packets 400
+sys/class/net/g3-net/statistics/rx_packets 50000
+EOF
+}
+
+# --- running ----------------------------------------------------------------
+
+# x ARGS...: run xnbctl in this case's world, add the run to the transcript.
+x() {
+	local rc
+	env XNBCTL_ROOT="$R" XNBCTL_XL="$STUBS/xl" XNBCTL_XENSTORE="$STUBS/xenstore" \
+		XNBCTL_ETHTOOL="${ETHTOOL:-$STUBS/ethtool}" XNBCTL_EUID="${EUID_AS:-0}" \
+		PATH="$STUBS:$PATH" "$XNBCTL" "$@" > "$R.out" 2> "$R.err"
+	rc=$?
+	# The usage text, once checked (t_usage), is "<usage>".
+	if [ -f "$R.usage" ]; then
+		cmp -s "$R.out" "$R.usage" && echo "<usage>" > "$R.out"
+		cmp -s "$R.err" "$R.usage" && echo "<usage>" > "$R.err"
+	fi
+	{
+		echo "\$ xnbctl $*"
+		cat "$R.out"
+		sed 's/^/stderr: /' "$R.err"
+		echo "[exit $rc]"
+	} >> "$T"
+	return 0
+}
+# xj ARGS...: x, and the output must parse as JSON (top: line by line).
+xj() {
+	local l
+	x "$@"
+	[ $have_python = 1 ] || return 0
+	case " $* " in
+	*" top "*) l=--json-lines ;;
+	*) l= ;;
+	esac
+	# shellcheck disable=SC2086 # no option, or one
+	python3 -m json.tool $l < "$R.out" > /dev/null ||
+		{ echo "not JSON: xnbctl $*"; JSON_BAD=1; }
+}
+show_log() {
+	[ -f "$R/log" ] && sed 's/^/log: /' "$R/log" >> "$T"
+	rm -f "$R/log"
+}
+# expect: the transcript must be the here-document on stdin.
+expect() {
+	if ! diff -u - "$T" > "$R.diff"; then
+		sed 's/^/    /' "$R.diff"
+		return 1
+	fi
+	[ "${JSON_BAD:-0}" = 0 ]
+}
+
+# --- cases ------------------------------------------------------------------
+
+CASES=(
+	"status             the groups and vifs table; lo, eth0 are not vifs"
+	"status_json        status --json: every group file, pins, queues"
+	"status_no_ethtool  no ethtool: queue placement '-'"
+	"status_queue_rows  no q<i>_group rows: '-'; a queue in no group"
+	"status_no_xl       xl fails (not root): names '-', and why"
+	"status_no_vifs     groups, no vif; an empty group"
+	"json_escape        a domain name with a quote and a backslash"
+	"not_loaded         every command: xen-netback not loaded, exit 2"
+	"stock              every command: the in-kernel driver, exit 3"
+	"top                top -n 2: rates per interval, two frames"
+	"top_json           top --json -n 2: one object per frame"
+	"top_regroup        groups rebuilt while top sleeps, a new vif: '-'"
+	"pin                pin by name, by id and devid; the key written"
+	"pin_errors         devid needed, unknown domain/vif, group range"
+	"pin_tools          not root, xl fails, xenstore write fails"
+	"unpin              unpin a pinned vif, an unpinned one"
+	"set                set each parameter; the new value read back"
+	"set_refused        the driver refuses: its log line, exit 5"
+	"set_errors         unknown parameter, bad value, not root"
+	"usage              help, no command, bad options"
+)
+
+t_status() {
+	fx_standard
+	x status
+	expect <<'EOF'
+$ xnbctl status
+worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
+    0    0  light       12       3           12.5
+    1    1  thread      87       2           30.3
+
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0 q1:1
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    0  q0:0
+g3-net      3  g3          0    -  q0:1
+[exit 0]
+EOF
+}
+
+t_status_json() {
+	fx_standard
+	xj status --json
+	xj --json status
+	expect <<'EOF'
+$ xnbctl status --json
+{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
+ ],
+ "vifs": [
+  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
+  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
+ ]}
+[exit 0]
+$ xnbctl --json status
+{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
+ ],
+ "vifs": [
+  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
+  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
+ ]}
+[exit 0]
+EOF
+}
+
+t_status_no_ethtool() {
+	fx_standard
+	ETHTOOL=$R/no-such-ethtool x status
+	ETHTOOL=$R/no-such-ethtool xj status --json
+	expect <<'EOF'
+$ xnbctl status
+worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
+    0    0  light       12       3           12.5
+    1    1  thread      87       2           30.3
+
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  -
+vif2.0      2  web-01      0    -  -
+vif2.1      2  web-01      1    0  -
+g3-net      3  g3          0    -  -
+stderr: xnbctl: no ethtool: the queues' groups are not shown
+[exit 0]
+$ xnbctl status --json
+{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
+ ],
+ "vifs": [
+  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": null},
+  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": null},
+  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": null},
+  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": null}
+ ]}
+stderr: xnbctl: no ethtool: the queues' groups are not shown
+[exit 0]
+EOF
+}
+
+# vif5.0: a driver without the q<i>_group rows (older than the sysfs
+# interface); vif6.0: queue 1 in no group (U64_MAX, disconnecting).
+t_status_queue_rows() {
+	fx_driver 1
+	fx_group 0 0 light 1 0 0 0 0 0 0 0 0
+	fx_domain 5 g5
+	fx_domain 6 g6
+	fx_vif 5 0
+	fx_vif 6 0 0 18446744073709551615
+	x status
+	xj status --json
+	expect <<'EOF'
+$ xnbctl status
+worker groups: 1 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
+    0    0  light        0       1              -
+
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif5.0      5  g5          0    -  -
+vif6.0      6  g6          0    -  q0:0 q1:-
+[exit 0]
+$ xnbctl status --json
+{"parameters": {"groups": 1, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}
+ ],
+ "vifs": [
+  {"name": "vif5.0", "domid": 5, "domain": "g5", "devid": 0, "pin": null, "queues": null},
+  {"name": "vif6.0", "domid": 6, "domain": "g6", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": null}]}
+ ]}
+[exit 0]
+EOF
+}
+
+t_status_no_xl() {
+	fx_standard
+	touch "$R/xl.fail"
+	x status
+	xj status --json
+	expect <<'EOF'
+$ xnbctl status
+worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
+    0    0  light       12       3           12.5
+    1    1  thread      87       2           30.3
+
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  -           0    -  q0:0 q1:1
+vif2.0      2  -           0    -  q0:0
+vif2.1      2  -           1    0  q0:0
+g3-net      3  -           0    -  q0:1
+stderr: xnbctl: no domain names: xl: permission denied opening /dev/xen/privcmd
+[exit 0]
+$ xnbctl status --json
+{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
+ ],
+ "vifs": [
+  {"name": "vif1.0", "domid": 1, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
+  {"name": "vif2.0", "domid": 2, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "vif2.1", "domid": 2, "domain": null, "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "g3-net", "domid": 3, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
+ ]}
+stderr: xnbctl: no domain names: xl: permission denied opening /dev/xen/privcmd
+[exit 0]
+EOF
+}
+
+# Group 2 of 3 has no readable files (being torn down, say): "-", null.
+t_status_no_vifs() {
+	fx_driver 3
+	fx_group 0 0 light 0 0 0 0 0 0 0 0 0
+	fx_group 1 1 softirq 0 3 10 0 0 0 0 0 0
+	mkdir -p "$S/module/xen_netback/groups/2"
+	fx_other_netdevs
+	x status
+	xj status --json
+	expect <<'EOF'
+$ xnbctl status
+worker groups: 3 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
+    0    0  light        0       0              -
+    1    1  softirq      3       0              -
+    2    -  -            -       -              -
+
+VIF  DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+(no vifs)
+[exit 0]
+$ xnbctl status --json
+{"parameters": {"groups": 3, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 0, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null},
+  {"index": 1, "cpu": 1, "mode": "softirq", "busy_pct": 3, "queues": 0, "passes": 10, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null},
+  {"index": 2, "cpu": null, "mode": null, "busy_pct": null, "queues": null, "passes": null, "packets": null, "batches": null, "ops": null, "handoffs": null, "moves_in": null, "moves_out": null, "ops_per_hypercall": null}
+ ],
+ "vifs": [
+ ]}
+[exit 0]
+EOF
+}
+
+t_json_escape() {
+	fx_driver 1
+	fx_group 0 0 light 1 0 0 0 0 0 0 0 0
+	printf '7 a"b\\c\n' > "$R/domains"
+	fx_vif 7 0 0
+	xj status --json
+	expect <<'EOF'
+$ xnbctl status --json
+{"parameters": {"groups": 1, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}
+ ],
+ "vifs": [
+  {"name": "vif7.0", "domid": 7, "domain": "a\"b\\c", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}
+ ]}
+[exit 0]
+EOF
+}
+
+t_not_loaded() {
+	mkdir -p "$S/class/net"
+	x status
+	x top -n 1
+	x pin g1 0
+	x unpin g1
+	x set budget 16
+	expect <<'EOF'
+$ xnbctl status
+stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
+[exit 2]
+$ xnbctl top -n 1
+stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
+[exit 2]
+$ xnbctl pin g1 0
+stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
+[exit 2]
+$ xnbctl unpin g1
+stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
+[exit 2]
+$ xnbctl set budget 16
+stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
+[exit 2]
+EOF
+}
+
+t_stock() {
+	fx_stock
+	fx_domain 1 g1
+	fx_vif 1 0
+	x status
+	x top -n 1
+	x pin g1 0
+	x unpin g1
+	x set budget 16
+	expect <<'EOF'
+$ xnbctl status
+stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
+[exit 3]
+$ xnbctl top -n 1
+stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
+[exit 3]
+$ xnbctl pin g1 0
+stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
+[exit 3]
+$ xnbctl unpin g1
+stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
+[exit 3]
+$ xnbctl set budget 16
+stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
+[exit 3]
+EOF
+}
+
+# Each interval: group 0 10 batches of 125 ops, group 1 200 of 32; the
+# second interval 0.5 s, so twice the rates.
+t_top() {
+	fx_standard
+	fx_ticks
+	x top -n 2
+	x top -d 0.5 -n1
+	expect <<'EOF'
+$ xnbctl top -n 2
+xnbctl top: frame 1 of 2, interval 1.00 s, 2 groups, 4 vifs
+
+GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
+    0    0  light       12       3       1000        100    12.5           0  0/0
+    1    1  thread      87       2      50000        400    32.0           3  0/0
+
+VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
+vif1.0  g1                   600             400
+vif2.0  web-01                 0               0
+vif2.1  web-01                 0               0
+g3-net  g3                 50000               0
+
+xnbctl top: frame 2 of 2, interval 1.00 s, 2 groups, 4 vifs
+
+GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
+    0    0  light       12       3       1000        100    12.5           0  0/0
+    1    1  thread      87       2      50000        400    32.0           3  0/0
+
+VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
+vif1.0  g1                   600             400
+vif2.0  web-01                 0               0
+vif2.1  web-01                 0               0
+g3-net  g3                 50000               0
+[exit 0]
+$ xnbctl top -d 0.5 -n1
+xnbctl top: frame 1 of 1, interval 0.50 s, 2 groups, 4 vifs
+
+GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
+    0    0  light       12       3       2000        200    12.5           0  0/0
+    1    1  thread      87       2     100000        800    32.0           6  0/0
+
+VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
+vif1.0  g1                  1200             800
+vif2.0  web-01                 0               0
+vif2.1  web-01                 0               0
+g3-net  g3                100000               0
+[exit 0]
+EOF
+}
+
+t_top_json() {
+	fx_standard
+	fx_ticks
+	xj top --json -n 2
+	expect <<'EOF'
+$ xnbctl top --json -n 2
+{"frame": 1, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
+{"frame": 2, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
+[exit 0]
+EOF
+}
+
+# `set groups 3` while top sleeps: groups 0 and 1 start counting again
+# (lower than before: "-"), group 2 is new (no rate yet), and a vif of a
+# new domain comes up (no rate yet, its name looked up).  The sleep stub
+# copies $R/after over the tree once, as that.
+regroup_after() {
+	mkdir -p "$R/after"
+	cp "$R/domains" "$R/after/"
+	local R=$R/after
+	local S=$R/sys
+	mkdir -p "$S/class/net" "$S/module/xen_netback/parameters"
+	echo 3 > "$S/module/xen_netback/parameters/groups"
+	fx_group 0 0 thread 1 20 4 40 2 20 0 0 0
+	fx_group 1 1 light 0 0 0 0 0 0 0 0 0
+	fx_group 2 0 light 1 0 7 70 1 7 0 0 0
+	fx_domain 2 g2
+	fx_vif 2 0 2
+}
+t_top_regroup() {
+	fx_driver 2
+	fx_group 0 0 light 1 50 100 5000 50 500 3 0 0
+	fx_group 1 1 light 1 50 100 5000 50 500 0 0 0
+	fx_domain 1 g1
+	fx_vif 1 0 0
+	regroup_after
+	x top -n 1
+	x status
+	expect <<'EOF'
+$ xnbctl top -n 1
+xnbctl top: frame 1 of 1, interval 1.00 s, 3 groups, 2 vifs
+
+GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
+    0    0  thread      20       1          -          -       -           -  0/0
+    1    1  light        0       0          -          -       -           0  0/0
+    2    0  light        0       1          -          -       -           -  -/-
+
+VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
+vif1.0  g1                     0               0
+vif2.0  g2                     -               -
+[exit 0]
+$ xnbctl status
+worker groups: 3 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
+    0    0  thread      20       1           10.0
+    1    1  light        0       0              -
+    2    0  light        0       1            7.0
+
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0
+vif2.0      2  g2          0    -  q0:2
+[exit 0]
+EOF
+}
+
+t_pin() {
+	fx_standard
+	x pin g1 1
+	show_log
+	x pin 2 1 1
+	show_log
+	x pin g3 0 0
+	show_log
+	x status
+	expect <<'EOF'
+$ xnbctl pin g1 1
+vif1.0 (g1): pinned to group 1
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/1/0/worker-group 1
+$ xnbctl pin 2 1 1
+vif2.1 (web-01): pinned to group 1
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/2/1/worker-group 1
+$ xnbctl pin g3 0 0
+vif3.0 (g3): pinned to group 0
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/3/0/worker-group 0
+$ xnbctl status
+worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
+    0    0  light       12       3           12.5
+    1    1  thread      87       2           30.3
+
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    1  q0:0 q1:1
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    1  q0:0
+g3-net      3  g3          0    0  q0:1
+[exit 0]
+EOF
+}
+
+t_pin_errors() {
+	fx_standard
+	fx_domain 4 nonet
+	x pin web-01 1
+	x pin nosuch 0
+	x pin 9 0
+	x pin g1 5 0
+	x pin nonet 0
+	x pin g1 2
+	x pin g1 one
+	x pin g1 x 0
+	x pin g1
+	x pin g1 0 0 0
+	show_log
+	expect <<'EOF'
+$ xnbctl pin web-01 1
+stderr: xnbctl: web-01 (domain 2) has vifs 0 1: name the DEVID
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl pin nosuch 0
+stderr: xnbctl: no domain 'nosuch' (xl list)
+[exit 4]
+$ xnbctl pin 9 0
+stderr: xnbctl: no domain '9' (xl list)
+[exit 4]
+$ xnbctl pin g1 5 0
+stderr: xnbctl: g1 (domain 1) has no vif 5 (no /local/domain/0/backend/vif/1/5)
+[exit 4]
+$ xnbctl pin nonet 0
+stderr: xnbctl: nonet (domain 4) has no vif (nothing under /local/domain/0/backend/vif/4)
+[exit 4]
+$ xnbctl pin g1 2
+stderr: xnbctl: no group 2: the driver has 2 groups (0-1); it would ignore the key
+[exit 5]
+$ xnbctl pin g1 one
+stderr: xnbctl: GROUP must be a number, not 'one'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl pin g1 x 0
+stderr: xnbctl: DEVID must be a number, not 'x'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl pin g1
+stderr: xnbctl: pin: DOMAIN [DEVID] GROUP
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl pin g1 0 0 0
+stderr: xnbctl: pin: DOMAIN [DEVID] GROUP
+stderr: Try 'xnbctl help'.
+[exit 1]
+EOF
+}
+
+t_pin_tools() {
+	fx_standard
+	EUID_AS=1000 x pin g1 1
+	EUID_AS=1000 x unpin web-01 1
+	touch "$R/xs.fail"
+	x pin g1 1
+	x unpin web-01 1
+	touch "$R/xl.fail"
+	x pin g1 1
+	show_log
+	expect <<'EOF'
+$ xnbctl pin g1 1
+stderr: xnbctl: pin (writes xenstore) needs root
+[exit 6]
+$ xnbctl unpin web-01 1
+stderr: xnbctl: unpin (writes xenstore) needs root
+[exit 6]
+$ xnbctl pin g1 1
+stderr: xnbctl: xenstore-write /local/domain/0/backend/vif/1/0/worker-group failed: xenstore-write: could not write path /local/domain/0/backend/vif/1/0/worker-group
+[exit 7]
+$ xnbctl unpin web-01 1
+stderr: xnbctl: xenstore-rm /local/domain/0/backend/vif/2/1/worker-group failed: xenstore-rm: could not remove path /local/domain/0/backend/vif/2/1/worker-group
+[exit 7]
+$ xnbctl pin g1 1
+stderr: xnbctl: xl list failed: xl: permission denied opening /dev/xen/privcmd
+[exit 7]
+EOF
+}
+
+t_unpin() {
+	fx_standard
+	x unpin web-01 1
+	show_log
+	x unpin web-01 1
+	x unpin g1
+	x unpin 3 0
+	show_log
+	expect <<'EOF'
+$ xnbctl unpin web-01 1
+vif2.1 (web-01): unpinned (was group 0)
+[exit 0]
+log: xenstore-rm /local/domain/0/backend/vif/2/1/worker-group
+$ xnbctl unpin web-01 1
+vif2.1 (web-01): not pinned
+[exit 0]
+$ xnbctl unpin g1
+vif1.0 (g1): not pinned
+[exit 0]
+$ xnbctl unpin 3 0
+vif3.0 (g3): not pinned
+[exit 0]
+EOF
+}
+
+t_set() {
+	fx_standard
+	x set budget 16
+	x set copy_batch 1024
+	x set rebalance_ms 0
+	x set groups 3
+	cat "$S"/module/xen_netback/parameters/{budget,copy_batch,rebalance_ms,groups} >> "$T"
+	expect <<'EOF'
+$ xnbctl set budget 16
+budget: 64 -> 16
+[exit 0]
+$ xnbctl set copy_batch 1024
+copy_batch: 256 -> 1024
+[exit 0]
+$ xnbctl set rebalance_ms 0
+rebalance_ms: 1000 -> 0
+[exit 0]
+$ xnbctl set groups 3
+groups: 2 -> 3
+[exit 0]
+16
+1024
+0
+3
+EOF
+}
+
+# A parameter that is a directory stands for one the driver refuses
+# values for: every write fails (EISDIR there, EINVAL from the driver).
+t_set_refused() {
+	local p=$S/module/xen_netback/parameters
+	fx_standard
+	cat > "$R/dmesg" <<'EOF'
+[   12.000000] xen_netback: budget=0 refused: out of range [1, 1024]
+[   14.000000] xen_netback: budget=5000 refused: out of range [1, 1024]
+[   15.000000] xen_netback: rebalance_ms=50 refused: 0 or [100, 60000]
+[   16.000000] xen_netback: groups=9 failed (-12), still 2 groups
+EOF
+	for f in budget rebalance_ms groups copy_batch; do
+		rm "$p/$f"
+		mkdir "$p/$f"
+	done
+	x set budget 5000
+	x set rebalance_ms 50
+	x set groups 9
+	x set copy_batch 64
+	expect <<'EOF'
+$ xnbctl set budget 5000
+stderr: xnbctl: the driver refused budget=5000: budget=5000 refused: out of range [1, 1024]
+[exit 5]
+$ xnbctl set rebalance_ms 50
+stderr: xnbctl: the driver refused rebalance_ms=50: rebalance_ms=50 refused: 0 or [100, 60000]
+[exit 5]
+$ xnbctl set groups 9
+stderr: xnbctl: the driver refused groups=9: groups=9 failed (-12), still 2 groups
+[exit 5]
+$ xnbctl set copy_batch 64
+stderr: xnbctl: the driver refused copy_batch=64 (Is a directory; no reason in dmesg)
+[exit 5]
+EOF
+}
+
+t_set_errors() {
+	fx_standard
+	x set worker tasklet
+	x set budget 0x10
+	x set budget -1
+	x set budget
+	EUID_AS=1000 x set budget 16
+	rm "$S/module/xen_netback/parameters/rebalance_ms"
+	x set rebalance_ms 500
+	expect <<'EOF'
+$ xnbctl set worker tasklet
+stderr: xnbctl: set: no parameter 'worker' (groups, budget, copy_batch, rebalance_ms)
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl set budget 0x10
+stderr: xnbctl: set: VALUE must be a decimal number, not '0x10'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl set budget -1
+stderr: xnbctl: unknown option '-1'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl set budget
+stderr: xnbctl: set: groups|budget|copy_batch|rebalance_ms VALUE
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl set budget 16
+stderr: xnbctl: set (writes /sys/module/xen_netback/parameters) needs root
+[exit 6]
+$ xnbctl set rebalance_ms 500
+stderr: xnbctl: this xen-netback has no parameter rebalance_ms (no /sys/module/xen_netback/parameters/rebalance_ms)
+[exit 3]
+EOF
+}
+
+t_usage() {
+	fx_standard
+	x help
+	cp "$R.out" "$R.usage"
+	x
+	x --help
+	x frobnicate
+	x status extra
+	x pin --json g1 0
+	x top -d 0
+	x top -d abc
+	x top -n x
+	x top -n
+	x set -n 2 budget 16
+	expect <<'EOF'
+$ xnbctl help
+usage: xnbctl [--json] status
+       xnbctl top [--json] [-d SECONDS] [-n ITERATIONS]
+       xnbctl pin DOMAIN [DEVID] GROUP
+       xnbctl unpin DOMAIN [DEVID]
+       xnbctl set groups|budget|copy_batch|rebalance_ms VALUE
+       xnbctl help
+
+The worker groups of xen-netback (the worker-group driver) and the vifs
+they serve.  DOMAIN is a domain name or id, DEVID the vif's device id
+(default: the domain's only vif).
+
+  status   the groups (CPU, mode, busy %, queues, ops per hypercall) and
+           the vifs (domain, devid, pin, queue:group)
+  top      rates per interval, refreshed every SECONDS (default 1) until
+           interrupted or for ITERATIONS frames
+  pin      pin every queue of the vif to GROUP (xenstore key worker-group);
+           the driver moves them live
+  unpin    remove the pin: the queues move by load again
+  set      write a runtime module parameter; the driver checks its range
+  --json   status: one JSON object; top: one JSON object per frame
+
+Exit status: 0 ok, 1 usage, 2 xen-netback not loaded, 3 the in-kernel
+xen-netback (not the worker-group driver), 4 unknown domain or vif,
+5 value refused, 6 not root, 7 xl or xenstore failed.  See xnbctl(8).
+[exit 0]
+$ xnbctl 
+stderr: <usage>
+[exit 1]
+$ xnbctl --help
+<usage>
+[exit 0]
+$ xnbctl frobnicate
+stderr: xnbctl: unknown command 'frobnicate'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl status extra
+stderr: xnbctl: status takes no argument
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl pin --json g1 0
+stderr: xnbctl: --json: for status and top only
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl top -d 0
+stderr: xnbctl: -d: a positive number of seconds, not '0'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl top -d abc
+stderr: xnbctl: -d: a positive number of seconds, not 'abc'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl top -n x
+stderr: xnbctl: -n: a number of frames, not 'x'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl top -n
+stderr: xnbctl: -n needs a value
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl set -n 2 budget 16
+stderr: xnbctl: -n: for top only
+stderr: Try 'xnbctl help'.
+[exit 1]
+EOF
+}
+
+# --- main -------------------------------------------------------------------
+
+pass=0 fail=0
+[ $have_python = 1 ] || echo "xnbctl-test: no python3: JSON output compared, not parsed"
+for row in "${CASES[@]}"; do
+	name=${row%% *}
+	if [ $# -gt 0 ]; then
+		case " $* " in *" $name "*) ;; *) continue ;; esac
+	fi
+	R=$work/$name S=$work/$name/sys T=$work/$name.transcript JSON_BAD=0
+	mkdir -p "$R"
+	: > "$T"
+	if ("t_$name"); then
+		pass=$((pass + 1))
+		echo "PASS $row"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $row"
+	fi
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
