@@ -23,10 +23,16 @@
  * Reconfigured, it goes back to Connected).
  * All callbacks run in the xenwatch thread; be->lock orders them
  * against remove.
+ *
+ * What a guest can make us log, or write to our "error" node, goes
+ * through one budget per backend (xnb_guest_msg_ok()): a frontend that
+ * loops on a bad state or a bad connect gets a few lines, not one per
+ * write.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/ktime.h>
+#include <linux/ratelimit.h>
 
 #include "common.h"
 
@@ -46,7 +52,15 @@ struct xnb_backend {
 	struct xenbus_watch group_watch;
 	struct xenbus_watch hotplug_watch;
 	struct xenbus_watch mcast_watch;	/* frontend's, when connected */
+	/* Guest-driven messages: at most XNB_MSG_BURST per XNB_MSG_INTERVAL,
+	 * and how many were left out since the last one (under lock).
+	 */
+	struct ratelimit_state msg_rs;
+	unsigned int msg_missed;
 };
+
+#define XNB_MSG_INTERVAL	(10 * HZ)
+#define XNB_MSG_BURST		5
 
 /**
  * xnb_backend_assert_held() - Check that the vif's backend lock is held.
@@ -67,10 +81,55 @@ void xnb_backend_assert_held(struct xnb_vif *vif)
 	lockdep_assert_held(&be->lock);
 }
 
+/* May a message the guest brought about go out now?  Within the budget,
+ * after messages were left out: a line that says how many, first.
+ */
+static bool xnb_guest_msg_ok(struct xnb_backend *be)
+	__must_hold(&be->lock)
+{
+	lockdep_assert_held(&be->lock);
+	if (!__ratelimit(&be->msg_rs)) {
+		be->msg_missed++;
+		return false;
+	}
+	if (be->msg_missed) {
+		dev_warn(&be->dev->dev,
+			 "%u messages about the frontend suppressed\n",
+			 be->msg_missed);
+		be->msg_missed = 0;
+	}
+	return true;
+}
+
+/* xenbus_dev_fatal() within the budget: the message logged and written
+ * to the device's "error" node, then Closing.  Past the budget only
+ * Closing: the node keeps the last message, and a guest that loops on
+ * an error writes neither our log nor xenstore (beyond the state, which
+ * xenbus_switch_state() writes only when it changes).
+ */
+static __printf(3, 4)
+void xnb_fatal(struct xnb_backend *be, int err, const char *fmt, ...)
+	__must_hold(&be->lock)
+{
+	struct va_format vaf;
+	va_list ap;
+
+	if (!xnb_guest_msg_ok(be)) {
+		xenbus_switch_state(be->dev, XenbusStateClosing);
+		return;
+	}
+	va_start(ap, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &ap;
+	xenbus_dev_fatal(be->dev, err, "%pV", &vaf);
+	va_end(ap);
+}
+
 /* At probe and at each new InitWait, so a changed max_queues or
  * separate_tx_rx_irq applies from the next connection on.
  */
 static int xnb_write_features(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
 	struct xenbus_device *dev = be->dev;
 	static const char *const on[] = {
@@ -85,10 +144,11 @@ static int xnb_write_features(struct xnb_backend *be)
 	unsigned int i;
 	int err;
 
+	lockdep_assert_held(&be->lock);
 again:
 	err = xenbus_transaction_start(&xbt);
 	if (err) {
-		xenbus_dev_fatal(dev, err, "starting transaction");
+		xnb_fatal(be, err, "starting transaction");
 		return err;
 	}
 	for (i = 0; i < ARRAY_SIZE(on); i++) {
@@ -125,12 +185,12 @@ again:
 	if (err == -EAGAIN)
 		goto again;
 	if (err)
-		xenbus_dev_fatal(dev, err, "completing transaction");
+		xnb_fatal(be, err, "completing transaction");
 	return err;
 
 abort:
 	xenbus_transaction_end(xbt, 1);
-	xenbus_dev_fatal(dev, err, "writing %s", what);
+	xnb_fatal(be, err, "writing %s", what);
 	return err;
 }
 
@@ -253,10 +313,10 @@ static void xnb_read_xdp_headroom(struct xnb_backend *be)
 			 &hr) != 1)
 		hr = 0;
 	if (hr > XNB_RX_HEADROOM_MAX) {
-		dev_warn_ratelimited(&be->dev->dev,
-				     "xdp-headroom %u above %u, using %u\n",
-				     hr, XNB_RX_HEADROOM_MAX,
-				     XNB_RX_HEADROOM_MAX);
+		if (xnb_guest_msg_ok(be))
+			dev_warn(&be->dev->dev,
+				 "xdp-headroom %u above %u, using %u\n",
+				 hr, XNB_RX_HEADROOM_MAX, XNB_RX_HEADROOM_MAX);
 		hr = XNB_RX_HEADROOM_MAX;
 	}
 	WRITE_ONCE(be->vif->xdp_headroom, hr);
@@ -266,7 +326,6 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 			  const char *path)
 	__must_hold(&be->lock)
 {
-	struct xenbus_device *dev = be->dev;
 	unsigned int tx_ref, rx_ref, tx_evt, rx_evt;
 	int err;
 
@@ -274,7 +333,7 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 	err = xenbus_gather(XBT_NIL, path, "tx-ring-ref", "%u", &tx_ref,
 			    "rx-ring-ref", "%u", &rx_ref, NULL);
 	if (err) {
-		xenbus_dev_fatal(dev, err, "reading %s/ring-ref", path);
+		xnb_fatal(be, err, "reading %s/ring-ref", path);
 		return err;
 	}
 	err = xenbus_gather(XBT_NIL, path, "event-channel-tx", "%u", &tx_evt,
@@ -284,18 +343,19 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 				   &tx_evt);
 		if (err != 1) {
 			err = err < 0 ? err : -EINVAL;
-			xenbus_dev_fatal(dev, err, "reading %s/event-channel",
-					 path);
+			xnb_fatal(be, err, "reading %s/event-channel", path);
 			return err;
 		}
 		rx_evt = tx_evt;
 	}
 
+	/* A grant that does not map is also reported by the xenbus core,
+	 * outside our budget: the connect back-off bounds those.
+	 */
 	err = xnb_vif_connect_queue(q, tx_ref, rx_ref, tx_evt, rx_evt);
 	if (err)
-		xenbus_dev_fatal(dev, err,
-				 "mapping rings %u/%u, event channels %u/%u",
-				 tx_ref, rx_ref, tx_evt, rx_evt);
+		xnb_fatal(be, err, "mapping rings %u/%u, event channels %u/%u",
+			  tx_ref, rx_ref, tx_evt, rx_evt);
 	return err;
 }
 
@@ -305,8 +365,7 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 static int xnb_read_ctrl(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
-	struct xenbus_device *dev = be->dev;
-	const char *fe = dev->otherend;
+	const char *fe = be->dev->otherend;
 	unsigned int ref, evt;
 	int err;
 
@@ -316,20 +375,19 @@ static int xnb_read_ctrl(struct xnb_backend *be)
 		return 0;
 	if (err != 1) {
 		err = err < 0 ? err : -EINVAL;
-		xenbus_dev_fatal(dev, err, "reading %s/ctrl-ring-ref", fe);
+		xnb_fatal(be, err, "reading %s/ctrl-ring-ref", fe);
 		return err;
 	}
 	err = xenbus_scanf(XBT_NIL, fe, "event-channel-ctrl", "%u", &evt);
 	if (err != 1) {
 		err = err < 0 ? err : -EINVAL;
-		xenbus_dev_fatal(dev, err, "reading %s/event-channel-ctrl", fe);
+		xnb_fatal(be, err, "reading %s/event-channel-ctrl", fe);
 		return err;
 	}
 	err = xnb_ctrl_connect(be->vif, ref, evt);
 	if (err)
-		xenbus_dev_fatal(dev, err,
-				 "mapping control ring %u, event channel %u",
-				 ref, evt);
+		xnb_fatal(be, err, "mapping control ring %u, event channel %u",
+			  ref, evt);
 	return err;
 }
 
@@ -346,18 +404,17 @@ static int xnb_connect(struct xnb_backend *be)
 	lockdep_assert_held(&be->lock);
 	n = xenbus_read_unsigned(fe, "multi-queue-num-queues", 1);
 	if (n == 0 || n > be->max_queues) {
-		xenbus_dev_fatal(dev, -EINVAL,
-				 "guest asked for %u queues, the maximum is %u",
-				 n, be->max_queues);
+		xnb_fatal(be, -EINVAL,
+			  "guest asked for %u queues, the maximum is %u",
+			  n, be->max_queues);
 		return -EINVAL;
 	}
 	if (!xenbus_read_unsigned(fe, "request-rx-copy", 0)) {
-		xenbus_dev_fatal(dev, -EOPNOTSUPP,
-				 "frontend does not request rx-copy");
+		xnb_fatal(be, -EOPNOTSUPP, "frontend does not request rx-copy");
 		return -EOPNOTSUPP;
 	}
 	if (!xenbus_read_unsigned(fe, "feature-rx-notify", 0)) {
-		xenbus_dev_fatal(dev, -EINVAL, "feature-rx-notify is mandatory");
+		xnb_fatal(be, -EINVAL, "feature-rx-notify is mandatory");
 		return -EINVAL;
 	}
 	vif->can_sg = !!xenbus_read_unsigned(fe, "feature-sg", 0);
@@ -369,7 +426,7 @@ static int xnb_connect(struct xnb_backend *be)
 
 	err = xnb_vif_alloc_queues(vif, n);
 	if (err) {
-		xenbus_dev_fatal(dev, err, "allocating %u queues", n);
+		xnb_fatal(be, err, "allocating %u queues", n);
 		return err;
 	}
 	for (i = 0; i < n; i++) {
@@ -444,8 +501,10 @@ static void xnb_disconnect(struct xnb_backend *be)
  *               nothing clears it
  *   other       any state of ours not in an earlier row for this fe
  *   go X        xenbus_switch_state(X): writes nothing if ours is X
- *   fatal       xenbus_dev_fatal(): the error logged and written to
- *               xenstore, then go Closing; up stays as it was
+ *   fatal       xnb_fatal(): within the backend's budget of messages
+ *               the error is logged and written to its "error" node
+ *               (xenbus_dev_fatal()), past it neither; then go Closing;
+ *               up stays as it was
  *   disconnect  xnb_disconnect(): !up, rings and channels released, what
  *               was negotiated forgotten
  *   features    xnb_write_features(), a new offer; if it fails: fatal,
@@ -561,8 +620,7 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 	case XenbusStateInitWait:			/* row 17 */
 	case XenbusStateReconfigured:
 	default:
-		xenbus_dev_fatal(dev, -EINVAL, "saw state %d at frontend",
-				 fe_state);
+		xnb_fatal(be, -EINVAL, "saw state %d at frontend", fe_state);
 		break;
 	}
 	mutex_unlock(&be->lock);
@@ -612,6 +670,9 @@ static int xnb_probe(struct xenbus_device *dev,
 	}
 	be->dev = dev;
 	mutex_init(&be->lock);
+	/* Our own line says what was left out, naming the device. */
+	ratelimit_state_init(&be->msg_rs, XNB_MSG_INTERVAL, XNB_MSG_BURST);
+	ratelimit_set_flags(&be->msg_rs, RATELIMIT_MSG_ON_RELEASE);
 	dev_set_drvdata(&dev->dev, be);
 
 	err = xenbus_scanf(XBT_NIL, dev->nodename, "handle", "%u", &handle);
@@ -629,7 +690,9 @@ static int xnb_probe(struct xenbus_device *dev,
 		goto fail;
 	}
 	xnb_mcast_init(be->vif);
+	mutex_lock(&be->lock);
 	err = xnb_write_features(be);
+	mutex_unlock(&be->lock);
 	if (err)
 		goto fail;
 	kobject_uevent(&dev->dev.kobj, KOBJ_ONLINE);
