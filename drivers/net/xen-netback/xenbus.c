@@ -57,6 +57,11 @@ struct xnb_backend {
 	 */
 	struct ratelimit_state msg_rs;
 	unsigned int msg_missed;
+	/* The connect back-off (row 10h of the state table): failed
+	 * connects in a row, and when the last one failed (ms).
+	 */
+	unsigned int connect_fails;
+	u64 connect_last;
 };
 
 #define XNB_MSG_INTERVAL	(10 * HZ)
@@ -469,6 +474,40 @@ static int xnb_connect(struct xnb_backend *be)
 	return 0;
 }
 
+/* Row 10h: a frontend whose connects keep failing must wait
+ * (xnb_connect_wait()); meanwhile a Connected of its is refused,
+ * nothing read or mapped.  True when refused.
+ */
+static bool xnb_connect_held(struct xnb_backend *be)
+	__must_hold(&be->lock)
+{
+	u32 wait;
+
+	lockdep_assert_held(&be->lock);
+	wait = xnb_connect_wait(be->connect_fails, be->connect_last,
+				ktime_to_ms(ktime_get()));
+	if (!wait)
+		return false;
+	xnb_fatal(be, -EAGAIN,
+		  "%u failed connects in a row: next attempt in %u ms at the earliest",
+		  be->connect_fails, wait);
+	return true;
+}
+
+/* Row 10: connect, and count a failure for the back-off. */
+static void xnb_connect_counted(struct xnb_backend *be)
+	__must_hold(&be->lock)
+{
+	lockdep_assert_held(&be->lock);
+	if (!xnb_connect(be)) {
+		be->connect_fails = 0;
+		return;
+	}
+	if (be->connect_fails < UINT_MAX)
+		be->connect_fails++;
+	be->connect_last = ktime_to_ms(ktime_get());
+}
+
 static void xnb_unwatch(struct xenbus_watch *w);
 
 static void xnb_disconnect(struct xnb_backend *be)
@@ -524,8 +563,11 @@ static void xnb_disconnect(struct xnb_backend *be)
  *                                       go Connected if hp      if hp (a)
  *  9  Connected      other, up          go Connected if hp      Connected
  *                                                               if hp (a)
- * 10  Connected      other, !up         connect (b), then if    Connected
- *                                       up go Connected if hp   if hp (a)
+ * 10h Connected      other, !up; held   fatal "N failed         Closing
+ *                    (c)                connects in a row",
+ *                                       nothing read
+ * 10  Connected      other, !up; not    connect (b), then if    Connected
+ *                    held               up go Connected if hp   if hp (a)
  * 11  Reconfiguring  any, !up           -                       same
  * 12  Reconfiguring  any, up            read xdp-headroom,      Reconfigured
  *                                       go Reconfigured
@@ -549,7 +591,19 @@ static void xnb_disconnect(struct xnb_backend *be)
  * (b) xnb_connect(): reads the frontend's keys, maps the rings, binds the
  *     event channels, starts the vif: up.  A failure undoes that (!up)
  *     and is fatal (next Closing), except a failed allocation of a
- *     queue's xenstore path: no message, ours stays.
+ *     queue's xenstore path: no message, ours stays.  Either way it
+ *     counts as a failed connect for (c); a success clears the count.
+ * (c) held: xnb_connect_wait() (proto.c) says to wait.  After up to
+ *     XNB_CONNECT_FREE (8) failed connects in a row the next goes at
+ *     once; after more, not before 1 s from the last failure, doubling
+ *     with each further one up to 8 s.  A refusal in row 10h is not an
+ *     attempt: it neither counts nor prolongs the hold.  Nothing but a
+ *     connect that succeeds clears the count: not Closed, which a
+ *     hostile frontend would go through each time.  So a frontend
+ *     looping on a bad connect costs dom0 one attempt (mappings tried,
+ *     the xenbus core's own log line for a grant that does not map)
+ *     per 8 s, and an honest one that reconnects properly afterwards
+ *     connects at most 8 s after the last failure.
  */
 static void xnb_frontend_changed(struct xenbus_device *dev,
 				 enum xenbus_state fe_state)
@@ -576,7 +630,7 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		break;
 	case XenbusStateInitialised:			/* row 6 */
 		break;
-	case XenbusStateConnected:			/* rows 7-10 */
+	case XenbusStateConnected:			/* rows 7-10h */
 		if (dev->state == XenbusStateConnected)	/* row 7 */
 			break;
 		if (be->want_connected) {		/* rows 8, 9 */
@@ -590,7 +644,9 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 			xnb_maybe_connected(be);
 			break;
 		}
-		xnb_connect(be);			/* row 10 */
+		if (xnb_connect_held(be))		/* row 10h */
+			break;
+		xnb_connect_counted(be);		/* row 10 */
 		break;
 	case XenbusStateReconfiguring:			/* rows 11, 12 */
 		/* netfront changes its XDP program on a live connection:
