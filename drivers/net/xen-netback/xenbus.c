@@ -17,10 +17,13 @@
  * Watched keys on the backend node: "rate" ("bytes,usec", the stock
  * format) and "worker-group" (pin the vif's queues to one group); on
  * the frontend's, while connected: "request-multicast-control" (we
- * offer feature-dynamic-multicast-control, as stock).  The frontend's
- * "xdp-headroom" is read at connect and when it reconfigures (netfront
- * attaching or removing an XDP program: Reconfiguring, we answer
- * Reconfigured, it goes back to Connected).
+ * offer feature-dynamic-multicast-control, as stock), with at most one
+ * event queued at a time however often the guest writes it
+ * (xnb_mcast_will_handle()); the xenbus core does the same for the
+ * frontend's "state".  The backend node is not the guest's to write.
+ * The frontend's "xdp-headroom" is read at connect and when it
+ * reconfigures (netfront attaching or removing an XDP program:
+ * Reconfiguring, we answer Reconfigured, it goes back to Connected).
  * All callbacks run in the xenwatch thread; be->lock orders them
  * against remove.
  *
@@ -36,6 +39,16 @@
 
 #include "common.h"
 
+/* Locking:
+ *  - dev: set at probe, fixed.
+ *  - lock: the backend's state (vif, hotplug_ok, want_connected, the
+ *    offer, the watches' registration, msg_missed, connect_fails,
+ *    connect_last) for the xenwatch callbacks, probe and remove.
+ *  - mcast_queued: an atomic, set by xnb_mcast_will_handle() in the
+ *    xenbus core's reader thread, cleared by the watch's callback, reset
+ *    under lock while the watch is not registered.
+ *  - msg_rs: the ratelimit's own lock.
+ */
 struct xnb_backend {
 	struct xenbus_device *dev;
 	struct xnb_vif *vif;
@@ -52,6 +65,10 @@ struct xnb_backend {
 	struct xenbus_watch group_watch;
 	struct xenbus_watch hotplug_watch;
 	struct xenbus_watch mcast_watch;	/* frontend's, when connected */
+	/* 1 while an event of mcast_watch waits in the xenwatch queue
+	 * (xnb_mcast_will_handle()).
+	 */
+	atomic_t mcast_queued;
 	/* Guest-driven messages: at most XNB_MSG_BURST per XNB_MSG_INTERVAL,
 	 * and how many were left out since the last one (under lock).
 	 */
@@ -289,6 +306,24 @@ static void xnb_hotplug_changed(struct xenbus_watch *w, const char *path,
 	kfree(s);
 }
 
+/* The guest writes request-multicast-control (or anything below it) as
+ * often as it likes, and each write would queue an event for the one
+ * xenwatch thread, which every backend and frontend of dom0 shares: a
+ * guest writing faster than the thread reads would grow the queue
+ * without bound (XSA-349).  The callback reads the key's value, not the
+ * event, so one queued event stands for any number of writes: queue one
+ * only when none is queued.  Called by the xenbus core for each event
+ * of the watch, under its watches lock: must not sleep.
+ */
+static bool xnb_mcast_will_handle(struct xenbus_watch *w, const char *path,
+				  const char *token)
+{
+	struct xnb_backend *be = container_of(w, struct xnb_backend,
+					      mcast_watch);
+
+	return atomic_cmpxchg(&be->mcast_queued, 0, 1) == 0;
+}
+
 /* The guest's multicast filter switch: any value but a number is 0. */
 static void xnb_mcast_ctrl_changed(struct xenbus_watch *w, const char *path,
 				   const char *token)
@@ -296,6 +331,10 @@ static void xnb_mcast_ctrl_changed(struct xenbus_watch *w, const char *path,
 	struct xnb_backend *be = container_of(w, struct xnb_backend,
 					      mcast_watch);
 
+	/* Taken off the queue: a write from now on queues an event again.
+	 * Before the read (a full barrier), so no write goes unread.
+	 */
+	atomic_xchg(&be->mcast_queued, 0);
 	/* Registered only while connected, removed before be->vif goes. */
 	WRITE_ONCE(be->vif->mcast_ctrl,
 		   !!xenbus_read_unsigned(be->dev->otherend,
@@ -457,11 +496,14 @@ static int xnb_connect(struct xnb_backend *be)
 	}
 
 	xnb_read_xdp_headroom(be);
-	/* Sampled now, then watched (the watch's first event reads again). */
+	/* Sampled now, then watched (the watch's first event reads again).
+	 * Unwatching dropped any event still queued, mark and all.
+	 */
 	vif->mcast_ctrl = !!xenbus_read_unsigned(fe, "request-multicast-control",
 						 0);
-	err = xenbus_watch_pathfmt(dev, &be->mcast_watch, NULL,
-				   xnb_mcast_ctrl_changed,
+	atomic_set(&be->mcast_queued, 0);
+	err = xenbus_watch_pathfmt(dev, &be->mcast_watch,
+				   xnb_mcast_will_handle, xnb_mcast_ctrl_changed,
 				   "%s/request-multicast-control", fe);
 	if (err) {
 		xnb_vif_disconnect(vif);
