@@ -8,7 +8,10 @@
  *
  *   hostile list                     the cases: id, expected final state,
  *                                    what they do
- *   hostile [--dev K] case N [N...]  catalogue cases (1..28), in order
+ *   hostile [--dev K] [--full] case N [N...]
+ *                                    catalogue cases, in order; --full:
+ *                                    the floods of 35 and 36 at the
+ *                                    issue's counts, not the lab's
  *   hostile [--dev K] --random SEED --count N
  *                                    seeded random/mutated/boundary TX
  *                                    requests, reconnecting after a fatal
@@ -88,11 +91,15 @@ static const struct hostile_case cases[] = {
 	{ 32, case_ctrl_requests, END_UP, I, "bad control requests, foreign grants" },
 	{ 33, case_ctrl_overflow, END_FATAL, I, "control req_prod a ring ahead" },
 	{ 34, case_ctrl_steer, END_UP, I, "hash mapping steers flows to queues" },
+	{ 35, case_state_flood, END_UP, C, "state 2, 8, 9+ written in a loop" },
+	{ 36, case_bad_connects, END_UP, I, "connect loop with a bad tx-ring-ref" },
 };
 
 #undef C
 #undef I
 #undef L
+
+int full_counts;
 
 const char *end_name(enum hostile_end e)
 {
@@ -188,7 +195,7 @@ static int run_cases(struct fe *f, const int *ids, int n, long t_start,
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: hostile [-v] [--dev K] [--linger S] case N | --random SEED --count N\n"
+	fprintf(stderr, "usage: hostile [-v] [--dev K] [--linger S] [--full] case N | --random SEED --count N\n"
 		"       hostile list | --grant-page SECONDS | --foreign-send DOMID GREF IP PORT PAGES\n");
 	exit(2);
 }
@@ -211,6 +218,8 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(argv[i], "--dev") && i + 1 < argc)
 			devid = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--full"))
+			full_counts = 1;
 		else if (!strcmp(argv[i], "--linger") && i + 1 < argc)
 			lg = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "case") && i + 1 < argc) {
