@@ -41,8 +41,8 @@ struct hostile_case {
 
 const char *end_name(enum hostile_end e);
 
-/* main.c: --full, the issue's counts for the floods of cases 35 and
- * 36 instead of the lab's (cases_xs.c).
+/* main.c: --full, the issue's counts for the floods of cases 35, 36
+ * and 39 instead of the lab's (cases_xs.c).
  */
 extern int full_counts;
 
@@ -65,6 +65,9 @@ enum hostile_end case_bad_grefs(struct fe *f);
 enum hostile_end case_doublefetch(struct fe *f);
 enum hostile_end case_ids(struct fe *f);
 enum hostile_end case_rate(struct fe *f);
+const char *mcast_req(struct fe *f, uint8_t type, uint8_t flags,
+		      const uint8_t *addr, struct outcome *o);
+void mcast_listen(struct fe *f, const char *ph);
 
 /* cases_rx.c: the RX ring */
 enum hostile_end case_rx_nobuf(struct fe *f);
@@ -89,6 +92,7 @@ enum hostile_end honest_after(struct fe *f, int cs, char sub,
 /* cases_xs.c: floods of xenstore writes */
 enum hostile_end case_state_flood(struct fe *f);
 enum hostile_end case_bad_connects(struct fe *f);
+enum hostile_end case_mcast_flood(struct fe *f);
 
 /* random.c: seeded random TX requests; 0 when it passed */
 int random_mode(struct fe *f, unsigned long seed, unsigned long count);

@@ -6,9 +6,9 @@
 #   make hostile [NETBACK=ours|stock] [HOSTILE_COUNT=100000] [HOSTILE_SEED=1]
 #                [HOSTILE_CASES="1 2 ..."] [HOSTILE_FULL=1]
 #
-# HOSTILE_FULL=1: the xenstore floods of cases 35 and 36 at the issue's
-# counts (10,000 state writes, 200 bad connects) instead of the lab's
-# scaled-down ones.
+# HOSTILE_FULL=1: the xenstore floods of cases 35, 36 and 39 at the
+# issue's counts (10,000 state writes, 200 bad connects, 100,000 key
+# writes) instead of the lab's scaled-down ones.
 #
 # The program is linked statically against the host's libxen-dev 4.17
 # (libxenstore, libxengnttab, libxenevtchn, libxentoolcore, libxentoollog),

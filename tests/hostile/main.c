@@ -10,7 +10,7 @@
  *                                    what they do
  *   hostile [--dev K] [--full] case N [N...]
  *                                    catalogue cases, in order; --full:
- *                                    the floods of 35 and 36 at the
+ *                                    the floods of 35, 36 and 39 at the
  *                                    issue's counts, not the lab's
  *   hostile [--dev K] --random SEED --count N
  *                                    seeded random/mutated/boundary TX
@@ -93,6 +93,7 @@ static const struct hostile_case cases[] = {
 	{ 34, case_ctrl_steer, END_UP, I, "hash mapping steers flows to queues" },
 	{ 35, case_state_flood, END_UP, C, "state 2, 8, 9+ written in a loop" },
 	{ 36, case_bad_connects, END_UP, I, "connect loop with a bad tx-ring-ref" },
+	{ 39, case_mcast_flood, END_UP, C, "request-multicast-control flood, reconnects" },
 };
 
 #undef C

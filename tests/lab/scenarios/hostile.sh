@@ -31,7 +31,9 @@
 # more than a ring ahead = fatal even with nothing queued (28); a
 # frontend looping on states it may not write (35) or on connects that
 # fail (36, which the backend backs off) grows dom0's log by a few lines
-# only.  35 and 36 run scaled-down floods; HOSTILE_FULL=1 (make hostile
+# only, and one flooding request-multicast-control (39) queues one watch
+# event at most: dom0's slab stays put and another vif still connects.
+# 35, 36 and 39 run scaled-down floods; HOSTILE_FULL=1 (make hostile
 # HOSTILE_FULL=1) gives them the issue's counts.
 H=20
 HG=g$H
@@ -91,6 +93,7 @@ kmsg_seq() {
 	dd if=/dev/kmsg iflag=nonblock bs=8k 2>/dev/null |
 		awk -F'[,;]' '/^[0-9]+,[0-9]+,/ { s = $2 } END { print s + 1 }'
 }
+phase_is() { [ "$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null)" = "$1" ]; }
 FULL_OPT=""
 [ "${HOSTILE_FULL:-0}" = 1 ] && FULL_OPT=--full
 # irqs VIF: interrupts taken so far on all of VIF's event channels.
@@ -156,7 +159,7 @@ ngroup=0 R_FATALS=0 R_LINE=""
 # rate) or "random" (ARGS are the program's arguments then).
 run_group() {
 	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo mbg=""
-	local id cs line res expect cwhy nl a chunk xbg="" xsamples=""
+	local id cs line res expect cwhy nl a chunk xbg="" xsamples="" abg="" attach39=
 	ngroup=$((ngroup + 1))
 	for id in $ids; do case " ${HOSTILE_FRESH:-} " in *" $id "*) fresh=1 ;; esac; done
 	if [ "$fresh" = 1 ] || [ -z "$DEV" ]; then
@@ -185,15 +188,15 @@ run_group() {
 		  done ) > /run/hostile-samples &
 		bg=$! ;;
 	esac
-	case " $ids " in *" 35 "*|*" 36 "*)
-		# Cases 35 and 36 (xs_case): the program's phase, g1's
-		# ping during the floods (xsflood, badconn), the
+	case " $ids " in *" 35 "*|*" 36 "*|*" 39 "*)
+		# Cases 35, 36 and 39 (xs_case): the program's phase, g1's
+		# ping during the floods (xsflood, badconn, mcflood), the
 		# kernel's log records so far, Slab and SUnreclaim (kB):
 		# phase:ping:rtt_ms:kmsg:slab:sunreclaim:uptime
 		( while :; do
 			ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
 			pg=- rtt=-
-			case $ph in xsflood|badconn)
+			case $ph in xsflood|badconn|mcflood)
 				rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
 				if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi ;;
 			esac
@@ -202,10 +205,26 @@ run_group() {
 		  done ) > /run/hostile-xs-samples &
 		xbg=$! ;;
 	esac
-	case " $ids " in *" 15 "*)
-		# Case 15's multicast filter: dom0 sends to 224.0.0.251 (the
-		# program lists 01:00:5e:00:00:fb) and 224.0.0.252 (not
-		# listed) while the program's phase is mcast-on or mcast-off.
+	case " $ids " in *" 39 "*)
+		# Case 39: 5 s into the program's flood (a backlog in
+		# xenwatch would have built up), another vif (g1's vif 1) is
+		# attached; the time until its backend is Connected:
+		# "<xl's exit status> <backend state> <seconds>".
+		( lab_wait 120 phase_is mcflood || exit 0
+		  sleep 5
+		  a=$(cut -d' ' -f1 /proc/uptime)
+		  timeout 120 xl network-attach g1 mac="$(lab_guest_mac 1 1)" bridge=xenbr0 script=vif-bridge >/dev/null 2>&1
+		  r=$?
+		  if lab_wait 60 lab_vif_connected 1 1; then st=4; else st=$(xenstore-read "$(lab_backend_path 1 1)/state" 2>/dev/null); fi
+		  echo "$r ${st:-none} $(awk -v a="$a" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN {printf "%.1f", b - a}')"
+		) > /run/hostile-attach39 &
+		abg=$! ;;
+	esac
+	case " $ids " in *" 15 "*|*" 39 "*)
+		# Case 15's multicast filter (and case 39's last write): dom0
+		# sends to 224.0.0.251 (the program lists 01:00:5e:00:00:fb)
+		# and 224.0.0.252 (not listed) while the program's phase is
+		# mcast-on or mcast-off.
 		( while :; do
 			case $(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null) in
 			mcast-on|mcast-off)
@@ -243,7 +262,15 @@ run_group() {
 		kill "$xbg" 2>/dev/null
 		wait "$xbg" 2>/dev/null
 		xsamples=$(tr '\n' ' ' < /run/hostile-xs-samples)
-		lab_log "cases 35/36 samples (phase:ping:rtt:kmsg:slab:sunreclaim:uptime): $xsamples"
+		lab_log "cases 35/36/39 samples (phase:ping:rtt:kmsg:slab:sunreclaim:uptime): $xsamples"
+	fi
+	if [ -n "$abg" ]; then
+		wait "$abg" 2>/dev/null
+		attach39=$(cat /run/hostile-attach39 2>/dev/null)
+		timeout 90 xl network-detach g1 1 >/dev/null 2>&1 ||
+			timeout 60 xl network-detach -f g1 1 >/dev/null 2>&1
+		lab_wait 60 test ! -e "/sys/class/net/$(lab_vif_name 1 1)" ||
+			why="${why:+$why; }g1's vif 1 (case 39) still there after detach"
 	fi
 	echo "$out" | grep -E '^HOSTILE|XNB-FAILREASON' | sed "s/^/  [g$H] /"
 	last=$(echo "$out" | sed -n 's/.*HOSTILE-END .*final=\([a-z/-]*\).*/\1/p' | tail -n1)
@@ -322,7 +349,7 @@ run_group() {
 				cwhy="${cwhy:+$cwhy; }dom0/g1 unresponsive during the storm ($a/$st pings)"
 		fi
 		[ "$id" = 28 ] && case28 "$samples"
-		case $id in 35|36) xs_case "$id" "$xsamples" ;; esac
+		case $id in 35|36|39) xs_case "$id" "$xsamples" "$attach39" ;; esac
 		[ -n "$why" ] && cwhy="${cwhy:+$cwhy; }group [$ids]: $why"
 		if [ -z "$cwhy" ]; then case_result "$id" PASS; else case_result "$id" FAIL "$cwhy"; fi
 	done
@@ -372,8 +399,8 @@ case28() {
 	done
 }
 
-# xs_phase SAMPLES PHASE: PHASE's window in the samples of cases 35 and
-# 36, from the last sample before it to the first one after it (a
+# xs_phase SAMPLES PHASE: PHASE's window in the samples of cases 35, 36
+# and 39, from the last sample before it to the first one after it (a
 # sampler the flood starves still measures it): "SAMPLES ANSWERED
 # MAX_RTT LOG_RECORDS SLAB_KB SUNRECLAIM_KB SECONDS WHOLE", SAMPLES and
 # ANSWERED of g1's pings within the phase, the slab figures the peak
@@ -398,19 +425,24 @@ xs_phase() {
 		}'
 }
 
-# xs_case ID SAMPLES: dom0's checks of case 35 or 36 over the program's
-# flood phase; appends to cwhy.  During the flood g1 answers at least
-# half of dom0's pings, within 1 s each, and the kernel log grows by
-# HOSTILE_LOG_MAX records at most (50; before the budget and the
-# back-off, one or two per write).
+# xs_case ID SAMPLES ATTACH: dom0's checks of case 35, 36 or 39 over the
+# program's flood phase; appends to cwhy.  During the flood g1 answers
+# at least half of dom0's pings, within 1 s each.  35 and 36: the
+# kernel log grows by HOSTILE_LOG_MAX records at most (50; before the
+# budget and the back-off, one or two per write).  39: SUnreclaim, where
+# queued watch events live, grows by HOSTILE_SLAB_MAX_KB at most (1024),
+# and the vif attached to g1 meanwhile (ATTACH: "<xl status> <state>
+# <seconds>") connects within HOSTILE_ATTACH_MAX seconds (45).
 xs_case() {
-	local id=$1 ph n a rtt lines slab sunr secs whole
-	case $id in 35) ph=xsflood ;; *) ph=badconn ;; esac
+	local id=$1 ph n a rtt lines slab sunr secs whole att attach
+	case $id in 35) ph=xsflood ;; 36) ph=badconn ;; *) ph=mcflood ;; esac
 	# shellcheck disable=SC2046 # xs_phase prints the fields to split
-	set -- $(xs_phase "$2" "$ph")
-	n=$1 a=$2 rtt=$3 lines=$4 slab=$5 sunr=$6 secs=$7 whole=$8
-	lab_log "case $id ($ph, $secs s): kernel log $lines records, Slab $slab kB, SUnreclaim $sunr kB more; g1 answered $a/$n pings, max RTT $rtt ms"
-	echo "XNB-METRIC hostile case$id phase=$ph seconds=$secs log_records=$lines slab_kb=$slab sunreclaim_kb=$sunr pings=$a/$n max_rtt_ms=$rtt"
+	set -- "$3" $(xs_phase "$2" "$ph")
+	attach=$1 n=$2 a=$3 rtt=$4 lines=$5 slab=$6 sunr=$7 secs=$8 whole=$9
+	att=""
+	[ "$id" = 39 ] && att=" attach=$(echo "${attach:-none}" | tr ' ' /)"
+	lab_log "case $id ($ph, $secs s): kernel log $lines records, Slab $slab kB, SUnreclaim $sunr kB more; g1 answered $a/$n pings, max RTT $rtt ms$att"
+	echo "XNB-METRIC hostile case$id phase=$ph seconds=$secs log_records=$lines slab_kb=$slab sunreclaim_kb=$sunr pings=$a/$n max_rtt_ms=$rtt$att"
 	if [ "$whole" != 1 ]; then
 		cwhy="${cwhy:+$cwhy; }phase $ph not seen whole by the sampler"
 		return
@@ -426,6 +458,16 @@ xs_case() {
 	35|36)
 		[ "$lines" -le "${HOSTILE_LOG_MAX:-50}" ] ||
 			cwhy="${cwhy:+$cwhy; }$ph: dom0's kernel log grew by $lines records in $secs s (max ${HOSTILE_LOG_MAX:-50})" ;;
+	39)
+		[ "$sunr" -le "${HOSTILE_SLAB_MAX_KB:-1024}" ] ||
+			cwhy="${cwhy:+$cwhy; }$ph: SUnreclaim grew by $sunr kB (max ${HOSTILE_SLAB_MAX_KB:-1024}: watch events queued)"
+		# shellcheck disable=SC2086 # the three fields
+		set -- $attach
+		if [ "${1:-x}" != 0 ] || [ "${2:-x}" != 4 ]; then
+			cwhy="${cwhy:+$cwhy; }$ph: g1's vif 1 did not connect during the flood (xl status ${1:-none}, backend state ${2:-none})"
+		elif ! awk -v s="$3" -v m="${HOSTILE_ATTACH_MAX:-45}" 'BEGIN { exit !(s + 0 <= m + 0) }'; then
+			cwhy="${cwhy:+$cwhy; }$ph: g1's vif 1 took $3 s to connect (max ${HOSTILE_ATTACH_MAX:-45})"
+		fi ;;
 	esac
 }
 
@@ -440,7 +482,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34 35,36 27 27w 28 33"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34 35,36,39 27 27w 28 33"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
