@@ -2,7 +2,7 @@
 /*
  * Pure protocol logic of the netback: ring index sanity, the guest TX
  * slot-chain walk, extra-info parsing, RX slot accounting, credit shaping,
- * worker-group choice and live rebalancing.
+ * worker-group choice, live rebalancing and the connect back-off.
  *
  * Nothing here touches kernel state, so drivers/net/xen-netback/proto.c
  * is compiled both into the module and into the userspace unit tests and
@@ -181,6 +181,29 @@ enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx);
  */
 unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
 			       unsigned int max);
+
+/*
+ * Connect back-off (xenbus.c, the state table's row 10h): a frontend
+ * whose connects keep failing may try again only so often.  After up to
+ * XNB_CONNECT_FREE failed connects in a row the next attempt goes at
+ * once (an honest frontend never gets that far: netfront gives up after
+ * one refusal); after more it waits from the last failure: 1 s after
+ * XNB_CONNECT_FREE + 1 failures, doubling with each further one up to
+ * XNB_CONNECT_HOLD_MAX_MS.  A successful connect ends it (@fails back
+ * to 0); going through Closed does not, or a hostile frontend would go
+ * through Closed each time.
+ */
+#define XNB_CONNECT_FREE	8u
+#define XNB_CONNECT_HOLD_MIN_MS	1000u
+#define XNB_CONNECT_HOLD_MAX_MS	8000u
+
+/*
+ * After @fails failed connects in a row, the last at @last (ms, any
+ * monotonic clock), how long must an attempt at @now still wait?
+ * 0: it may go.  A @now before @last (a clock that is not monotonic)
+ * is taken as @last.
+ */
+u32 xnb_connect_wait(u32 fails, u64 last, u64 now);
 
 /*
  * May @nr more requests be consumed?  The responses we owe (@req_cons -

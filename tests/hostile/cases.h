@@ -41,6 +41,11 @@ struct hostile_case {
 
 const char *end_name(enum hostile_end e);
 
+/* main.c: --full, the issue's counts for the floods of cases 35, 36
+ * and 39 instead of the lab's (cases_xs.c).
+ */
+extern int full_counts;
+
 /* cases_tx.c: guest TX requests */
 enum hostile_end case_tx_overflow(struct fe *f);
 enum hostile_end case_chain_past_prod(struct fe *f);
@@ -63,6 +68,9 @@ enum hostile_end case_rate(struct fe *f);
 enum hostile_end case_gso_tiny(struct fe *f);
 enum hostile_end case_gso_not_tcp(struct fe *f);
 enum hostile_end case_gso_by_frags(struct fe *f);
+const char *mcast_req(struct fe *f, uint8_t type, uint8_t flags,
+		      const uint8_t *addr, struct outcome *o);
+void mcast_listen(struct fe *f, const char *ph);
 
 /* cases_rx.c: the RX ring */
 enum hostile_end case_rx_nobuf(struct fe *f);
@@ -81,6 +89,13 @@ enum hostile_end case_queues(struct fe *f);
 enum hostile_end case_feature_keys(struct fe *f);
 enum hostile_end case_xs_storm(struct fe *f);
 enum hostile_end case_evtchn_storm(struct fe *f);
+enum hostile_end honest_after(struct fe *f, int cs, char sub,
+			      const char *what);
+
+/* cases_xs.c: floods of xenstore writes */
+enum hostile_end case_state_flood(struct fe *f);
+enum hostile_end case_bad_connects(struct fe *f);
+enum hostile_end case_mcast_flood(struct fe *f);
 
 /* random.c: seeded random TX requests; 0 when it passed */
 int random_mode(struct fe *f, unsigned long seed, unsigned long count);

@@ -45,8 +45,8 @@ static int connected(struct fe *f, const struct conn_opts *o, int cs,
 /* After the refusals, checks @sub and @sub + 1: an honest connect
  * (detail @what), and a packet on it.
  */
-static enum hostile_end honest_after(struct fe *f, int cs, char sub,
-				     const char *what)
+enum hostile_end honest_after(struct fe *f, int cs, char sub,
+			      const char *what)
 {
 	char a[2] = { sub, 0 }, b[2] = { sub + 1, 0 };
 

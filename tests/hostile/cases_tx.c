@@ -194,8 +194,8 @@ enum hostile_end case_csum(struct fe *f)
 }
 
 /* One multicast request on a 60-byte dummy request: 2 slots. */
-static const char *mcast_req(struct fe *f, uint8_t type, uint8_t flags,
-			     const uint8_t *addr, struct outcome *o)
+const char *mcast_req(struct fe *f, uint8_t type, uint8_t flags,
+		      const uint8_t *addr, struct outcome *o)
 {
 	frame(f, 0, 0, 60);
 	put(f, f->txref[0], 0, NETTXF_extra_info, 1, 60);
@@ -204,7 +204,7 @@ static const char *mcast_req(struct fe *f, uint8_t type, uint8_t flags,
 }
 
 /* Count RX packets to f->mc_a and f->mc_b for 4 s in phase @ph. */
-static void mcast_listen(struct fe *f, const char *ph)
+void mcast_listen(struct fe *f, const char *ph)
 {
 	long t0 = now_ms();
 

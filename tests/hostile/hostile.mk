@@ -4,7 +4,11 @@
 # guest against the backend in dom0; see tests/lab/scenarios/hostile.sh).
 #
 #   make hostile [NETBACK=ours|stock] [HOSTILE_COUNT=100000] [HOSTILE_SEED=1]
-#                [HOSTILE_CASES="1 2 ..."]
+#                [HOSTILE_CASES="1 2 ..."] [HOSTILE_FULL=1]
+#
+# HOSTILE_FULL=1: the xenstore floods of cases 35, 36 and 39 at the
+# issue's counts (10,000 state writes, 200 bad connects, 100,000 key
+# writes) instead of the lab's scaled-down ones.
 #
 # The program is linked statically against the host's libxen-dev 4.17
 # (libxenstore, libxengnttab, libxenevtchn, libxentoolcore, libxentoollog),
@@ -21,6 +25,7 @@ HOSTILE_HDR := $(wildcard $(CURDIR)/tests/hostile/*.h) \
 HOSTILE_COUNT ?= 100000
 HOSTILE_SEED ?= 1
 HOSTILE_CASES ?=
+HOSTILE_FULL ?= 0
 HOSTILE_CC ?= gcc
 HOSTILE_LIBS := -lxenstore -lxengnttab -lxenevtchn -lxentoolcore \
 		-lxentoollog -lpthread
@@ -53,9 +58,9 @@ hostile-guest: $(HOSTILE_BIN) lab-fetch
 		'for m in /lib/modules/*/hostile/*.ko; do insmod "$$m" 2>/dev/null; done' \
 		> $$g/etc/guest-init.d/50-hostile; \
 	chmod +x $$g/etc/guest-init.d/50-hostile; \
-	printf 'HOSTILE_COUNT=%s\nHOSTILE_SEED=%s\nHOSTILE_CASES="%s"\n' \
+	printf 'HOSTILE_COUNT=%s\nHOSTILE_SEED=%s\nHOSTILE_CASES="%s"\nHOSTILE_FULL=%s\n' \
 		'$(HOSTILE_COUNT)' '$(HOSTILE_SEED)' '$(HOSTILE_CASES)' \
-		> $$g/etc/hostile.conf
+		'$(HOSTILE_FULL)' > $$g/etc/hostile.conf
 
 # One boot, one scenario: all cases on one vif, then the random run.
 # LAB_TIMEOUT (whole boot) is respected when set (scripts/check.sh: 900);

@@ -8,7 +8,10 @@
  *
  *   hostile list                     the cases: id, expected final state,
  *                                    what they do
- *   hostile [--dev K] case N [N...]  catalogue cases (1..28), in order
+ *   hostile [--dev K] [--full] case N [N...]
+ *                                    catalogue cases, in order; --full:
+ *                                    the floods of 35, 36 and 39 at the
+ *                                    issue's counts, not the lab's
  *   hostile [--dev K] --random SEED --count N
  *                                    seeded random/mutated/boundary TX
  *                                    requests, reconnecting after a fatal
@@ -88,6 +91,9 @@ static const struct hostile_case cases[] = {
 	{ 32, case_ctrl_requests, END_UP, I, "bad control requests, foreign grants" },
 	{ 33, case_ctrl_overflow, END_FATAL, I, "control req_prod a ring ahead" },
 	{ 34, case_ctrl_steer, END_UP, I, "hash mapping steers flows to queues" },
+	{ 35, case_state_flood, END_UP, C, "state 2, 8, 9+ written in a loop" },
+	{ 36, case_bad_connects, END_UP, I, "connect loop with a bad tx-ring-ref" },
+	{ 39, case_mcast_flood, END_UP, C, "request-multicast-control flood, reconnects" },
 	{ 40, case_gso_tiny, END_FATAL, C, "GSO size 1 on 64 KiB, segments over gso_max_segs" },
 	{ 41, case_gso_not_tcp, END_UP, C, "TCPv4 GSO type on UDP, other non-TCP headers" },
 	{ 42, case_gso_by_frags, END_FATAL, C, "GSO size 0xffff (GSO_BY_FRAGS)" },
@@ -96,6 +102,8 @@ static const struct hostile_case cases[] = {
 #undef C
 #undef I
 #undef L
+
+int full_counts;
 
 const char *end_name(enum hostile_end e)
 {
@@ -191,7 +199,7 @@ static int run_cases(struct fe *f, const int *ids, int n, long t_start,
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: hostile [-v] [--dev K] [--linger S] case N | --random SEED --count N\n"
+	fprintf(stderr, "usage: hostile [-v] [--dev K] [--linger S] [--full] case N | --random SEED --count N\n"
 		"       hostile list | --grant-page SECONDS | --foreign-send DOMID GREF IP PORT PAGES\n");
 	exit(2);
 }
@@ -214,6 +222,8 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(argv[i], "--dev") && i + 1 < argc)
 			devid = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--full"))
+			full_counts = 1;
 		else if (!strcmp(argv[i], "--linger") && i + 1 < argc)
 			lg = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "case") && i + 1 < argc) {

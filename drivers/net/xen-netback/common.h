@@ -5,7 +5,8 @@
  *
  *   xenbus watch thread (process context, may sleep)
  *     xenbus.c   probe/remove, frontend state changes, "rate",
- *                "worker-group" and "hotplug-status" watches
+ *                "worker-group", "hotplug-status" and the frontend's
+ *                "request-multicast-control" watches
  *     interface.c  xnb_vif_create, xnb_vif_alloc_queues +
  *                xnb_vif_connect_queue + xnb_vif_start (connect),
  *                xnb_vif_disconnect, xnb_vif_destroy,
@@ -13,6 +14,10 @@
  *     group.c    xnb_group_attach/detach (take group->lock, wait for
  *                the group's poll to end; attach points the queue's
  *                irqs at the group's CPU)
+ *
+ *   xenbus reader thread (process context, under the xenbus core's
+ *   watches spinlock: may not sleep)
+ *     xenbus.c   xnb_mcast_will_handle: queue a watch event or not
  *
  *   event channel hard irq (lateeoi)
  *     interface.c  xnb_tx_interrupt, xnb_rx_interrupt, xnb_interrupt:

@@ -68,6 +68,17 @@ unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
 	return 1U << shift;
 }
 
+u32 xnb_connect_wait(u32 fails, u64 last, u64 now)
+{
+	u32 hold = xnb_spurious_hold(fails, XNB_CONNECT_FREE,
+				     XNB_CONNECT_HOLD_MAX_MS /
+				     XNB_CONNECT_HOLD_MIN_MS) *
+		   XNB_CONNECT_HOLD_MIN_MS;
+	u64 gone = now > last ? now - last : 0;
+
+	return gone >= hold ? 0 : (u32)(hold - gone);
+}
+
 /* Copy a slot field by field: the guest may rewrite it as we read. */
 static void xnb_read_slot(const union xen_netif_tx_sring_entry *ring,
 			  u32 ring_size, u32 idx,

@@ -17,19 +17,38 @@
  * Watched keys on the backend node: "rate" ("bytes,usec", the stock
  * format) and "worker-group" (pin the vif's queues to one group); on
  * the frontend's, while connected: "request-multicast-control" (we
- * offer feature-dynamic-multicast-control, as stock).  The frontend's
- * "xdp-headroom" is read at connect and when it reconfigures (netfront
- * attaching or removing an XDP program: Reconfiguring, we answer
- * Reconfigured, it goes back to Connected).
+ * offer feature-dynamic-multicast-control, as stock), with at most one
+ * event queued at a time however often the guest writes it
+ * (xnb_mcast_will_handle()); the xenbus core does the same for the
+ * frontend's "state".  The backend node is not the guest's to write.
+ * The frontend's "xdp-headroom" is read at connect and when it
+ * reconfigures (netfront attaching or removing an XDP program:
+ * Reconfiguring, we answer Reconfigured, it goes back to Connected).
  * All callbacks run in the xenwatch thread; be->lock orders them
  * against remove.
+ *
+ * What a guest can make us log, or write to our "error" node, goes
+ * through one budget per backend (xnb_guest_msg_ok()): a frontend that
+ * loops on a bad state or a bad connect gets a few lines, not one per
+ * write.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/ktime.h>
+#include <linux/ratelimit.h>
 
 #include "common.h"
 
+/* Locking:
+ *  - dev: set at probe, fixed.
+ *  - lock: the backend's state (vif, hotplug_ok, want_connected, the
+ *    offer, the watches' registration, msg_missed, connect_fails,
+ *    connect_last) for the xenwatch callbacks, probe and remove.
+ *  - mcast_queued: an atomic, set by xnb_mcast_will_handle() in the
+ *    xenbus core's reader thread, cleared by the watch's callback, reset
+ *    under lock while the watch is not registered.
+ *  - msg_rs: the ratelimit's own lock.
+ */
 struct xnb_backend {
 	struct xenbus_device *dev;
 	struct xnb_vif *vif;
@@ -46,7 +65,24 @@ struct xnb_backend {
 	struct xenbus_watch group_watch;
 	struct xenbus_watch hotplug_watch;
 	struct xenbus_watch mcast_watch;	/* frontend's, when connected */
+	/* 1 while an event of mcast_watch waits in the xenwatch queue
+	 * (xnb_mcast_will_handle()).
+	 */
+	atomic_t mcast_queued;
+	/* Guest-driven messages: at most XNB_MSG_BURST per XNB_MSG_INTERVAL,
+	 * and how many were left out since the last one (under lock).
+	 */
+	struct ratelimit_state msg_rs;
+	unsigned int msg_missed;
+	/* The connect back-off (row 10h of the state table): failed
+	 * connects in a row, and when the last one failed (ms).
+	 */
+	unsigned int connect_fails;
+	u64 connect_last;
 };
+
+#define XNB_MSG_INTERVAL	(10 * HZ)
+#define XNB_MSG_BURST		5
 
 /**
  * xnb_backend_assert_held() - Check that the vif's backend lock is held.
@@ -67,10 +103,55 @@ void xnb_backend_assert_held(struct xnb_vif *vif)
 	lockdep_assert_held(&be->lock);
 }
 
+/* May a message the guest brought about go out now?  Within the budget,
+ * after messages were left out: a line that says how many, first.
+ */
+static bool xnb_guest_msg_ok(struct xnb_backend *be)
+	__must_hold(&be->lock)
+{
+	lockdep_assert_held(&be->lock);
+	if (!__ratelimit(&be->msg_rs)) {
+		be->msg_missed++;
+		return false;
+	}
+	if (be->msg_missed) {
+		dev_warn(&be->dev->dev,
+			 "%u messages about the frontend suppressed\n",
+			 be->msg_missed);
+		be->msg_missed = 0;
+	}
+	return true;
+}
+
+/* xenbus_dev_fatal() within the budget: the message logged and written
+ * to the device's "error" node, then Closing.  Past the budget only
+ * Closing: the node keeps the last message, and a guest that loops on
+ * an error writes neither our log nor xenstore (beyond the state, which
+ * xenbus_switch_state() writes only when it changes).
+ */
+static __printf(3, 4)
+void xnb_fatal(struct xnb_backend *be, int err, const char *fmt, ...)
+	__must_hold(&be->lock)
+{
+	struct va_format vaf;
+	va_list ap;
+
+	if (!xnb_guest_msg_ok(be)) {
+		xenbus_switch_state(be->dev, XenbusStateClosing);
+		return;
+	}
+	va_start(ap, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &ap;
+	xenbus_dev_fatal(be->dev, err, "%pV", &vaf);
+	va_end(ap);
+}
+
 /* At probe and at each new InitWait, so a changed max_queues or
  * separate_tx_rx_irq applies from the next connection on.
  */
 static int xnb_write_features(struct xnb_backend *be)
+	__must_hold(&be->lock)
 {
 	struct xenbus_device *dev = be->dev;
 	static const char *const on[] = {
@@ -85,10 +166,11 @@ static int xnb_write_features(struct xnb_backend *be)
 	unsigned int i;
 	int err;
 
+	lockdep_assert_held(&be->lock);
 again:
 	err = xenbus_transaction_start(&xbt);
 	if (err) {
-		xenbus_dev_fatal(dev, err, "starting transaction");
+		xnb_fatal(be, err, "starting transaction");
 		return err;
 	}
 	for (i = 0; i < ARRAY_SIZE(on); i++) {
@@ -125,12 +207,12 @@ again:
 	if (err == -EAGAIN)
 		goto again;
 	if (err)
-		xenbus_dev_fatal(dev, err, "completing transaction");
+		xnb_fatal(be, err, "completing transaction");
 	return err;
 
 abort:
 	xenbus_transaction_end(xbt, 1);
-	xenbus_dev_fatal(dev, err, "writing %s", what);
+	xnb_fatal(be, err, "writing %s", what);
 	return err;
 }
 
@@ -224,6 +306,24 @@ static void xnb_hotplug_changed(struct xenbus_watch *w, const char *path,
 	kfree(s);
 }
 
+/* The guest writes request-multicast-control (or anything below it) as
+ * often as it likes, and each write would queue an event for the one
+ * xenwatch thread, which every backend and frontend of dom0 shares: a
+ * guest writing faster than the thread reads would grow the queue
+ * without bound (XSA-349).  The callback reads the key's value, not the
+ * event, so one queued event stands for any number of writes: queue one
+ * only when none is queued.  Called by the xenbus core for each event
+ * of the watch, under its watches lock: must not sleep.
+ */
+static bool xnb_mcast_will_handle(struct xenbus_watch *w, const char *path,
+				  const char *token)
+{
+	struct xnb_backend *be = container_of(w, struct xnb_backend,
+					      mcast_watch);
+
+	return atomic_cmpxchg(&be->mcast_queued, 0, 1) == 0;
+}
+
 /* The guest's multicast filter switch: any value but a number is 0. */
 static void xnb_mcast_ctrl_changed(struct xenbus_watch *w, const char *path,
 				   const char *token)
@@ -231,6 +331,10 @@ static void xnb_mcast_ctrl_changed(struct xenbus_watch *w, const char *path,
 	struct xnb_backend *be = container_of(w, struct xnb_backend,
 					      mcast_watch);
 
+	/* Taken off the queue: a write from now on queues an event again.
+	 * Before the read (a full barrier), so no write goes unread.
+	 */
+	atomic_xchg(&be->mcast_queued, 0);
 	/* Registered only while connected, removed before be->vif goes. */
 	WRITE_ONCE(be->vif->mcast_ctrl,
 		   !!xenbus_read_unsigned(be->dev->otherend,
@@ -253,10 +357,10 @@ static void xnb_read_xdp_headroom(struct xnb_backend *be)
 			 &hr) != 1)
 		hr = 0;
 	if (hr > XNB_RX_HEADROOM_MAX) {
-		dev_warn_ratelimited(&be->dev->dev,
-				     "xdp-headroom %u above %u, using %u\n",
-				     hr, XNB_RX_HEADROOM_MAX,
-				     XNB_RX_HEADROOM_MAX);
+		if (xnb_guest_msg_ok(be))
+			dev_warn(&be->dev->dev,
+				 "xdp-headroom %u above %u, using %u\n",
+				 hr, XNB_RX_HEADROOM_MAX, XNB_RX_HEADROOM_MAX);
 		hr = XNB_RX_HEADROOM_MAX;
 	}
 	WRITE_ONCE(be->vif->xdp_headroom, hr);
@@ -266,7 +370,6 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 			  const char *path)
 	__must_hold(&be->lock)
 {
-	struct xenbus_device *dev = be->dev;
 	unsigned int tx_ref, rx_ref, tx_evt, rx_evt;
 	int err;
 
@@ -274,7 +377,7 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 	err = xenbus_gather(XBT_NIL, path, "tx-ring-ref", "%u", &tx_ref,
 			    "rx-ring-ref", "%u", &rx_ref, NULL);
 	if (err) {
-		xenbus_dev_fatal(dev, err, "reading %s/ring-ref", path);
+		xnb_fatal(be, err, "reading %s/ring-ref", path);
 		return err;
 	}
 	err = xenbus_gather(XBT_NIL, path, "event-channel-tx", "%u", &tx_evt,
@@ -284,18 +387,19 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 				   &tx_evt);
 		if (err != 1) {
 			err = err < 0 ? err : -EINVAL;
-			xenbus_dev_fatal(dev, err, "reading %s/event-channel",
-					 path);
+			xnb_fatal(be, err, "reading %s/event-channel", path);
 			return err;
 		}
 		rx_evt = tx_evt;
 	}
 
+	/* A grant that does not map is also reported by the xenbus core,
+	 * outside our budget: the connect back-off bounds those.
+	 */
 	err = xnb_vif_connect_queue(q, tx_ref, rx_ref, tx_evt, rx_evt);
 	if (err)
-		xenbus_dev_fatal(dev, err,
-				 "mapping rings %u/%u, event channels %u/%u",
-				 tx_ref, rx_ref, tx_evt, rx_evt);
+		xnb_fatal(be, err, "mapping rings %u/%u, event channels %u/%u",
+			  tx_ref, rx_ref, tx_evt, rx_evt);
 	return err;
 }
 
@@ -305,8 +409,7 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 static int xnb_read_ctrl(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
-	struct xenbus_device *dev = be->dev;
-	const char *fe = dev->otherend;
+	const char *fe = be->dev->otherend;
 	unsigned int ref, evt;
 	int err;
 
@@ -316,20 +419,19 @@ static int xnb_read_ctrl(struct xnb_backend *be)
 		return 0;
 	if (err != 1) {
 		err = err < 0 ? err : -EINVAL;
-		xenbus_dev_fatal(dev, err, "reading %s/ctrl-ring-ref", fe);
+		xnb_fatal(be, err, "reading %s/ctrl-ring-ref", fe);
 		return err;
 	}
 	err = xenbus_scanf(XBT_NIL, fe, "event-channel-ctrl", "%u", &evt);
 	if (err != 1) {
 		err = err < 0 ? err : -EINVAL;
-		xenbus_dev_fatal(dev, err, "reading %s/event-channel-ctrl", fe);
+		xnb_fatal(be, err, "reading %s/event-channel-ctrl", fe);
 		return err;
 	}
 	err = xnb_ctrl_connect(be->vif, ref, evt);
 	if (err)
-		xenbus_dev_fatal(dev, err,
-				 "mapping control ring %u, event channel %u",
-				 ref, evt);
+		xnb_fatal(be, err, "mapping control ring %u, event channel %u",
+			  ref, evt);
 	return err;
 }
 
@@ -346,18 +448,17 @@ static int xnb_connect(struct xnb_backend *be)
 	lockdep_assert_held(&be->lock);
 	n = xenbus_read_unsigned(fe, "multi-queue-num-queues", 1);
 	if (n == 0 || n > be->max_queues) {
-		xenbus_dev_fatal(dev, -EINVAL,
-				 "guest asked for %u queues, the maximum is %u",
-				 n, be->max_queues);
+		xnb_fatal(be, -EINVAL,
+			  "guest asked for %u queues, the maximum is %u",
+			  n, be->max_queues);
 		return -EINVAL;
 	}
 	if (!xenbus_read_unsigned(fe, "request-rx-copy", 0)) {
-		xenbus_dev_fatal(dev, -EOPNOTSUPP,
-				 "frontend does not request rx-copy");
+		xnb_fatal(be, -EOPNOTSUPP, "frontend does not request rx-copy");
 		return -EOPNOTSUPP;
 	}
 	if (!xenbus_read_unsigned(fe, "feature-rx-notify", 0)) {
-		xenbus_dev_fatal(dev, -EINVAL, "feature-rx-notify is mandatory");
+		xnb_fatal(be, -EINVAL, "feature-rx-notify is mandatory");
 		return -EINVAL;
 	}
 	vif->can_sg = !!xenbus_read_unsigned(fe, "feature-sg", 0);
@@ -369,7 +470,7 @@ static int xnb_connect(struct xnb_backend *be)
 
 	err = xnb_vif_alloc_queues(vif, n);
 	if (err) {
-		xenbus_dev_fatal(dev, err, "allocating %u queues", n);
+		xnb_fatal(be, err, "allocating %u queues", n);
 		return err;
 	}
 	for (i = 0; i < n; i++) {
@@ -395,11 +496,14 @@ static int xnb_connect(struct xnb_backend *be)
 	}
 
 	xnb_read_xdp_headroom(be);
-	/* Sampled now, then watched (the watch's first event reads again). */
+	/* Sampled now, then watched (the watch's first event reads again).
+	 * Unwatching dropped any event still queued, mark and all.
+	 */
 	vif->mcast_ctrl = !!xenbus_read_unsigned(fe, "request-multicast-control",
 						 0);
-	err = xenbus_watch_pathfmt(dev, &be->mcast_watch, NULL,
-				   xnb_mcast_ctrl_changed,
+	atomic_set(&be->mcast_queued, 0);
+	err = xenbus_watch_pathfmt(dev, &be->mcast_watch,
+				   xnb_mcast_will_handle, xnb_mcast_ctrl_changed,
 				   "%s/request-multicast-control", fe);
 	if (err) {
 		xnb_vif_disconnect(vif);
@@ -410,6 +514,40 @@ static int xnb_connect(struct xnb_backend *be)
 	be->want_connected = true;
 	xnb_maybe_connected(be);
 	return 0;
+}
+
+/* Row 10h: a frontend whose connects keep failing must wait
+ * (xnb_connect_wait()); meanwhile a Connected of its is refused,
+ * nothing read or mapped.  True when refused.
+ */
+static bool xnb_connect_held(struct xnb_backend *be)
+	__must_hold(&be->lock)
+{
+	u32 wait;
+
+	lockdep_assert_held(&be->lock);
+	wait = xnb_connect_wait(be->connect_fails, be->connect_last,
+				ktime_to_ms(ktime_get()));
+	if (!wait)
+		return false;
+	xnb_fatal(be, -EAGAIN,
+		  "%u failed connects in a row: next attempt in %u ms at the earliest",
+		  be->connect_fails, wait);
+	return true;
+}
+
+/* Row 10: connect, and count a failure for the back-off. */
+static void xnb_connect_counted(struct xnb_backend *be)
+	__must_hold(&be->lock)
+{
+	lockdep_assert_held(&be->lock);
+	if (!xnb_connect(be)) {
+		be->connect_fails = 0;
+		return;
+	}
+	if (be->connect_fails < UINT_MAX)
+		be->connect_fails++;
+	be->connect_last = ktime_to_ms(ktime_get());
 }
 
 static void xnb_unwatch(struct xenbus_watch *w);
@@ -444,8 +582,10 @@ static void xnb_disconnect(struct xnb_backend *be)
  *               nothing clears it
  *   other       any state of ours not in an earlier row for this fe
  *   go X        xenbus_switch_state(X): writes nothing if ours is X
- *   fatal       xenbus_dev_fatal(): the error logged and written to
- *               xenstore, then go Closing; up stays as it was
+ *   fatal       xnb_fatal(): within the backend's budget of messages
+ *               the error is logged and written to its "error" node
+ *               (xenbus_dev_fatal()), past it neither; then go Closing;
+ *               up stays as it was
  *   disconnect  xnb_disconnect(): !up, rings and channels released, what
  *               was negotiated forgotten
  *   features    xnb_write_features(), a new offer; if it fails: fatal,
@@ -465,8 +605,11 @@ static void xnb_disconnect(struct xnb_backend *be)
  *                                       go Connected if hp      if hp (a)
  *  9  Connected      other, up          go Connected if hp      Connected
  *                                                               if hp (a)
- * 10  Connected      other, !up         connect (b), then if    Connected
- *                                       up go Connected if hp   if hp (a)
+ * 10h Connected      other, !up; held   fatal "N failed         Closing
+ *                    (c)                connects in a row",
+ *                                       nothing read
+ * 10  Connected      other, !up; not    connect (b), then if    Connected
+ *                    held               up go Connected if hp   if hp (a)
  * 11  Reconfiguring  any, !up           -                       same
  * 12  Reconfiguring  any, up            read xdp-headroom,      Reconfigured
  *                                       go Reconfigured
@@ -490,7 +633,19 @@ static void xnb_disconnect(struct xnb_backend *be)
  * (b) xnb_connect(): reads the frontend's keys, maps the rings, binds the
  *     event channels, starts the vif: up.  A failure undoes that (!up)
  *     and is fatal (next Closing), except a failed allocation of a
- *     queue's xenstore path: no message, ours stays.
+ *     queue's xenstore path: no message, ours stays.  Either way it
+ *     counts as a failed connect for (c); a success clears the count.
+ * (c) held: xnb_connect_wait() (proto.c) says to wait.  After up to
+ *     XNB_CONNECT_FREE (8) failed connects in a row the next goes at
+ *     once; after more, not before 1 s from the last failure, doubling
+ *     with each further one up to 8 s.  A refusal in row 10h is not an
+ *     attempt: it neither counts nor prolongs the hold.  Nothing but a
+ *     connect that succeeds clears the count: not Closed, which a
+ *     hostile frontend would go through each time.  So a frontend
+ *     looping on a bad connect costs dom0 one attempt (mappings tried,
+ *     the xenbus core's own log line for a grant that does not map)
+ *     per 8 s, and an honest one that reconnects properly afterwards
+ *     connects at most 8 s after the last failure.
  */
 static void xnb_frontend_changed(struct xenbus_device *dev,
 				 enum xenbus_state fe_state)
@@ -517,7 +672,7 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		break;
 	case XenbusStateInitialised:			/* row 6 */
 		break;
-	case XenbusStateConnected:			/* rows 7-10 */
+	case XenbusStateConnected:			/* rows 7-10h */
 		if (dev->state == XenbusStateConnected)	/* row 7 */
 			break;
 		if (be->want_connected) {		/* rows 8, 9 */
@@ -531,7 +686,9 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 			xnb_maybe_connected(be);
 			break;
 		}
-		xnb_connect(be);			/* row 10 */
+		if (xnb_connect_held(be))		/* row 10h */
+			break;
+		xnb_connect_counted(be);		/* row 10 */
 		break;
 	case XenbusStateReconfiguring:			/* rows 11, 12 */
 		/* netfront changes its XDP program on a live connection:
@@ -561,8 +718,7 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 	case XenbusStateInitWait:			/* row 17 */
 	case XenbusStateReconfigured:
 	default:
-		xenbus_dev_fatal(dev, -EINVAL, "saw state %d at frontend",
-				 fe_state);
+		xnb_fatal(be, -EINVAL, "saw state %d at frontend", fe_state);
 		break;
 	}
 	mutex_unlock(&be->lock);
@@ -612,6 +768,9 @@ static int xnb_probe(struct xenbus_device *dev,
 	}
 	be->dev = dev;
 	mutex_init(&be->lock);
+	/* Our own line says what was left out, naming the device. */
+	ratelimit_state_init(&be->msg_rs, XNB_MSG_INTERVAL, XNB_MSG_BURST);
+	ratelimit_set_flags(&be->msg_rs, RATELIMIT_MSG_ON_RELEASE);
 	dev_set_drvdata(&dev->dev, be);
 
 	err = xenbus_scanf(XBT_NIL, dev->nodename, "handle", "%u", &handle);
@@ -629,7 +788,9 @@ static int xnb_probe(struct xenbus_device *dev,
 		goto fail;
 	}
 	xnb_mcast_init(be->vif);
+	mutex_lock(&be->lock);
 	err = xnb_write_features(be);
+	mutex_unlock(&be->lock);
 	if (err)
 		goto fail;
 	kobject_uevent(&dev->dev.kobj, KOBJ_ONLINE);

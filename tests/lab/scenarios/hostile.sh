@@ -31,7 +31,13 @@
 # producer a ring ahead = fatal (33), the mapping steers flows (34);
 # xdp-headroom clamped to 2048 (29); RX events with
 # nothing queued are spurious (late-EOI throttled), an RX producer index
-# more than a ring ahead = fatal even with nothing queued (28).
+# more than a ring ahead = fatal even with nothing queued (28); a
+# frontend looping on states it may not write (35) or on connects that
+# fail (36, which the backend backs off) grows dom0's log by a few lines
+# only, and one flooding request-multicast-control (39) queues one watch
+# event at most: dom0's slab stays put and another vif still connects.
+# 35, 36 and 39 run scaled-down floods; HOSTILE_FULL=1 (make hostile
+# HOSTILE_FULL=1) gives them the issue's counts.
 H=20
 HG=g$H
 pass=0 fail=0 failed=""
@@ -89,6 +95,16 @@ LOG_QUIET=" 40 41 42 "
 SPLAT_RE='WARNING:|Call Trace|BUG:|Oops'
 
 carrier() { cat "/sys/class/net/$1/carrier" 2>/dev/null || echo x; }
+# kmsg_seq: the number of records the kernel has logged since boot (the
+# sequence number of its latest): dmesg | wc -l stops growing once the
+# ring buffer is full, this does not.
+kmsg_seq() {
+	dd if=/dev/kmsg iflag=nonblock bs=8k 2>/dev/null |
+		awk -F'[,;]' '/^[0-9]+,[0-9]+,/ { s = $2 } END { print s + 1 }'
+}
+phase_is() { [ "$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null)" = "$1" ]; }
+FULL_OPT=""
+[ "${HOSTILE_FULL:-0}" = 1 ] && FULL_OPT=--full
 # irqs VIF: interrupts taken so far on all of VIF's event channels.
 irqs() {
 	awk -v v="$1-" 'index($NF, v) == 1 {
@@ -152,7 +168,7 @@ ngroup=0 R_FATALS=0 R_LINE=""
 # rate) or "random" (ARGS are the program's arguments then).
 run_group() {
 	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo mbg=""
-	local id cs line res expect cwhy nl a chunk nlog quiet=""
+	local id cs line res expect cwhy nl a chunk nlog quiet="" xbg="" xsamples="" abg="" attach39=
 	ngroup=$((ngroup + 1))
 	for id in $ids; do case " ${HOSTILE_FRESH:-} " in *" $id "*) fresh=1 ;; esac; done
 	if [ "$fresh" = 1 ] || [ -z "$DEV" ]; then
@@ -181,10 +197,43 @@ run_group() {
 		  done ) > /run/hostile-samples &
 		bg=$! ;;
 	esac
-	case " $ids " in *" 15 "*)
-		# Case 15's multicast filter: dom0 sends to 224.0.0.251 (the
-		# program lists 01:00:5e:00:00:fb) and 224.0.0.252 (not
-		# listed) while the program's phase is mcast-on or mcast-off.
+	case " $ids " in *" 35 "*|*" 36 "*|*" 39 "*)
+		# Cases 35, 36 and 39 (xs_case): the program's phase, g1's
+		# ping during the floods (xsflood, badconn, mcflood), the
+		# kernel's log records so far, Slab and SUnreclaim (kB):
+		# phase:ping:rtt_ms:kmsg:slab:sunreclaim:uptime
+		( while :; do
+			ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
+			pg=- rtt=-
+			case $ph in xsflood|badconn|mcflood)
+				rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
+				if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi ;;
+			esac
+			echo "$ph:$pg:$rtt:$(kmsg_seq):$(awk '/^Slab:/ {s = $2} /^SUnreclaim:/ {u = $2} END {print s ":" u}' /proc/meminfo):$(cut -d' ' -f1 /proc/uptime)"
+			sleep 0.5
+		  done ) > /run/hostile-xs-samples &
+		xbg=$! ;;
+	esac
+	case " $ids " in *" 39 "*)
+		# Case 39: 5 s into the program's flood (a backlog in
+		# xenwatch would have built up), another vif (g1's vif 1) is
+		# attached; the time until its backend is Connected:
+		# "<xl's exit status> <backend state> <seconds>".
+		( lab_wait 120 phase_is mcflood || exit 0
+		  sleep 5
+		  a=$(cut -d' ' -f1 /proc/uptime)
+		  timeout 120 xl network-attach g1 mac="$(lab_guest_mac 1 1)" bridge=xenbr0 script=vif-bridge >/dev/null 2>&1
+		  r=$?
+		  if lab_wait 60 lab_vif_connected 1 1; then st=4; else st=$(xenstore-read "$(lab_backend_path 1 1)/state" 2>/dev/null); fi
+		  echo "$r ${st:-none} $(awk -v a="$a" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN {printf "%.1f", b - a}')"
+		) > /run/hostile-attach39 &
+		abg=$! ;;
+	esac
+	case " $ids " in *" 15 "*|*" 39 "*)
+		# Case 15's multicast filter (and case 39's last write): dom0
+		# sends to 224.0.0.251 (the program lists 01:00:5e:00:00:fb)
+		# and 224.0.0.252 (not listed) while the program's phase is
+		# mcast-on or mcast-off.
 		( while :; do
 			case $(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null) in
 			mcast-on|mcast-off)
@@ -203,7 +252,7 @@ run_group() {
 	# The command channel returns 3000 bytes and each round trip costs:
 	# one exec returns the verdict lines (HOSTILE-END, failed checks,
 	# errors); HOSTILE_FULL_LOG=1 also fetches every line, 16 at a time.
-	out=$(gexec $H "hostile --dev $DEV $args > /run/h.out 2>&1; rc=\$?; grep -E '^HOSTILE-(END|RANDOM|ERROR|WARN)| FAIL|n/a' /run/h.out | tail -c 2700; echo rc=\$rc; wc -l < /run/h.out" "$tmo")
+	out=$(gexec $H "hostile --dev $DEV $FULL_OPT $args > /run/h.out 2>&1; rc=\$?; grep -E '^HOSTILE-(END|RANDOM|ERROR|WARN)| FAIL|n/a' /run/h.out | tail -c 2700; echo rc=\$rc; wc -l < /run/h.out" "$tmo")
 	rc=$(echo "$out" | sed -n 's/^rc=//p')
 	nl=$(echo "$out" | tail -n1)
 	case $rc:$nl in [0-9]*:[0-9]*) ;; *) rc=${rc:-x}; nl=0 ;; esac
@@ -218,6 +267,20 @@ run_group() {
 	fi
 	[ -n "$bg" ] && { kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null; }
 	[ -n "$mbg" ] && { kill "$mbg" 2>/dev/null; wait "$mbg" 2>/dev/null; }
+	if [ -n "$xbg" ]; then
+		kill "$xbg" 2>/dev/null
+		wait "$xbg" 2>/dev/null
+		xsamples=$(tr '\n' ' ' < /run/hostile-xs-samples)
+		lab_log "cases 35/36/39 samples (phase:ping:rtt:kmsg:slab:sunreclaim:uptime): $xsamples"
+	fi
+	if [ -n "$abg" ]; then
+		wait "$abg" 2>/dev/null
+		attach39=$(cat /run/hostile-attach39 2>/dev/null)
+		timeout 90 xl network-detach g1 1 >/dev/null 2>&1 ||
+			timeout 60 xl network-detach -f g1 1 >/dev/null 2>&1
+		lab_wait 60 test ! -e "/sys/class/net/$(lab_vif_name 1 1)" ||
+			why="${why:+$why; }g1's vif 1 (case 39) still there after detach"
+	fi
 	echo "$out" | grep -E '^HOSTILE|XNB-FAILREASON' | sed "s/^/  [g$H] /"
 	last=$(echo "$out" | sed -n 's/.*HOSTILE-END .*final=\([a-z/-]*\).*/\1/p' | tail -n1)
 	[ -z "$last" ] && why="no verdict from the program (rc $rc)" && fresh=1
@@ -310,6 +373,7 @@ run_group() {
 		[ "$id" = 28 ] && case28 "$samples"
 		[ "$id" = 40 ] && [ "$GSO_SEGS" != 64 ] &&
 			cwhy="${cwhy:+$cwhy; }gso_max_segs of $VIF not lowered to 64: 40b did not test the limit"
+		case $id in 35|36|39) xs_case "$id" "$xsamples" "$attach39" ;; esac
 		[ -n "$why" ] && cwhy="${cwhy:+$cwhy; }group [$ids]: $why"
 		if [ -z "$cwhy" ]; then case_result "$id" PASS; else case_result "$id" FAIL "$cwhy"; fi
 	done
@@ -359,6 +423,78 @@ case28() {
 	done
 }
 
+# xs_phase SAMPLES PHASE: PHASE's window in the samples of cases 35, 36
+# and 39, from the last sample before it to the first one after it (a
+# sampler the flood starves still measures it): "SAMPLES ANSWERED
+# MAX_RTT LOG_RECORDS SLAB_KB SUNRECLAIM_KB SECONDS WHOLE", SAMPLES and
+# ANSWERED of g1's pings within the phase, the slab figures the peak
+# over the window minus its start, WHOLE 0 when the window has no start
+# or no end.
+xs_phase() {
+	echo "$1" | tr ' ' '\n' | awk -F: -v p="$2" '
+		NF >= 7 && !done {
+			if ($1 != p && !inp) { k0 = $4; s0 = $5; u0 = $6; t0 = $7; have0 = 1; next }
+			if ($5 > sm) sm = $5
+			if ($6 > um) um = $6
+			if ($1 == p) {
+				inp = 1; n++
+				if ($2 == "y") { a++; if ($3 + 0 > mx) mx = $3 + 0 }
+				next
+			}
+			done = 1; k1 = $4; t1 = $7
+		}
+		END {
+			if (!have0 || !done) { print "0 0 - 0 0 0 0 0"; exit }
+			printf "%d %d %s %d %d %d %.1f 1\n", n, a + 0, a ? mx : "-", k1 - k0, sm - s0, um - u0, t1 - t0
+		}'
+}
+
+# xs_case ID SAMPLES ATTACH: dom0's checks of case 35, 36 or 39 over the
+# program's flood phase; appends to cwhy.  During the flood g1 answers
+# at least half of dom0's pings, within 1 s each.  35 and 36: the
+# kernel log grows by HOSTILE_LOG_MAX records at most (50; before the
+# budget and the back-off, one or two per write).  39: SUnreclaim, where
+# queued watch events live, grows by HOSTILE_SLAB_MAX_KB at most (1024),
+# and the vif attached to g1 meanwhile (ATTACH: "<xl status> <state>
+# <seconds>") connects within HOSTILE_ATTACH_MAX seconds (45).
+xs_case() {
+	local id=$1 ph n a rtt lines slab sunr secs whole att attach
+	case $id in 35) ph=xsflood ;; 36) ph=badconn ;; *) ph=mcflood ;; esac
+	# shellcheck disable=SC2046 # xs_phase prints the fields to split
+	set -- "$3" $(xs_phase "$2" "$ph")
+	attach=$1 n=$2 a=$3 rtt=$4 lines=$5 slab=$6 sunr=$7 secs=$8 whole=$9
+	att=""
+	[ "$id" = 39 ] && att=" attach=$(echo "${attach:-none}" | tr ' ' /)"
+	lab_log "case $id ($ph, $secs s): kernel log $lines records, Slab $slab kB, SUnreclaim $sunr kB more; g1 answered $a/$n pings, max RTT $rtt ms$att"
+	echo "XNB-METRIC hostile case$id phase=$ph seconds=$secs log_records=$lines slab_kb=$slab sunreclaim_kb=$sunr pings=$a/$n max_rtt_ms=$rtt$att"
+	if [ "$whole" != 1 ]; then
+		cwhy="${cwhy:+$cwhy; }phase $ph not seen whole by the sampler"
+		return
+	fi
+	if [ "$n" -eq 0 ]; then
+		cwhy="${cwhy:+$cwhy; }$ph: dom0 took no sample during the phase (starved)"
+	else
+		[ $((2 * a)) -ge "$n" ] || cwhy="${cwhy:+$cwhy; }$ph: g1 answered $a/$n pings"
+		awk -v r="$rtt" 'BEGIN { exit !(r == "-" || r + 0 <= 1000) }' ||
+			cwhy="${cwhy:+$cwhy; }$ph: g1 ping RTT up to $rtt ms"
+	fi
+	case $id in
+	35|36)
+		[ "$lines" -le "${HOSTILE_LOG_MAX:-50}" ] ||
+			cwhy="${cwhy:+$cwhy; }$ph: dom0's kernel log grew by $lines records in $secs s (max ${HOSTILE_LOG_MAX:-50})" ;;
+	39)
+		[ "$sunr" -le "${HOSTILE_SLAB_MAX_KB:-1024}" ] ||
+			cwhy="${cwhy:+$cwhy; }$ph: SUnreclaim grew by $sunr kB (max ${HOSTILE_SLAB_MAX_KB:-1024}: watch events queued)"
+		# shellcheck disable=SC2086 # the three fields
+		set -- $attach
+		if [ "${1:-x}" != 0 ] || [ "${2:-x}" != 4 ]; then
+			cwhy="${cwhy:+$cwhy; }$ph: g1's vif 1 did not connect during the flood (xl status ${1:-none}, backend state ${2:-none})"
+		elif ! awk -v s="$3" -v m="${HOSTILE_ATTACH_MAX:-45}" 'BEGIN { exit !(s + 0 <= m + 0) }'; then
+			cwhy="${cwhy:+$cwhy; }$ph: g1's vif 1 took $3 s to connect (max ${HOSTILE_ATTACH_MAX:-45})"
+		fi ;;
+	esac
+}
+
 rate_small() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "1000,100000"; }
 rate_wrap() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "4294967295,1"; }
 # Case 40: the vif takes GSO packets of at most 64 segments, and the
@@ -385,7 +521,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34 27 27w 28 33 40 41,42"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34 35,36,39 27 27w 28 33 40 41,42"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
