@@ -266,29 +266,112 @@ enum hostile_end case_ctrl_requests(struct fe *f)
 	return END_UP;
 }
 
+/* Case @cs, checks a and b: a connect with a control ring, and an
+ * honest request answered on it.  Returns 1 when the connect failed.
+ */
+static int ctrl_connected(struct fe *f, int cs)
+{
+	struct conn_opts o = honest;
+
+	o.ctrl = 1;
+	if (connected(f, &o, cs, "a", "with a control ring"))
+		return 1;
+	ctrl_check(f, cs, "b", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
+		   0, 0, 0, NULL, "an honest request first");
+	return 0;
+}
+
+/* Kill the control ring: its producer index a ring and one past our
+ * responses, notified.  The backend serves it no more.
+ */
+static void ctrl_kill(struct fe *f)
+{
+	f->cs->req_prod = f->ctrl_prod + CTR + 1;
+	xen_mb();
+	ctrl_notify(f);
+	usleep(500000);
+}
+
 /* 33: the control producer index a ring ahead after connect: the vif
  * is disabled (dom0 checks the log line and carrier); dom0 and other
  * vifs carry on.
  */
 enum hostile_end case_ctrl_overflow(struct fe *f)
 {
-	struct conn_opts o = honest;
 	int s;
 
-	o.ctrl = 1;
-	if (connected(f, &o, 33, "a", "with a control ring"))
+	if (ctrl_connected(f, 33))
 		return END_REFUSED;
-	ctrl_check(f, 33, "b", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
-		   0, 0, 0, NULL, "an honest request first");
-	f->cs->req_prod = f->ctrl_prod + CTR + 1;
-	xen_mb();
-	ctrl_notify(f);
-	usleep(500000);
+	ctrl_kill(f);
 	/* Storm the channel a little: each event must stay cheap. */
 	for (s = 0; s < 2000; s++)
 		ctrl_notify(f);
 	usleep(500000);
 	report(33, "c", "no-response", f->cs->rsp_prod == f->ctrl_cons ?
+	       "no-response" : "responded", "req_prod %u past %u",
+	       f->cs->req_prod, f->ctrl_cons);
+	return END_FATAL;
+}
+
+/* ---- 37, 38: storms on the control channel ----------------------------- */
+
+#define CTRL_STORM_MS 8000
+
+/* Check c of case @cs: notify the control channel in a tight loop for
+ * CTRL_STORM_MS, RX buffers recycled between bursts, with dom0's
+ * sampler told the phase (data/hostile-phase "ctrl-storm": it counts
+ * the interrupts of the vif's "-ctrl" irq from its last sample before
+ * the phase to its first after).
+ */
+static void ctrl_storm(struct fe *f, int cs)
+{
+	long t0, k = 0;
+	int i;
+
+	/* dom0 samples every half second: let it see the channel's
+	 * count before the storm, past the connect that bound it.
+	 */
+	usleep(1200000);
+	t0 = now_ms();
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "ctrl-storm", 10);
+	while (now_ms() - t0 < CTRL_STORM_MS) {
+		for (i = 0; i < 1000; i++)
+			ctrl_notify(f);
+		k += 1000;
+		service_rx(f);
+	}
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "-", 1);
+	report(cs, "c", "ok", "ok", "%ld notifications in %ld ms", k,
+	       now_ms() - t0);
+}
+
+/* 37: a storm on a live control ring with nothing on it.  Each event
+ * finds no request: the backend must hold the channel back as it does
+ * a data channel's (dom0 counts the interrupts), then still answer a
+ * request, and the data path must work.
+ */
+enum hostile_end case_ctrl_storm(struct fe *f)
+{
+	if (ctrl_connected(f, 37))
+		return END_REFUSED;
+	ctrl_storm(f, 37);
+	ctrl_check(f, 37, "d", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
+		   0, 0, 0, NULL, "a request after the storm");
+	check(f, 37, "e", "ok", chain_even(f, 1, 60));
+	return END_UP;
+}
+
+/* 38: the same storm on a control ring killed first as case 33 kills
+ * it: the backend serves it no more and must leave the channel masked
+ * (dom0 counts the interrupts); the vif is disabled.
+ */
+enum hostile_end case_ctrl_storm_dead(struct fe *f)
+{
+	if (ctrl_connected(f, 38))
+		return END_REFUSED;
+	ctrl_kill(f);
+	ctrl_storm(f, 38);
+	report(38, "d", "no-response", f->cs->rsp_prod == f->ctrl_cons ?
 	       "no-response" : "responded", "req_prod %u past %u",
 	       f->cs->req_prod, f->ctrl_cons);
 	return END_FATAL;

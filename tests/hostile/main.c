@@ -88,6 +88,8 @@ static const struct hostile_case cases[] = {
 	{ 32, case_ctrl_requests, END_UP, I, "bad control requests, foreign grants" },
 	{ 33, case_ctrl_overflow, END_FATAL, I, "control req_prod a ring ahead" },
 	{ 34, case_ctrl_steer, END_UP, I, "hash mapping steers flows to queues" },
+	{ 37, case_ctrl_storm, END_UP, I, "control channel storm, idle ring" },
+	{ 38, case_ctrl_storm_dead, END_FATAL, I, "control channel storm, dead ring" },
 };
 
 #undef C

@@ -25,7 +25,9 @@
 # rx_stall_timeout_msecs, back on with buffers; impossible ring indices at
 # connect, num-queues 0/>max, request-rx-copy=0, feature-rx-notify absent
 # = refused; control requests get stock's statuses (21, 22, 32), a control
-# producer a ring ahead = fatal (33), the mapping steers flows (34);
+# producer a ring ahead = fatal (33), the mapping steers flows (34), a
+# storm on the control channel is throttled (37) and, once the ring is
+# dead, never EOI'd (38);
 # xdp-headroom clamped to 2048 (29); RX events with
 # nothing queued are spurious (late-EOI throttled), an RX producer index
 # more than a ring ahead = fatal even with nothing queued (28).
@@ -86,6 +88,13 @@ irqs() {
 		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
 	} END { print s + 0 }' /proc/interrupts
 }
+# ctrl_irqs VIF: interrupts taken so far on VIF's control channel alone
+# (the irq named "<vif>-ctrl"); 0 while it has none.
+ctrl_irqs() {
+	awk -v v="$1-ctrl" '$NF == v {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
+	} END { print s + 0 }' /proc/interrupts
+}
 
 # attach K: hot-add a vif to the hostile guest; prints its devid.
 attach() {
@@ -143,7 +152,7 @@ ngroup=0 R_FATALS=0 R_LINE=""
 # rate) or "random" (ARGS are the program's arguments then).
 run_group() {
 	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo mbg=""
-	local id cs line res expect cwhy nl a chunk
+	local id cs line res expect cwhy nl a chunk ks=0
 	ngroup=$((ngroup + 1))
 	for id in $ids; do case " ${HOSTILE_FRESH:-} " in *" $id "*) fresh=1 ;; esac; done
 	if [ "$fresh" = 1 ] || [ -z "$DEV" ]; then
@@ -154,20 +163,21 @@ run_group() {
 	xenstore-rm "/local/domain/$HD/data/hostile-phase" 2>/dev/null
 	n0=$(dmesg | wc -l)
 	[ -n "$hook" ] && $hook "$DEV" "$VIF"
-	case " $ids " in *" 19 "*|*" 26 "*|*" 28 "*)
-		# Carrier (19), g1's ping (26, 28) and the vif's interrupt
-		# count (28) sampled with the program's phase
-		# (data/hostile-phase: nobuf, buffers, storm, provoke-a, drain-a,
-		# wiggle, provoke-b, drain-b, overflow, after):
-		# phase:carrier:ping:irqs:rtt_ms:uptime
+	case " $ids " in *" 19 "*|*" 26 "*|*" 28 "*|*" 37 "*|*" 38 "*)
+		# Carrier (19), g1's ping (26, 28, 37, 38), the vif's interrupt
+		# count (28) and its control channel's (37, 38) sampled with
+		# the program's phase (data/hostile-phase: nobuf, buffers,
+		# storm, provoke-a, drain-a, wiggle, provoke-b, drain-b,
+		# overflow, after, ctrl-storm):
+		# phase:carrier:ping:irqs:rtt_ms:uptime:ctrl_irqs
 		( while :; do
 			ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
 			pg=- rtt=-
-			case $ph in storm|wiggle|overflow)
+			case $ph in storm|wiggle|overflow|ctrl-storm)
 				rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
 				if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi ;;
 			esac
-			echo "$ph:$(carrier "$VIF"):$pg:$(irqs "$VIF"):$rtt:$(cut -d' ' -f1 /proc/uptime)"
+			echo "$ph:$(carrier "$VIF"):$pg:$(irqs "$VIF"):$rtt:$(cut -d' ' -f1 /proc/uptime):$(ctrl_irqs "$VIF")"
 			sleep 0.5
 		  done ) > /run/hostile-samples &
 		bg=$! ;;
@@ -286,6 +296,7 @@ run_group() {
 				cwhy="${cwhy:+$cwhy; }dom0/g1 unresponsive during the storm ($a/$st pings)"
 		fi
 		[ "$id" = 28 ] && case28 "$samples"
+		case $id in 37|38) ks=$((ks + 1)); ctrl_storm_check "$id" "$samples" "$ks" ;; esac
 		[ -n "$why" ] && cwhy="${cwhy:+$cwhy; }group [$ids]: $why"
 		if [ -z "$cwhy" ]; then case_result "$id" PASS; else case_result "$id" FAIL "$cwhy"; fi
 	done
@@ -335,6 +346,51 @@ case28() {
 	done
 }
 
+# ctrl_storm_check ID SAMPLES K: the interrupts on the vif's control
+# channel ("<vif>-ctrl") during the program's K-th ctrl-storm phase of
+# the group (cases 37 and 38, K-th of them in the group), from the last
+# sample before the phase to the first after it; appends to cwhy.
+# Spurious events on a live control ring must be held back as on the
+# data channels (the driver's back-off: a few dozen in 8 s; Linux's own
+# lateeoi back-off alone lets ~1,000 through), and a dead ring's channel
+# must stay masked: not one interrupt.
+# HOSTILE_IRQ_MAX: interrupts allowed in the storm (150);
+# HOSTILE_DEAD_IRQ_MAX: on a dead ring (2, the sampler's slack).
+ctrl_storm_check() {
+	local id=$1 res n grow secs ans max=${HOSTILE_IRQ_MAX:-150}
+	lab_log "case $id samples (phase:carrier:ping:irqs:rtt:uptime:ctrl_irqs): $2"
+	res=$(echo "$2" | tr ' ' '\n' | awk -F: -v k="$3" '
+		NF >= 7 {
+			if ($1 == "ctrl-storm" && prev != "ctrl-storm") occ++
+			prev = $1
+			if (occ < k) { i0 = $7; t0 = $6; have0 = 1; next }
+			if (occ == k && $1 == "ctrl-storm") {
+				n++; i1 = $7; t1 = $6; if ($3 == "y") a++; next
+			}
+			if (!after) { i1 = $7; t1 = $6; after = 1 }
+		}
+		END {
+			if (!have0 || !n) { print "0 0 0 0"; exit }
+			printf "%d %d %.1f %d\n", n, i1 - i0, t1 - t0, a + 0
+		}')
+	# shellcheck disable=SC2086
+	set -- $res
+	n=$1 grow=$2 secs=$3 ans=$4
+	lab_log "case $id: $VIF-ctrl took $grow interrupts in $secs s ($n samples in the storm); g1 answered $ans/$n pings"
+	echo "XNB-METRIC hostile case$id ctrl_irqs=$grow seconds=$secs pings=$ans/$n"
+	if [ "$n" -eq 0 ]; then
+		cwhy="${cwhy:+$cwhy; }the sampler saw no ctrl-storm phase"
+		return
+	fi
+	# A count that fell: the irq was bound anew meanwhile.
+	[ "$grow" -ge 0 ] || cwhy="${cwhy:+$cwhy; }$VIF-ctrl rebound during the storm"
+	[ "$grow" -le "$max" ] ||
+		cwhy="${cwhy:+$cwhy; }$grow interrupts on $VIF-ctrl in $secs s (max $max: events not throttled)"
+	if [ "$id" = 38 ] && [ "$grow" -gt "${HOSTILE_DEAD_IRQ_MAX:-2}" ]; then
+		cwhy="${cwhy:+$cwhy; }$grow interrupts on the dead control ring's channel (max ${HOSTILE_DEAD_IRQ_MAX:-2}: EOI'd after it died)"
+	fi
+}
+
 rate_small() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "1000,100000"; }
 rate_wrap() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "4294967295,1"; }
 
@@ -346,7 +402,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34 27 27w 28 33"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 27 27w 28 33 38"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
