@@ -189,6 +189,22 @@ enum {
 	XNB_EOI_RX,
 };
 
+/* interface.c: our late-EOI back-off for one event channel, a queue's
+ * or the control ring's (xnb_lateeoi()): a run of events that led to no
+ * work (spurious) gets its EOIs held back ever longer, up to a second.
+ *
+ * Locking: a channel has one owed EOI at a time (it stays masked until
+ * the EOI), and only its owner calls xnb_lateeoi(): spurious needs no
+ * lock.  timer is pending while an EOI is held; irq is stored before it
+ * is armed and read by it.  xnb_backoff_stop() at teardown, once nothing
+ * can hold an EOI back any more.
+ */
+struct xnb_backoff {
+	struct xnb_spurious spurious;
+	unsigned int irq;		/* whose EOI the timer sends */
+	struct timer_list timer;	/* sends the held EOI */
+};
+
 /* Locking:
  *  - vif, id, name, tx_irq, rx_irq, the rings' mapping, timers' setup:
  *    the xenbus thread under the backend lock, while the queue is in no
@@ -212,11 +228,9 @@ enum {
  *    explain.  debugfs reads a snapshot too.
  *  - rx_skbs: its own queue lock (xnb_start_xmit adds, the worker and
  *    the purge take); rx_bytes_queued, unsupported_dropped: atomics.
- *  - eoi, eoi_held: atomic bitops, the handler sets an owed EOI and
- *    the worker takes it; held_irq is stored before its eoi_held bit
- *    (barrier) and read after the timer took the bit.  spurious_run and
- *    spurious_progress belong to whoever owes that channel's EOI (the
- *    channel stays masked until it is sent): no lock.
+ *  - eoi: atomic bitops, the handler sets an owed EOI and the worker
+ *    takes it.  backoff: see struct xnb_backoff (each channel's belongs
+ *    to whoever owes that channel's EOI).
  *  - stats: one writer at a time (the pass, or the xenbus thread once
  *    the queue is detached) inside u64_stats_update_begin/_end; readers
  *    retry with u64_stats_fetch_begin/_retry, under vif->stats_lock
@@ -269,17 +283,10 @@ struct xnb_queue {
 	 * it unchanged, with nothing unconsumed, is spurious.
 	 */
 	RING_IDX tx_prod_eoi;
-	/* Our own late-EOI back-off (xnb_lateeoi): per channel, the events
-	 * in a row that led to no work (touched only by whoever owes that
-	 * channel's EOI: it stays masked until then), the rings' consumer
-	 * indices at the last of them, and the EOIs held back until
-	 * eoi_timer, with their irqs.
+	/* Our own late-EOI back-off, by XNB_EOI_*: one channel for both
+	 * rings uses the TX one.
 	 */
-	u8 spurious_run[2];
-	u32 spurious_progress[2];
-	unsigned long eoi_held;		/* BIT(XNB_EOI_*) */
-	unsigned int held_irq[2];
-	struct timer_list eoi_timer;
+	struct xnb_backoff backoff[2];
 	/* The group whose flush is completing our packets; set and
 	 * cleared within one xnb_copy_flush.
 	 */
@@ -608,6 +615,10 @@ void xnb_vif_destroy(struct xnb_vif *vif);
 void xnb_vif_fatal(struct xnb_vif *vif, const char *why);
 void xnb_vif_set_pinned(struct xnb_vif *vif, int group);
 void xnb_vif_eoi(struct xnb_queue *queue, unsigned int which);
+void xnb_backoff_init(struct xnb_backoff *b);
+void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
+		 bool spurious);
+void xnb_backoff_stop(struct xnb_backoff *b);
 void xnb_vif_update_carrier(struct xnb_vif *vif);
 
 /* mcast.c */
