@@ -52,6 +52,8 @@
  *   timers (softirq)
  *     tx.c       credit timer: kicks the group when credit is back
  *     rx.c       stall timer: kicks the group to check a stalled queue
+ *     interface.c  each channel's back-off timer: sends an EOI held
+ *                back from a storm (xnb_lateeoi)
  *
  *   sysfs parameter writes (process context)
  *     main.c     groups, copy_batch: group.c swaps or resizes the groups
@@ -65,8 +67,10 @@
  *                group.c's xnb_group_move_locked (waits for the old
  *                group's poll, like a pin)
  *
- *   control ring (ctrlring.c): requests served by a work item; the
- *                hash state it sets is read by ndo_select_queue and rx.c
+ *   control ring (ctrlring.c): requests served by a work item, which
+ *                sends or holds back (interface.c's back-off) the late
+ *                EOI, none once the ring is dead; the hash state it sets
+ *                is read by ndo_select_queue and rx.c
  *
  *   everywhere: proto.c, the pure decisions on guest input (ring
  *   indices, slot chains, event verdicts, requests in flight, credit),
@@ -332,6 +336,8 @@ struct xnb_queue {
  *    only peeks at ctrl_dead, READ_ONCE), the xenbus thread at connect
  *    and disconnect (the work cancelled first).  ctrl_irq: stored by the
  *    handler and the connect, read by the work with READ_ONCE.
+ *    ctrl_backoff: see struct xnb_backoff; ctrl_work owes the channel's
+ *    EOIs.
  *  - hash_lock: a seqlock over hash; writers (ctrl_work, connect,
  *    disconnect) keep BHs off, readers (ndo_select_queue, the transmit
  *    path) retry; hash.alg is peeked at lockless (READ_ONCE) first.
@@ -379,8 +385,9 @@ struct xnb_vif {
 	 */
 	struct xen_netif_ctrl_back_ring ctrl;
 	unsigned int ctrl_irq;
-	bool ctrl_dead;			/* overflowed: served no more */
+	bool ctrl_dead;			/* overflowed: served, EOI'd no more */
 	struct work_struct ctrl_work;
+	struct xnb_backoff ctrl_backoff;	/* spurious events */
 	void *ctrl_buf;			/* grant copy target, one page */
 	char ctrl_name[IFNAMSIZ + 8];	/* "<ifname>-ctrl" */
 	seqlock_t hash_lock;

@@ -16,14 +16,24 @@
  *                        (late) EOI.  A work item never runs twice at
  *                        once, and the channel stays masked until its
  *                        EOI, so the ring has one reader.
+ *   timer (softirq)      the back-off's (interface.c): sends an EOI the
+ *                        work held back
  *   any (BH off or not)  xnb_select_queue and xnb_rx_hash read the hash
  *                        state under hash_lock, a seqlock whose writer
  *                        (ctrl_work) keeps BHs off: a reader in softirq
  *                        on the writer's CPU would spin otherwise.
  *
+ * Events that bring no request are held back as a data channel's are:
+ * the work passes its EOI to the same back-off (xnb_lateeoi()), so a
+ * guest storming the channel costs dom0 about an interrupt a second.
+ * A dead ring (ctrl_dead: overflowed, served no more) is never EOI'd
+ * again: its channel stays masked until the unbind, and a storm on it
+ * costs nothing.
+ *
  * Teardown (xnb_ctrl_disconnect): the irq is disabled, the work
- * cancelled (it EOIs through the irq), the irq unbound, then the ring
- * unmapped: nothing reaches the ring after the unbind.
+ * cancelled and the back-off's timer stopped (both EOI through the
+ * irq), the irq unbound, then the ring unmapped: nothing reaches the
+ * ring after the unbind.  An irq left masked unbinds like any other.
  *
  * Guest indices are hostile: a req_prod more than a ring ahead of our
  * responses refuses the connect, or later disables the vif.  A guest
@@ -91,8 +101,9 @@ static void xnb_ctrl_work(struct work_struct *work)
 {
 	struct xnb_vif *vif = container_of(work, struct xnb_vif, ctrl_work);
 	struct xen_netif_ctrl_back_ring *ring = &vif->ctrl;
-	unsigned int round, eoi = XEN_EOI_FLAG_SPURIOUS;
 	struct xen_netif_ctrl_request req;
+	bool spurious = true;
+	unsigned int round;
 	RING_IDX prod;
 	int more, notify;
 
@@ -117,7 +128,7 @@ static void xnb_ctrl_work(struct work_struct *work)
 			RING_COPY_REQUEST(ring, ring->req_cons, &req);
 			ring->req_cons++;
 			xnb_ctrl_serve(vif, &req);
-			eoi = 0;
+			spurious = false;
 		}
 		RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(ring, notify);
 		if (notify)
@@ -133,7 +144,16 @@ static void xnb_ctrl_work(struct work_struct *work)
 		schedule_work(&vif->ctrl_work);
 		return;
 	}
-	xen_irq_lateeoi(READ_ONCE(vif->ctrl_irq), eoi);
+	/* Dead: no EOI, ever.  The channel stays masked, so the guest's
+	 * events stop here; the unbind at disconnect closes it.
+	 */
+	if (vif->ctrl_dead)
+		return;
+	/* Our consumer index is the progress: a run of spurious events
+	 * ends once requests are consumed (served).
+	 */
+	xnb_lateeoi(&vif->ctrl_backoff, READ_ONCE(vif->ctrl_irq),
+		    ring->req_cons, spurious);
 }
 
 static irqreturn_t xnb_ctrl_interrupt(int irq, void *dev_id)
@@ -159,6 +179,7 @@ void xnb_ctrl_init(struct xnb_vif *vif)
 	seqlock_init(&vif->hash_lock);
 	xnb_hash_init(&vif->hash);
 	INIT_WORK(&vif->ctrl_work, xnb_ctrl_work);
+	xnb_backoff_init(&vif->ctrl_backoff);
 	snprintf(vif->ctrl_name, sizeof(vif->ctrl_name), "%s-ctrl",
 		 vif->dev->name);
 }
@@ -224,9 +245,10 @@ fail:
  * xnb_ctrl_disconnect() - Take the control ring down, if any.
  * @vif: the vif
  *
- * The irq is disabled, the work cancelled (it EOIs through the irq), the
- * irq unbound, then the ring unmapped: nothing reaches the ring after
- * the unbind.  Hashing is off on return.
+ * The irq is disabled, the work cancelled and the back-off's timer
+ * stopped (both EOI through the irq), the irq unbound, then the ring
+ * unmapped: nothing reaches the ring after the unbind.  A dead ring's
+ * irq, never EOI'd again, is unbound masked.  Hashing is off on return.
  *
  * Context: Process context (the xenbus thread, under the backend lock),
  * sleeps: waits for the work.  Takes hash_lock (BH off).
@@ -235,9 +257,12 @@ void xnb_ctrl_disconnect(struct xnb_vif *vif)
 {
 	xnb_backend_assert_held(vif);
 	if (vif->ctrl_irq) {
-		/* No new work; the queued or running one still EOIs. */
+		/* No new work; a running one finishes (it EOIs or holds
+		 * the EOI back): only then the timer stops for good.
+		 */
 		disable_irq(vif->ctrl_irq);
 		cancel_work_sync(&vif->ctrl_work);
+		xnb_backoff_stop(&vif->ctrl_backoff);
 		unbind_from_irqhandler(vif->ctrl_irq, vif);
 		vif->ctrl_irq = 0;
 	}
