@@ -81,6 +81,9 @@ enum hostile_end case_feature_keys(struct fe *f);
 enum hostile_end case_xs_storm(struct fe *f);
 enum hostile_end case_evtchn_storm(struct fe *f);
 
+/* cases_ctl.c: control ring hash updates for @seconds; 0 when passed */
+int ctrl_stream(struct fe *f, int seconds);
+
 /* random.c: seeded random TX requests; 0 when it passed */
 int random_mode(struct fe *f, unsigned long seed, unsigned long count);
 
