@@ -341,6 +341,8 @@ struct xnb_queue {
  *  - hash_lock: a seqlock over hash; writers (ctrl_work, connect,
  *    disconnect) keep BHs off, readers (ndo_select_queue, the transmit
  *    path) retry; hash.alg is peeked at lockless (READ_ONCE) first.
+ *    No reader with IRQs off (netpoll may have interrupted a writer on
+ *    its CPU): xnb_hash_skb() does not hash then.
  */
 struct xnb_vif {
 	struct net_device *dev;

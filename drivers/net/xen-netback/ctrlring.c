@@ -18,10 +18,12 @@
  *                        EOI, so the ring has one reader.
  *   timer (softirq)      the back-off's (interface.c): sends an EOI the
  *                        work held back
- *   any (BH off or not)  xnb_select_queue and xnb_rx_hash read the hash
- *                        state under hash_lock, a seqlock whose writer
- *                        (ctrl_work) keeps BHs off: a reader in softirq
- *                        on the writer's CPU would spin otherwise.
+ *   any (BH off or not)  xnb_select_queue and xnb_start_xmit read the
+ *                        hash state (xnb_hash_skb) under hash_lock, a
+ *                        seqlock whose writer (ctrl_work) keeps BHs off:
+ *                        a reader in softirq on the writer's CPU would
+ *                        spin otherwise.  Readers with IRQs off (netpoll:
+ *                        netconsole) do not hash: see xnb_hash_skb.
  *
  * Events that bring no request are held back as a data channel's are:
  * the work passes its EOI to the same back-off (xnb_lateeoi()), so a
@@ -331,10 +333,13 @@ static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
  * stack's own must not reach the guest as ours), and the queue the
  * frontend's mapping gives it.
  *
- * Context: ndo_select_queue or the transmit path (BH off), any CPU.  A
- * hash_lock reader: retries while the control ring's work changes the
- * configuration.
- * Return: the queue for @skb, or -1 when hashing is off.
+ * With IRQs off (netpoll, for netconsole: printk from any context) no
+ * hashing: @skb is left alone and the core picks the queue.
+ *
+ * Context: ndo_select_queue or the transmit path (BH off), any CPU; or
+ * netpoll, IRQs off.  A hash_lock reader: retries while the control
+ * ring's work changes the configuration, never with IRQs off.
+ * Return: the queue for @skb, or -1 when hashing is off or IRQs are.
  */
 int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 {
@@ -350,6 +355,20 @@ int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 
 	if (!n || READ_ONCE(vif->hash.alg) !=
 		  XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
+		return -1;
+	/* IRQs off: netpoll, sending a console line (netconsole) for a
+	 * printk from any context.  It may have cut into the writer on
+	 * this CPU (a printk from a hard irq, or from within the write
+	 * section itself), or flush a panic after the writer's CPU was
+	 * stopped mid-section: the seqlock would spin forever.  So no
+	 * hashing with IRQs off, whatever the writer does; such packets
+	 * go where the core sends them, with no hash for the guest.  A
+	 * reader with IRQs on cannot be nested in a writer (BHs and
+	 * preemption are off there), so it only waits for one on another
+	 * CPU.  Writers with IRQs off would leave a printk inside the
+	 * section, and a writer stopped by an NMI.
+	 */
+	if (irqs_disabled())
 		return -1;
 	do {
 		seq = read_seqbegin(&vif->hash_lock);
