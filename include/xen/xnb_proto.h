@@ -206,6 +206,30 @@ unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
 u32 xnb_connect_wait(u32 fails, u64 last, u64 now);
 
 /*
+ * One event channel's run of events that led to no work: how many in a
+ * row (saturating), and where the channel's consumers stood at the last
+ * of them.  Zeroed when the channel is bound.
+ */
+struct xnb_spurious {
+	u32 progress;
+	u8 run;
+};
+
+/*
+ * The EOI owed for one more event on the channel of @s: @spurious when
+ * it led to no work, @progress the backend's own consumer indices of
+ * the channel's rings (which a guest cannot move by writing req_prod).
+ * Work ends the run.  A spurious event after the consumers moved starts
+ * a new one: an honest guest's event can find nothing when the backend,
+ * polling, took its requests before the event was handled.  Returns how
+ * long to hold the EOI back, xnb_spurious_hold() of the run: 0 to send
+ * it now.
+ */
+unsigned int xnb_spurious_next(struct xnb_spurious *s, bool spurious,
+			       u32 progress, unsigned int grace,
+			       unsigned int max);
+
+/*
  * May @nr more requests be consumed?  The responses we owe (@req_cons -
  * @rsp_prod_pvt: requests consumed and not answered yet, those waiting
  * in an unflushed batch included) plus @nr must fit in the ring, or our

@@ -85,6 +85,8 @@ enum hostile_end case_ctrl_ring_far(struct fe *f);
 enum hostile_end case_ctrl_requests(struct fe *f);
 enum hostile_end case_ctrl_overflow(struct fe *f);
 enum hostile_end case_ctrl_steer(struct fe *f);
+enum hostile_end case_ctrl_storm(struct fe *f);
+enum hostile_end case_ctrl_storm_dead(struct fe *f);
 enum hostile_end case_queues(struct fe *f);
 enum hostile_end case_feature_keys(struct fe *f);
 enum hostile_end case_xs_storm(struct fe *f);
@@ -96,6 +98,9 @@ enum hostile_end honest_after(struct fe *f, int cs, char sub,
 enum hostile_end case_state_flood(struct fe *f);
 enum hostile_end case_bad_connects(struct fe *f);
 enum hostile_end case_mcast_flood(struct fe *f);
+
+/* cases_ctl.c: control ring hash updates for @seconds; 0 when passed */
+int ctrl_stream(struct fe *f, int seconds);
 
 /* random.c: seeded random TX requests; 0 when it passed */
 int random_mode(struct fe *f, unsigned long seed, unsigned long count);

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -266,29 +267,112 @@ enum hostile_end case_ctrl_requests(struct fe *f)
 	return END_UP;
 }
 
+/* Case @cs, checks a and b: a connect with a control ring, and an
+ * honest request answered on it.  Returns 1 when the connect failed.
+ */
+static int ctrl_connected(struct fe *f, int cs)
+{
+	struct conn_opts o = honest;
+
+	o.ctrl = 1;
+	if (connected(f, &o, cs, "a", "with a control ring"))
+		return 1;
+	ctrl_check(f, cs, "b", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
+		   0, 0, 0, NULL, "an honest request first");
+	return 0;
+}
+
+/* Kill the control ring: its producer index a ring and one past our
+ * responses, notified.  The backend serves it no more.
+ */
+static void ctrl_kill(struct fe *f)
+{
+	f->cs->req_prod = f->ctrl_prod + CTR + 1;
+	xen_mb();
+	ctrl_notify(f);
+	usleep(500000);
+}
+
 /* 33: the control producer index a ring ahead after connect: the vif
  * is disabled (dom0 checks the log line and carrier); dom0 and other
  * vifs carry on.
  */
 enum hostile_end case_ctrl_overflow(struct fe *f)
 {
-	struct conn_opts o = honest;
 	int s;
 
-	o.ctrl = 1;
-	if (connected(f, &o, 33, "a", "with a control ring"))
+	if (ctrl_connected(f, 33))
 		return END_REFUSED;
-	ctrl_check(f, 33, "b", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
-		   0, 0, 0, NULL, "an honest request first");
-	f->cs->req_prod = f->ctrl_prod + CTR + 1;
-	xen_mb();
-	ctrl_notify(f);
-	usleep(500000);
+	ctrl_kill(f);
 	/* Storm the channel a little: each event must stay cheap. */
 	for (s = 0; s < 2000; s++)
 		ctrl_notify(f);
 	usleep(500000);
 	report(33, "c", "no-response", f->cs->rsp_prod == f->ctrl_cons ?
+	       "no-response" : "responded", "req_prod %u past %u",
+	       f->cs->req_prod, f->ctrl_cons);
+	return END_FATAL;
+}
+
+/* ---- 37, 38: storms on the control channel ----------------------------- */
+
+#define CTRL_STORM_MS 8000
+
+/* Check c of case @cs: notify the control channel in a tight loop for
+ * CTRL_STORM_MS, RX buffers recycled between bursts, with dom0's
+ * sampler told the phase (data/hostile-phase "ctrl-storm": it counts
+ * the interrupts of the vif's "-ctrl" irq from its last sample before
+ * the phase to its first after).
+ */
+static void ctrl_storm(struct fe *f, int cs)
+{
+	long t0, k = 0;
+	int i;
+
+	/* dom0 samples every half second: let it see the channel's
+	 * count before the storm, past the connect that bound it.
+	 */
+	usleep(1200000);
+	t0 = now_ms();
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "ctrl-storm", 10);
+	while (now_ms() - t0 < CTRL_STORM_MS) {
+		for (i = 0; i < 1000; i++)
+			ctrl_notify(f);
+		k += 1000;
+		service_rx(f);
+	}
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "-", 1);
+	report(cs, "c", "ok", "ok", "%ld notifications in %ld ms", k,
+	       now_ms() - t0);
+}
+
+/* 37: a storm on a live control ring with nothing on it.  Each event
+ * finds no request: the backend must hold the channel back as it does
+ * a data channel's (dom0 counts the interrupts), then still answer a
+ * request, and the data path must work.
+ */
+enum hostile_end case_ctrl_storm(struct fe *f)
+{
+	if (ctrl_connected(f, 37))
+		return END_REFUSED;
+	ctrl_storm(f, 37);
+	ctrl_check(f, 37, "d", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
+		   0, 0, 0, NULL, "a request after the storm");
+	check(f, 37, "e", "ok", chain_even(f, 1, 60));
+	return END_UP;
+}
+
+/* 38: the same storm on a control ring killed first as case 33 kills
+ * it: the backend serves it no more and must leave the channel masked
+ * (dom0 counts the interrupts); the vif is disabled.
+ */
+enum hostile_end case_ctrl_storm_dead(struct fe *f)
+{
+	if (ctrl_connected(f, 38))
+		return END_REFUSED;
+	ctrl_kill(f);
+	ctrl_storm(f, 38);
+	report(38, "d", "no-response", f->cs->rsp_prod == f->ctrl_cons ?
 	       "no-response" : "responded", "req_prod %u past %u",
 	       f->cs->req_prod, f->ctrl_cons);
 	return END_FATAL;
@@ -736,4 +820,135 @@ enum hostile_end case_evtchn_storm(struct fe *f)
 	       now_ms() - t0);
 	check(f, 26, "b", "ok", chain_even(f, 1, 60));
 	return END_UP;
+}
+
+/* ---- --ctrl-stream: hash updates for dom0's netconsole phase ---------- */
+
+#define CS_BATCH 96		/* requests per push (the ring holds CTR) */
+#define CS_TABLE 128		/* mapping entries, all 0: one queue */
+
+/* Queue CS_BATCH requests that each rewrite the hash configuration:
+ * SET_HASH_KEY (40 octets from @key_ref), SET_HASH_MAPPING_SIZE (the
+ * table zero-filled) and SET_HASH_MAPPING (the whole table from the
+ * cdata page) in turn, and push them.
+ */
+static void cs_push(struct fe *f, uint32_t key_ref)
+{
+	int i;
+
+	for (i = 0; i < CS_BATCH; i++) {
+		struct xen_netif_ctrl_request *r =
+			&f->cs->ring[f->ctrl_prod % CTR].req;
+
+		r->id = (uint16_t)f->ctrl_prod;
+		r->data[2] = 0;
+		switch (i % 3) {
+		case 0:
+			r->type = XEN_NETIF_CTRL_TYPE_SET_HASH_KEY;
+			r->data[0] = key_ref;
+			r->data[1] = 40;
+			break;
+		case 1:
+			r->type = XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE;
+			r->data[0] = CS_TABLE;
+			r->data[1] = 0;
+			break;
+		default:
+			r->type = XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING;
+			r->data[0] = f->cdata_ref;
+			r->data[1] = CS_TABLE;
+			break;
+		}
+		f->ctrl_prod++;
+	}
+	xen_wmb();
+	f->cs->req_prod = f->ctrl_prod;
+	xen_mb();
+	ctrl_notify(f);
+}
+
+/* Take the responses of the pushed requests, RX served meanwhile, for
+ * @ms at most; counts them in *@ok and *@bad.  Returns the requests
+ * left unanswered.
+ */
+static unsigned int cs_collect(struct fe *f, int ms, unsigned long *ok,
+			       unsigned long *bad)
+{
+	long end = now_ms() + ms;
+
+	while (f->ctrl_cons != f->ctrl_prod) {
+		RING_IDX p = f->cs->rsp_prod;
+
+		xen_rmb();
+		while (f->ctrl_cons != p) {
+			const struct xen_netif_ctrl_response *rsp =
+				&f->cs->ring[f->ctrl_cons % CTR].rsp;
+
+			if (rsp->status == CT_OK &&
+			    rsp->id == (uint16_t)f->ctrl_cons)
+				(*ok)++;
+			else
+				(*bad)++;
+			f->ctrl_cons++;
+		}
+		if (f->ctrl_cons == f->ctrl_prod || now_ms() > end)
+			break;
+		service_rx(f);
+		usleep(200);
+	}
+	return f->ctrl_prod - f->ctrl_cons;
+}
+
+/*
+ * --ctrl-stream SECONDS: connect with a control ring, switch Toeplitz
+ * hashing on (IPv4 and IPv4/TCP, so dom0 hashes every IPv4 packet for
+ * us under its hash seqlock) and for @seconds keep rewriting the
+ * configuration, CS_BATCH requests a push, a new key each push (each
+ * request a write section of that seqlock), while RX buffers are
+ * recycled so that dom0's packets keep being delivered.  dom0 floods
+ * printk through its netconsole meanwhile (data/hostile-phase
+ * "ctrl-stream").  Returns 0 when every request was answered ok and the
+ * probe passed afterwards.
+ */
+int ctrl_stream(struct fe *f, int seconds)
+{
+	static uint8_t *key;
+	static uint32_t key_ref;
+	unsigned long ok = 0, bad = 0, batches = 0;
+	struct conn_opts o = honest;
+	unsigned int lost = 0;
+	long t0;
+	int i;
+
+	o.ctrl = 1;
+	if (connect_or_die(f, &o, 0))
+		return 1;
+	if (!key)
+		key = xengntshr_share_pages(f->gs, f->bedom, 1, &key_ref, 1);
+	if (!key)
+		die("sharing the key page");
+	hash_setup(f, 0, 'a', XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
+		   XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP, CS_TABLE, NULL);
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "ctrl-stream", 11);
+	t0 = now_ms();
+	while (now_ms() - t0 < seconds * 1000L) {
+		for (i = 0; i < 40; i++)
+			key[i] = (uint8_t)rand();
+		cs_push(f, key_ref);
+		batches++;
+		lost = cs_collect(f, 5000, &ok, &bad);
+		if (lost)
+			break;
+		service_rx(f);
+	}
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "-", 1);
+	f->cs->rsp_event = f->ctrl_cons + 1;
+	printf("HOSTILE-CTRLSTREAM requests=%lu ok=%lu bad=%lu lost=%u batches=%lu ms=%ld rx_ok=%lu\n",
+	       batches * CS_BATCH, ok, bad, lost, batches, now_ms() - t0,
+	       f->rx_ok);
+	report(0, "h", "ok", bad || lost ? "bad" : "ok",
+	       "%lu hash updates answered ok, %lu not, %u unanswered", ok,
+	       bad, lost);
+	check(f, 0, "i", "ok", chain_even(f, 1, 60));
+	return failures ? 1 : 0;
 }

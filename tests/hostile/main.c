@@ -15,6 +15,10 @@
  *   hostile [--dev K] --random SEED --count N
  *                                    seeded random/mutated/boundary TX
  *                                    requests, reconnecting after a fatal
+ *   hostile [--dev K] --ctrl-stream SECONDS
+ *                                    Toeplitz on, then hash key and mapping
+ *                                    updates streamed on the control ring
+ *                                    (hostile.sh's netconsole phase)
  *   hostile --grant-page SECONDS     (guest) grant dom0 one page holding
  *                                    FOREIGN_PATTERN; print its gref, keep
  *                                    it granted SECONDS in the background
@@ -93,6 +97,8 @@ static const struct hostile_case cases[] = {
 	{ 34, case_ctrl_steer, END_UP, I, "hash mapping steers flows to queues" },
 	{ 35, case_state_flood, END_UP, C, "state 2, 8, 9+ written in a loop" },
 	{ 36, case_bad_connects, END_UP, I, "connect loop with a bad tx-ring-ref" },
+	{ 37, case_ctrl_storm, END_UP, I, "control channel storm, idle ring" },
+	{ 38, case_ctrl_storm_dead, END_FATAL, I, "control channel storm, dead ring" },
 	{ 39, case_mcast_flood, END_UP, C, "request-multicast-control flood, reconnects" },
 	{ 40, case_gso_tiny, END_FATAL, C, "GSO size 1 on 64 KiB, segments over gso_max_segs" },
 	{ 41, case_gso_not_tcp, END_UP, C, "TCPv4 GSO type on UDP, other non-TCP headers" },
@@ -199,7 +205,7 @@ static int run_cases(struct fe *f, const int *ids, int n, long t_start,
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: hostile [-v] [--dev K] [--linger S] [--full] case N | --random SEED --count N\n"
+	fprintf(stderr, "usage: hostile [-v] [--dev K] [--linger S] [--full] case N | --random SEED --count N | --ctrl-stream SECONDS\n"
 		"       hostile list | --grant-page SECONDS | --foreign-send DOMID GREF IP PORT PAGES\n");
 	exit(2);
 }
@@ -211,7 +217,7 @@ int main(int argc, char **argv)
 	int ids[64], nids = 0;
 	unsigned long seed = 0, count = 100000;
 	long t_start, t_takeover;
-	int random = 0;
+	int random = 0, stream = 0;
 	int i;
 
 	for (i = 1; i < argc; i++) {
@@ -243,10 +249,12 @@ int main(int argc, char **argv)
 			seed = strtoul(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--count") && i + 1 < argc)
 			count = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--ctrl-stream") && i + 1 < argc)
+			stream = atoi(argv[++i]);
 		else
 			usage();
 	}
-	if (cs < 0 && !random)
+	if (cs < 0 && !random && stream <= 0)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	srand(cs * 7919 + 1);
@@ -255,10 +263,11 @@ int main(int argc, char **argv)
 	takeover(&f);
 	t_takeover = now_ms() - t_start;
 	printf("HOSTILE-START dev=%u self=%u backend=%s %s\n", f.devid, f.self,
-	       f.bp, random ? "random" : "case");
+	       f.bp, random ? "random" : stream > 0 ? "ctrl-stream" : "case");
 
-	if (random) {
-		rc = random_mode(&f, seed, count);
+	if (random || stream > 0) {
+		rc = random ? random_mode(&f, seed, count) :
+			      ctrl_stream(&f, stream);
 		print_end(&f, 0, rc, rc ? END_UNKNOWN : END_UP, END_UP,
 			  t_takeover, now_ms() - t_start);
 	} else {

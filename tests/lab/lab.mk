@@ -9,8 +9,9 @@
 #   make lab NETBACK=ours|stock XNB_PARAMS="..." SCENARIOS="basic hotplug"
 #   make lab-shell      dom0 shell on this terminal
 #   make lab-module     our module for the lab's kernel (lab-warnmod: the
-#                       self-test's), lab-debrepo: dom0's apt repository
-#                       for SCENARIOS=deb
+#                       lab's test modules, the self-test's WARN and
+#                       hostile's printk from hard irq), lab-debrepo:
+#                       dom0's apt repository for SCENARIOS=deb
 #
 # soak.mk, xdp/xdp.mk, tests/hostile/hostile.mk and bench/bench.mk build
 # their targets on lab-images, lab-warnmod and lab-module.
@@ -66,7 +67,8 @@ lab-fetch:
 lab-images: lab-fetch
 	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) tests/lab/host/lab-build.sh
 
-# Self-test module for SCENARIOS=selftest-warn (tiny; always built).
+# Test modules (tiny; always built): xnb-warnmod for
+# SCENARIOS=selftest-warn, xnb-irqprintk for hostile's netconsole phase.
 lab-warnmod: lab-fetch
 	$(call lab_kbuild,/tests/lab/warnmod)
 

@@ -3,7 +3,7 @@
  * Event-channel interrupts under lateeoi: whether an event is spurious
  * (EOI'd at once), owed to a pass already due, or a kick for the group;
  * the stronger of a shared channel's two verdicts; and how long a run of
- * spurious events holds back the EOI.
+ * spurious events holds back the EOI, and how a run is counted.
  */
 #include "unit.h"
 
@@ -112,6 +112,42 @@ static void test_spurious_hold(void **state)
 						   c[i].max), c[i].hold);
 }
 
+/* A run of spurious events: work ends it, moved consumers restart it,
+ * and it saturates without wrapping back to the grace.
+ */
+static void test_spurious_next(void **state)
+{
+	struct xnb_spurious s = { 0 };
+	unsigned int i;
+
+	(void)state;
+	for (i = 1; i <= 8; i++)
+		assert_int_equal(xnb_spurious_next(&s, true, 0, 8, 250), 0);
+	assert_int_equal(s.run, 8);
+	assert_int_equal(xnb_spurious_next(&s, true, 0, 8, 250), 1);
+	assert_int_equal(xnb_spurious_next(&s, true, 0, 8, 250), 2);
+	/* Work: sent at once, and the next spurious one is the first. */
+	assert_int_equal(xnb_spurious_next(&s, false, 0, 8, 250), 0);
+	assert_int_equal(s.run, 0);
+	assert_int_equal(xnb_spurious_next(&s, true, 0, 8, 250), 0);
+	assert_int_equal(s.run, 1);
+	/* The consumers moved since the last one: not in a row. */
+	for (i = 0; i < 20; i++)
+		xnb_spurious_next(&s, true, 0, 8, 250);
+	assert_int_equal(xnb_spurious_next(&s, true, 7, 8, 250), 0);
+	assert_int_equal(s.run, 1);
+	assert_int_equal(s.progress, 7);
+	/* Work leaves the progress alone: only spurious events compare. */
+	xnb_spurious_next(&s, false, 9, 8, 250);
+	assert_int_equal(s.progress, 7);
+	/* A storm: capped, and still capped past the counter's range. */
+	for (i = 0; i < 1000; i++)
+		xnb_spurious_next(&s, true, 7, 8, 250);
+	assert_int_equal(s.run, 255);
+	assert_int_equal(xnb_spurious_next(&s, true, 7, 8, 250), 250);
+	assert_int_equal(s.run, 255);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -119,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_rx_event_judge),
 		cmocka_unit_test(test_event_merge),
 		cmocka_unit_test(test_spurious_hold),
+		cmocka_unit_test(test_spurious_next),
 	};
 
 	return cmocka_run_group_tests_name("events", tests, NULL, NULL);

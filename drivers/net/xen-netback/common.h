@@ -60,8 +60,8 @@
  *   timers (softirq)
  *     tx.c       credit timer: kicks the group when credit is back
  *     rx.c       stall timer: kicks the group to check a stalled queue
- *     interface.c  EOI timer: sends the spurious EOIs held back from a
- *                storming channel
+ *     interface.c  each channel's back-off timer: sends an EOI held
+ *                back from a storm (xnb_lateeoi)
  *
  *   sysfs parameter writes (process context)
  *     main.c     groups, copy_batch: group.c swaps or resizes the groups
@@ -77,8 +77,10 @@
  *                group.c's xnb_group_move_locked (waits for the old
  *                group's poll, like a pin)
  *
- *   control ring (ctrlring.c): requests served by a work item; the
- *                hash state it sets is read by ndo_select_queue and rx.c
+ *   control ring (ctrlring.c): requests served by a work item, which
+ *                sends or holds back (interface.c's back-off) the late
+ *                EOI, none once the ring is dead; the hash state it sets
+ *                is read by ndo_select_queue and rx.c
  *
  *   everywhere: proto.c, the pure decisions on guest input (ring
  *   indices, slot chains, event verdicts, requests in flight, credit),
@@ -211,6 +213,22 @@ enum {
 	XNB_EOI_RX,
 };
 
+/* interface.c: our late-EOI back-off for one event channel, a queue's
+ * or the control ring's (xnb_lateeoi()): a run of events that led to no
+ * work (spurious) gets its EOIs held back ever longer, up to a second.
+ *
+ * Locking: a channel has one owed EOI at a time (it stays masked until
+ * the EOI), and only its owner calls xnb_lateeoi(): spurious needs no
+ * lock.  timer is pending while an EOI is held; irq is stored before it
+ * is armed and read by it.  xnb_backoff_stop() at teardown, once nothing
+ * can hold an EOI back any more.
+ */
+struct xnb_backoff {
+	struct xnb_spurious spurious;
+	unsigned int irq;		/* whose EOI the timer sends */
+	struct timer_list timer;	/* sends the held EOI */
+};
+
 /* Locking:
  *  - vif, id, name, tx_irq, rx_irq, the rings' mapping, timers' setup:
  *    the xenbus thread under the backend lock, while the queue is in no
@@ -234,11 +252,9 @@ enum {
  *    explain.  debugfs reads a snapshot too.
  *  - rx_skbs: its own queue lock (xnb_start_xmit adds, the worker and
  *    the purge take); rx_bytes_queued, unsupported_dropped: atomics.
- *  - eoi, eoi_held: atomic bitops, the handler sets an owed EOI and
- *    the worker takes it; held_irq is stored before its eoi_held bit
- *    (barrier) and read after the timer took the bit.  spurious_run and
- *    spurious_progress belong to whoever owes that channel's EOI (the
- *    channel stays masked until it is sent): no lock.
+ *  - eoi: atomic bitops, the handler sets an owed EOI and the worker
+ *    takes it.  backoff: see struct xnb_backoff (each channel's belongs
+ *    to whoever owes that channel's EOI).
  *  - stats: one writer at a time (the pass, or the xenbus thread once
  *    the queue is detached) inside u64_stats_update_begin/_end; readers
  *    retry with u64_stats_fetch_begin/_retry, under vif->stats_lock
@@ -291,17 +307,10 @@ struct xnb_queue {
 	 * it unchanged, with nothing unconsumed, is spurious.
 	 */
 	RING_IDX tx_prod_eoi;
-	/* Our own late-EOI back-off (xnb_lateeoi): per channel, the events
-	 * in a row that led to no work (touched only by whoever owes that
-	 * channel's EOI: it stays masked until then), the rings' consumer
-	 * indices at the last of them, and the EOIs held back until
-	 * eoi_timer, with their irqs.
+	/* Our own late-EOI back-off, by XNB_EOI_*: one channel for both
+	 * rings uses the TX one.
 	 */
-	u8 spurious_run[2];
-	u32 spurious_progress[2];
-	unsigned long eoi_held;		/* BIT(XNB_EOI_*) */
-	unsigned int held_irq[2];
-	struct timer_list eoi_timer;
+	struct xnb_backoff backoff[2];
 	/* The group whose flush is completing our packets; set and
 	 * cleared within one xnb_copy_flush.
 	 */
@@ -347,9 +356,13 @@ struct xnb_queue {
  *    only peeks at ctrl_dead, READ_ONCE), the xenbus thread at connect
  *    and disconnect (the work cancelled first).  ctrl_irq: stored by the
  *    handler and the connect, read by the work with READ_ONCE.
+ *    ctrl_backoff: see struct xnb_backoff; ctrl_work owes the channel's
+ *    EOIs.
  *  - hash_lock: a seqlock over hash; writers (ctrl_work, connect,
  *    disconnect) keep BHs off, readers (ndo_select_queue, the transmit
  *    path) retry; hash.alg is peeked at lockless (READ_ONCE) first.
+ *    No reader with IRQs off (netpoll may have interrupted a writer on
+ *    its CPU): xnb_hash_skb() does not hash then.
  */
 struct xnb_vif {
 	struct net_device *dev;
@@ -394,8 +407,9 @@ struct xnb_vif {
 	 */
 	struct xen_netif_ctrl_back_ring ctrl;
 	unsigned int ctrl_irq;
-	bool ctrl_dead;			/* overflowed: served no more */
+	bool ctrl_dead;			/* overflowed: served, EOI'd no more */
 	struct work_struct ctrl_work;
+	struct xnb_backoff ctrl_backoff;	/* spurious events */
 	void *ctrl_buf;			/* grant copy target, one page */
 	char ctrl_name[IFNAMSIZ + 8];	/* "<ifname>-ctrl" */
 	seqlock_t hash_lock;
@@ -659,6 +673,10 @@ void xnb_vif_destroy(struct xnb_vif *vif);
 void xnb_vif_fatal(struct xnb_vif *vif, const char *why);
 void xnb_vif_set_pinned(struct xnb_vif *vif, int group);
 void xnb_vif_eoi(struct xnb_queue *queue, unsigned int which);
+void xnb_backoff_init(struct xnb_backoff *b);
+void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
+		 bool spurious);
+void xnb_backoff_stop(struct xnb_backoff *b);
 void xnb_vif_update_carrier(struct xnb_vif *vif);
 
 /* mcast.c */

@@ -16,14 +16,26 @@
  *                        (late) EOI.  A work item never runs twice at
  *                        once, and the channel stays masked until its
  *                        EOI, so the ring has one reader.
- *   any (BH off or not)  xnb_select_queue and xnb_rx_hash read the hash
- *                        state under hash_lock, a seqlock whose writer
- *                        (ctrl_work) keeps BHs off: a reader in softirq
- *                        on the writer's CPU would spin otherwise.
+ *   timer (softirq)      the back-off's (interface.c): sends an EOI the
+ *                        work held back
+ *   any (BH off or not)  xnb_select_queue and xnb_start_xmit read the
+ *                        hash state (xnb_hash_skb) under hash_lock, a
+ *                        seqlock whose writer (ctrl_work) keeps BHs off:
+ *                        a reader in softirq on the writer's CPU would
+ *                        spin otherwise.  Readers with IRQs off (netpoll:
+ *                        netconsole) do not hash: see xnb_hash_skb.
+ *
+ * Events that bring no request are held back as a data channel's are:
+ * the work passes its EOI to the same back-off (xnb_lateeoi()), so a
+ * guest storming the channel costs dom0 about an interrupt a second.
+ * A dead ring (ctrl_dead: overflowed, served no more) is never EOI'd
+ * again: its channel stays masked until the unbind, and a storm on it
+ * costs nothing.
  *
  * Teardown (xnb_ctrl_disconnect): the irq is disabled, the work
- * cancelled (it EOIs through the irq), the irq unbound, then the ring
- * unmapped: nothing reaches the ring after the unbind.
+ * cancelled and the back-off's timer stopped (both EOI through the
+ * irq), the irq unbound, then the ring unmapped: nothing reaches the
+ * ring after the unbind.  An irq left masked unbinds like any other.
  *
  * Guest indices are hostile: a req_prod more than a ring ahead of our
  * responses refuses the connect, or later disables the vif.  A guest
@@ -91,8 +103,9 @@ static void xnb_ctrl_work(struct work_struct *work)
 {
 	struct xnb_vif *vif = container_of(work, struct xnb_vif, ctrl_work);
 	struct xen_netif_ctrl_back_ring *ring = &vif->ctrl;
-	unsigned int round, eoi = XEN_EOI_FLAG_SPURIOUS;
 	struct xen_netif_ctrl_request req;
+	bool spurious = true;
+	unsigned int round;
 	RING_IDX prod;
 	int more, notify;
 
@@ -117,7 +130,7 @@ static void xnb_ctrl_work(struct work_struct *work)
 			RING_COPY_REQUEST(ring, ring->req_cons, &req);
 			ring->req_cons++;
 			xnb_ctrl_serve(vif, &req);
-			eoi = 0;
+			spurious = false;
 		}
 		RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(ring, notify);
 		if (notify)
@@ -133,7 +146,16 @@ static void xnb_ctrl_work(struct work_struct *work)
 		schedule_work(&vif->ctrl_work);
 		return;
 	}
-	xen_irq_lateeoi(READ_ONCE(vif->ctrl_irq), eoi);
+	/* Dead: no EOI, ever.  The channel stays masked, so the guest's
+	 * events stop here; the unbind at disconnect closes it.
+	 */
+	if (vif->ctrl_dead)
+		return;
+	/* Our consumer index is the progress: a run of spurious events
+	 * ends once requests are consumed (served).
+	 */
+	xnb_lateeoi(&vif->ctrl_backoff, READ_ONCE(vif->ctrl_irq),
+		    ring->req_cons, spurious);
 }
 
 static irqreturn_t xnb_ctrl_interrupt(int irq, void *dev_id)
@@ -159,6 +181,7 @@ void xnb_ctrl_init(struct xnb_vif *vif)
 	seqlock_init(&vif->hash_lock);
 	xnb_hash_init(&vif->hash);
 	INIT_WORK(&vif->ctrl_work, xnb_ctrl_work);
+	xnb_backoff_init(&vif->ctrl_backoff);
 	snprintf(vif->ctrl_name, sizeof(vif->ctrl_name), "%s-ctrl",
 		 vif->dev->name);
 }
@@ -224,9 +247,10 @@ fail:
  * xnb_ctrl_disconnect() - Take the control ring down, if any.
  * @vif: the vif
  *
- * The irq is disabled, the work cancelled (it EOIs through the irq), the
- * irq unbound, then the ring unmapped: nothing reaches the ring after
- * the unbind.  Hashing is off on return.
+ * The irq is disabled, the work cancelled and the back-off's timer
+ * stopped (both EOI through the irq), the irq unbound, then the ring
+ * unmapped: nothing reaches the ring after the unbind.  A dead ring's
+ * irq, never EOI'd again, is unbound masked.  Hashing is off on return.
  *
  * Context: Process context (the xenbus thread, under the backend lock),
  * sleeps: waits for the work.  Takes hash_lock (BH off).
@@ -235,9 +259,12 @@ void xnb_ctrl_disconnect(struct xnb_vif *vif)
 {
 	xnb_backend_assert_held(vif);
 	if (vif->ctrl_irq) {
-		/* No new work; the queued or running one still EOIs. */
+		/* No new work; a running one finishes (it EOIs or holds
+		 * the EOI back): only then the timer stops for good.
+		 */
 		disable_irq(vif->ctrl_irq);
 		cancel_work_sync(&vif->ctrl_work);
+		xnb_backoff_stop(&vif->ctrl_backoff);
 		unbind_from_irqhandler(vif->ctrl_irq, vif);
 		vif->ctrl_irq = 0;
 	}
@@ -306,10 +333,13 @@ static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
  * stack's own must not reach the guest as ours), and the queue the
  * frontend's mapping gives it.
  *
- * Context: ndo_select_queue or the transmit path (BH off), any CPU.  A
- * hash_lock reader: retries while the control ring's work changes the
- * configuration.
- * Return: the queue for @skb, or -1 when hashing is off.
+ * With IRQs off (netpoll, for netconsole: printk from any context) no
+ * hashing: @skb is left alone and the core picks the queue.
+ *
+ * Context: ndo_select_queue or the transmit path (BH off), any CPU; or
+ * netpoll, IRQs off.  A hash_lock reader: retries while the control
+ * ring's work changes the configuration, never with IRQs off.
+ * Return: the queue for @skb, or -1 when hashing is off or IRQs are.
  */
 int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 {
@@ -325,6 +355,20 @@ int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 
 	if (!n || READ_ONCE(vif->hash.alg) !=
 		  XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
+		return -1;
+	/* IRQs off: netpoll, sending a console line (netconsole) for a
+	 * printk from any context.  It may have cut into the writer on
+	 * this CPU (a printk from a hard irq, or from within the write
+	 * section itself), or flush a panic after the writer's CPU was
+	 * stopped mid-section: the seqlock would spin forever.  So no
+	 * hashing with IRQs off, whatever the writer does; such packets
+	 * go where the core sends them, with no hash for the guest.  A
+	 * reader with IRQs on cannot be nested in a writer (BHs and
+	 * preemption are off there), so it only waits for one on another
+	 * CPU.  Writers with IRQs off would leave a printk inside the
+	 * section, and a writer stopped by an NMI.
+	 */
+	if (irqs_disabled())
 		return -1;
 	do {
 		seq = read_seqbegin(&vif->hash_lock);

@@ -1004,13 +1004,18 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 	const struct xen_netif_tx_sring *ts = q->tx.sring;
 	const struct xen_netif_rx_sring *rs = q->rx.sring;
 
+	const struct xnb_backoff *b = q->backoff;
+	unsigned long held;
+
 	lockdep_assert_held(&g->lock);
+	held = (timer_pending(&b[XNB_EOI_TX].timer) ? BIT(XNB_EOI_TX) : 0) |
+	       (timer_pending(&b[XNB_EOI_RX].timer) ? BIT(XNB_EOI_RX) : 0);
 	seq_printf(m, "  %s%s%s%s eoi %lx held %lx spurious %u/%u\n",
 		   q->name, q->queued ? " queued" : "",
 		   q->tx_held ? " held" : "",
 		   q->rx_blocked_since ? " rx-blocked" : "", READ_ONCE(q->eoi),
-		   READ_ONCE(q->eoi_held), READ_ONCE(q->spurious_run[XNB_EOI_TX]),
-		   READ_ONCE(q->spurious_run[XNB_EOI_RX]));
+		   held, READ_ONCE(b[XNB_EOI_TX].spurious.run),
+		   READ_ONCE(b[XNB_EOI_RX].spurious.run));
 	if (!ts || !rs)
 		return;
 	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",

@@ -13,7 +13,7 @@
  *                       2. queues leave their groups: no worker inside,
  *                          later events and timers kick nothing
  *                       3. irqs disabled (no handler left to hold an
- *                          EOI back), the EOI timer stopped, then the
+ *                          EOI back), the EOI timers stopped, then the
  *                          irqs unbound (the worker used them to EOI and
  *                          notify, so only now)
  *                       4. timers stopped, queued skbs dropped,
@@ -85,13 +85,92 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
  */
 #define XNB_SPURIOUS_GRACE	8
 
+static void xnb_backoff_timer_fn(struct timer_list *t)
+{
+	struct xnb_backoff *b = timer_container_of(b, t, timer);
+
+	xen_irq_lateeoi(READ_ONCE(b->irq), XEN_EOI_FLAG_SPURIOUS);
+}
+
+/**
+ * xnb_backoff_init() - Set up a channel's late-EOI back-off.
+ * @b: the back-off, of a channel not bound yet
+ *
+ * Nothing held, no run of spurious events.
+ *
+ * Context: Process context (the xenbus thread), before the channel is
+ * bound.
+ */
+void xnb_backoff_init(struct xnb_backoff *b)
+{
+	memset(&b->spurious, 0, sizeof(b->spurious));
+	b->irq = 0;
+	timer_setup(&b->timer, xnb_backoff_timer_fn, 0);
+}
+
+/**
+ * xnb_lateeoi() - Send the EOI owed for a channel, or hold it back.
+ * @b: the channel's back-off
+ * @irq: the channel's irq.  From the caller: Xen raises an event on each
+ *	new binding, so a handler may run inside the bind, before the
+ *	channel's owner has learnt its irq.
+ * @progress: where the backend's consumers of the channel's rings stand
+ *	(their req_cons, summed), which a guest cannot fake
+ * @spurious: the event, or the pass the EOI was owed to, found no work
+ *
+ * Work: the EOI goes at once.  Spurious: the first XNB_SPURIOUS_GRACE of
+ * a run go at once, flagged spurious; after that each is held back on
+ * @b's timer twice as long as the last, up to a second
+ * (xnb_spurious_next()).  The channel stays masked meanwhile.
+ *
+ * Context: Any: an event handler (hard irq), a group's poll (BH off),
+ * the control ring's work.  Only by the owner of the channel's one owed
+ * EOI: the channel stays masked until it is sent, so no lock.
+ */
+void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
+		 bool spurious)
+{
+	unsigned int hold = xnb_spurious_next(&b->spurious, spurious, progress,
+					      XNB_SPURIOUS_GRACE, HZ);
+
+	if (!hold) {
+		xen_irq_lateeoi(irq, spurious ? XEN_EOI_FLAG_SPURIOUS : 0);
+		return;
+	}
+	/* Read by the timer: the timer base's lock orders the two. */
+	WRITE_ONCE(b->irq, irq);
+	mod_timer(&b->timer, jiffies + hold);
+}
+
+/**
+ * xnb_backoff_stop() - Drop a channel's held EOI for good.
+ * @b: the back-off
+ *
+ * For teardown: after the channel's irq was disabled and whoever owes
+ * its EOIs has stopped, so that nothing holds one back again, and before
+ * the unbind (the timer EOIs through the irq).  A held EOI is never
+ * sent.  The next binding starts without a run.
+ *
+ * Context: Process context (the xenbus thread); waits for a running
+ * timer.
+ */
+void xnb_backoff_stop(struct xnb_backoff *b)
+{
+	timer_delete_sync(&b->timer);
+	memset(&b->spurious, 0, sizeof(b->spurious));
+}
+
 static unsigned int xnb_eoi_irq(struct xnb_queue *q, unsigned int which)
 {
 	return which == XNB_EOI_TX ? q->tx_irq : q->rx_irq;
 }
 
 /* Where the consumers of @which's rings stand: the backend's own
- * progress, which a guest cannot fake by moving req_prod.
+ * progress, which a guest cannot fake by moving req_prod.  Spurious
+ * events between which it moved are not in a row: an honest guest's
+ * event finds nothing when the worker, polling for other work, took its
+ * requests before the handler ran (RX buffers posted while the queue
+ * was blocked, above all).
  */
 static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
 {
@@ -105,58 +184,6 @@ static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
 	return p;
 }
 
-/* Send the EOI we owe for @which's channel, @irq, or hold it back.
- * The irq comes from the caller: Xen raises an event on each new
- * binding, so the handler first runs inside the bind, before the queue
- * has learnt its irq.
- */
-static void xnb_lateeoi(struct xnb_queue *q, unsigned int which,
-			unsigned int irq, bool spurious)
-{
-	unsigned int run = q->spurious_run[which];
-	u32 progress = xnb_eoi_progress(q, which);
-	unsigned int hold;
-
-	if (!spurious) {
-		q->spurious_run[which] = 0;
-		xen_irq_lateeoi(irq, 0);
-		return;
-	}
-	/* Not in a row if the rings moved since the last one: an honest
-	 * guest's event finds nothing when the worker, polling for other
-	 * work, took its requests before the handler ran (RX buffers
-	 * posted while the queue was blocked, above all).
-	 */
-	if (progress != q->spurious_progress[which]) {
-		q->spurious_progress[which] = progress;
-		run = 0;
-	}
-	if (run < U8_MAX)
-		q->spurious_run[which] = ++run;
-	hold = xnb_spurious_hold(run, XNB_SPURIOUS_GRACE, HZ);
-	if (!hold) {
-		xen_irq_lateeoi(irq, XEN_EOI_FLAG_SPURIOUS);
-		return;
-	}
-	q->held_irq[which] = irq;
-	smp_mb__before_atomic();	/* held_irq before the bit: see below */
-	set_bit(which, &q->eoi_held);
-	/* Both channels may be held: the earlier release wins. */
-	timer_reduce(&q->eoi_timer, jiffies + hold);
-}
-
-static void xnb_eoi_timer_fn(struct timer_list *t)
-{
-	struct xnb_queue *q = timer_container_of(q, t, eoi_timer);
-	unsigned int which;
-
-	/* A bit taken (fully ordered) shows the held_irq set before it. */
-	for (which = XNB_EOI_TX; which <= XNB_EOI_RX; which++)
-		if (test_and_clear_bit(which, &q->eoi_held))
-			xen_irq_lateeoi(q->held_irq[which],
-					XEN_EOI_FLAG_SPURIOUS);
-}
-
 /**
  * xnb_vif_eoi() - Send the EOI owed for a channel, or hold it back.
  * @q: the queue
@@ -165,7 +192,7 @@ static void xnb_eoi_timer_fn(struct timer_list *t)
  * Called by the group once the ring is drained (or the vif disabled).
  * An owed EOI for which the group found no work since the last one is
  * flagged spurious: a guest raising events that lead nowhere is then
- * delayed by our late-EOI back-off (xnb_lateeoi), not served at dom0's
+ * delayed by our late-EOI back-off (xnb_lateeoi()), not served at dom0's
  * cost.  Nothing happens when no EOI is owed.
  *
  * Context: The group's poll (BH off), in the pass serving @q.
@@ -186,7 +213,8 @@ void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 	 */
 	if (which == XNB_EOI_TX || single)
 		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
-	xnb_lateeoi(q, which, xnb_eoi_irq(q, which), spurious);
+	xnb_lateeoi(&q->backoff[which], xnb_eoi_irq(q, which),
+		    xnb_eoi_progress(q, which), spurious);
 }
 
 /* Interrupts only mark work and kick the group; the EOI waits until the
@@ -215,7 +243,8 @@ static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 			xnb_group_kick(q);
 		break;
 	default:
-		xnb_lateeoi(q, which, irq, true);
+		xnb_lateeoi(&q->backoff[which], irq, xnb_eoi_progress(q, which),
+			    true);
 		break;
 	}
 	return IRQ_HANDLED;
@@ -402,7 +431,8 @@ int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
 		atomic_long_set(&q->unsupported_dropped, 0);
 		timer_setup(&q->credit_timer, xnb_credit_timer_fn, 0);
 		timer_setup(&q->stall_timer, xnb_stall_timer_fn, 0);
-		timer_setup(&q->eoi_timer, xnb_eoi_timer_fn, 0);
+		xnb_backoff_init(&q->backoff[XNB_EOI_TX]);
+		xnb_backoff_init(&q->backoff[XNB_EOI_RX]);
 		u64_stats_init(&q->stats.sync);
 	}
 	spin_lock_bh(&vif->stats_lock);
@@ -572,13 +602,14 @@ static void xnb_queue_release(struct xnb_queue *q)
 	 */
 	xnb_group_detach(q);
 	/* Only handlers and the worker hold EOIs back: with both gone, the
-	 * EOI timer is stopped for good before its irqs are.
+	 * EOI timers are stopped for good before their irqs are.
 	 */
 	if (q->tx_irq)
 		disable_irq(q->tx_irq);
 	if (q->rx_irq && q->rx_irq != q->tx_irq)
 		disable_irq(q->rx_irq);
-	timer_delete_sync(&q->eoi_timer);
+	xnb_backoff_stop(&q->backoff[XNB_EOI_TX]);
+	xnb_backoff_stop(&q->backoff[XNB_EOI_RX]);
 	if (q->tx_irq)
 		unbind_from_irqhandler(q->tx_irq, q);
 	if (q->rx_irq && q->rx_irq != q->tx_irq)

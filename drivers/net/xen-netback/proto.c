@@ -79,6 +79,23 @@ u32 xnb_connect_wait(u32 fails, u64 last, u64 now)
 	return gone >= hold ? 0 : (u32)(hold - gone);
 }
 
+unsigned int xnb_spurious_next(struct xnb_spurious *s, bool spurious,
+			       u32 progress, unsigned int grace,
+			       unsigned int max)
+{
+	if (!spurious) {
+		s->run = 0;
+		return 0;
+	}
+	if (progress != s->progress) {
+		s->progress = progress;
+		s->run = 0;
+	}
+	if (s->run < 0xff)	/* saturates: the hold is long capped by then */
+		s->run++;
+	return xnb_spurious_hold(s->run, grace, max);
+}
+
 /* Copy a slot field by field: the guest may rewrite it as we read. */
 static void xnb_read_slot(const union xen_netif_tx_sring_entry *ring,
 			  u32 ring_size, u32 idx,

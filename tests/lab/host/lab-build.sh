@@ -43,9 +43,10 @@ esac
 # Packages of the dom0 root filesystem (dependencies come along).
 BASE_PKGS="xen-utils-$XENV xen-utils-common xenstore-utils iproute2 bridge-utils
  iperf3 ethtool kmod procps busybox iputils-ping util-linux"
-# Kernel modules dom0 may need (dependencies are resolved with modprobe).
+# Kernel modules dom0 may need (dependencies are resolved with modprobe);
+# netconsole for the hostile campaign's netconsole phase.
 DOM0_MODS="xen-netback xen-netfront xen-evtchn xen-gntdev xen-gntalloc
- xen-privcmd xenfs bridge veth dummy tun"
+ xen-privcmd xenfs bridge veth dummy tun netconsole"
 
 # --- stage 1: debootstrap ------------------------------------------------------
 versions=$(for p in $BASE_PKGS; do

@@ -36,6 +36,7 @@ XNB_PARAMS=${XNB_PARAMS:-}
 LAB_SCENARIO_TIMEOUT=${LAB_SCENARIO_TIMEOUT:-400}
 MODULE=$top/drivers/net/xen-netback/xen-netback.ko
 WARNMOD=$top/tests/lab/warnmod/xnb-warnmod.ko
+IRQPRINTK=$top/tests/lab/warnmod/xnb-irqprintk.ko
 mode=run
 [ "${1:-}" = --shell ] && mode=shell
 
@@ -80,6 +81,7 @@ cp "$top"/tests/lab/scenarios/*.sh "$work/root/lab/scenarios/"
 cp "$top/tools/xnbctl/xnbctl" "$work/root/lab/"
 [ "$NETBACK" = ours ] && cp "$MODULE" "$work/root/lab/xen-netback.ko"
 [ -f "$WARNMOD" ] && cp "$WARNMOD" "$work/root/lab/"
+[ -f "$IRQPRINTK" ] && cp "$IRQPRINTK" "$work/root/lab/"
 if [ -n "${LAB_EXTRA_GUEST_DIR:-}" ]; then
 	(cd "$LAB_EXTRA_GUEST_DIR" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) |
 		gzip > "$work/root/lab/guest-extra.cpio.gz"

@@ -28,7 +28,9 @@
 # rx_stall_timeout_msecs, back on with buffers; impossible ring indices at
 # connect, num-queues 0/>max, request-rx-copy=0, feature-rx-notify absent
 # = refused; control requests get stock's statuses (21, 22, 32), a control
-# producer a ring ahead = fatal (33), the mapping steers flows (34);
+# producer a ring ahead = fatal (33), the mapping steers flows (34), a
+# storm on the control channel is throttled (37) and, once the ring is
+# dead, never EOI'd (38);
 # xdp-headroom clamped to 2048 (29); RX events with
 # nothing queued are spurious (late-EOI throttled), an RX producer index
 # more than a ring ahead = fatal even with nothing queued (28); a
@@ -38,6 +40,9 @@
 # event at most: dom0's slab stays put and another vif still connects.
 # 35, 36 and 39 run scaled-down floods; HOSTILE_FULL=1 (make hostile
 # HOSTILE_FULL=1) gives them the issue's counts.
+# The group "netconsole": dom0 keeps printing through netconsole, across
+# the hostile vif, while the program rewrites its hash configuration;
+# dom0 must not hang nor log a lockup or stall.
 H=20
 HG=g$H
 pass=0 fail=0 failed=""
@@ -111,6 +116,13 @@ irqs() {
 		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
 	} END { print s + 0 }' /proc/interrupts
 }
+# ctrl_irqs VIF: interrupts taken so far on VIF's control channel alone
+# (the irq named "<vif>-ctrl"); 0 while it has none.
+ctrl_irqs() {
+	awk -v v="$1-ctrl" '$NF == v {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i
+	} END { print s + 0 }' /proc/interrupts
+}
 
 # attach K: hot-add a vif to the hostile guest; prints its devid.
 attach() {
@@ -141,6 +153,78 @@ others_ok() {
 	return 0
 }
 
+# nc_start: dom0's netconsole for the group "netconsole" (the program's
+# --ctrl-stream, which turns Toeplitz hashing on and streams hash key and
+# mapping updates while data/hostile-phase is ctrl-stream).  netconsole
+# logs through xenbr0 to g1's address with its default, broadcast, MAC,
+# so the bridge floods every console line to every port from netpoll,
+# IRQs off: through the hostile vif's xnb_start_xmit, which hashes it
+# under the seqlock those updates write.  During the stream, printk is
+# flooded: lines written to /dev/kmsg, and lines from hard irq on every
+# CPU (xnb-irqprintk.ko), so that console lines go out from interrupts
+# that cut into the control ring's work on its CPU.  Sets nbg.
+NC_SECS=${HOSTILE_NC_SECONDS:-8}
+NC_UP=0 NC_N0=0 NC_TX0=0 NC_DEVKMSG=ratelimit
+nc_tx() {
+	local d=/sys/class/net/$VIF/statistics
+	echo $(( $(cat "$d/tx_packets" 2>/dev/null || echo 0) + $(cat "$d/tx_dropped" 2>/dev/null || echo 0) ))
+}
+nc_start() {
+	NC_UP=0 NC_N0=$(dmesg | wc -l) NC_TX0=$(nc_tx)
+	NC_DEVKMSG=$(cat /proc/sys/kernel/printk_devkmsg 2>/dev/null || echo ratelimit)
+	# By default /dev/kmsg takes a few lines per 5 s from each writer.
+	echo on > /proc/sys/kernel/printk_devkmsg
+	modprobe netconsole "netconsole=@/xenbr0,6666@$G1IP/" && NC_UP=1
+	rm -f /run/nc-lines
+	( ph=/local/domain/$HD/data/hostile-phase n=0
+	  while [ "$(xenstore-read "$ph" 2>/dev/null)" != ctrl-stream ]; do
+		sleep 0.2
+	  done
+	  [ -f /lab/xnb-irqprintk.ko ] && insmod /lab/xnb-irqprintk.ko seconds="$NC_SECS"
+	  while [ "$(xenstore-read "$ph" 2>/dev/null)" = ctrl-stream ]; do
+		# One write, one record: 50 lines, then a breath (~500/s).
+		for i in 0 1 2 3 4 5 6 7 8 9; do
+			for j in 0 1 2 3 4; do
+				echo "xnb-netconsole: flood line $n.$i$j"
+			done
+		done > /dev/kmsg
+		n=$((n + 1))
+		echo $((n * 50)) > /run/nc-lines
+		sleep 0.1
+	  done ) &
+	nbg=$!
+}
+nc_stop() {
+	kill "$nbg" 2>/dev/null
+	wait "$nbg" 2>/dev/null
+	rmmod xnb_irqprintk 2>/dev/null
+	[ "$NC_UP" = 1 ] && rmmod netconsole
+	echo "$NC_DEVKMSG" > /proc/sys/kernel/printk_devkmsg
+}
+# netconsole_check: the netconsole group's verdict beyond the program's:
+# netconsole carried the flood through the hostile vif while the hash
+# was rewritten, and dom0 logged no lockup or stall (a reader of the
+# hash seqlock spinning with IRQs off, behind a writer it interrupted,
+# wedges its CPU: dom0 hangs, or other CPUs report the stall); appends
+# to cwhy.
+netconsole_check() {
+	local log hits lines irq tx req
+	log=$(dmesg | tail -n +$((NC_N0 + 1)))
+	lines=$(cat /run/nc-lines 2>/dev/null || echo 0)
+	irq=$(echo "$log" | sed -n 's/.*xnb-irqprintk: \([0-9]*\) lines printed.*/\1/p' | tail -n1)
+	tx=$(($(nc_tx) - NC_TX0))
+	req=$(echo "$out" | sed -n 's/^HOSTILE-CTRLSTREAM requests=\([0-9]*\).*/\1/p' | tail -n1)
+	lab_log "netconsole: ${req:-0} hash updates streamed; printk flood: $lines lines to /dev/kmsg, ${irq:-0} from hard irq; $VIF sent or dropped $tx packets meanwhile"
+	echo "XNB-METRIC hostile netconsole hash_updates=${req:-0} kmsg_lines=$lines irq_lines=${irq:-0} vif_tx=$tx"
+	[ "$NC_UP" = 1 ] || cwhy="${cwhy:+$cwhy; }netconsole did not load on xenbr0"
+	hits=$(echo "$log" | grep -E 'soft lockup|detected stall|hard LOCKUP|hung task|BUG:|Call Trace' | head -n 2 | tr '\n' ' ')
+	[ -z "$hits" ] || cwhy="${cwhy:+$cwhy; }kernel log: $hits"
+	[ "${req:-0}" -ge 300 ] || cwhy="${cwhy:+$cwhy; }only ${req:-0} hash updates streamed"
+	[ "$lines" -ge 100 ] || cwhy="${cwhy:+$cwhy; }the printk flood did not run ($lines lines)"
+	[ "${irq:-0}" -ge 100 ] || cwhy="${cwhy:+$cwhy; }${irq:-0} lines printed from hard irq"
+	[ "$tx" -ge 100 ] || cwhy="${cwhy:+$cwhy; }$VIF took $tx packets: netconsole did not go through it"
+}
+
 DEV="" VIF="" nextk=0 fresh=1 nattach=0 R_RESERVE=0
 # fresh_vif: replace the hostile guest's vif by a newly attached one.
 fresh_vif() {
@@ -165,10 +249,11 @@ ngroup=0 R_FATALS=0 R_LINE=""
 # invocation on the shared vif (a fresh one if needed), then check them
 # from dom0: the program's verdict per case, and for the group the log
 # lines, carrier and g1.  IDs: case numbers, 27w (case 27 with a wrapping
-# rate) or "random" (ARGS are the program's arguments then).
+# rate), "random" or "netconsole" (ARGS are the program's arguments then;
+# the program reports them as case 0).
 run_group() {
-	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo mbg=""
-	local id cs line res expect cwhy nl a chunk nlog quiet="" xbg="" xsamples="" abg="" attach39=
+	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo mbg="" nbg=""
+	local id cs line res expect cwhy nl a chunk nlog quiet="" xbg="" xsamples="" abg="" attach39= ks=0
 	ngroup=$((ngroup + 1))
 	for id in $ids; do case " ${HOSTILE_FRESH:-} " in *" $id "*) fresh=1 ;; esac; done
 	if [ "$fresh" = 1 ] || [ -z "$DEV" ]; then
@@ -179,20 +264,22 @@ run_group() {
 	xenstore-rm "/local/domain/$HD/data/hostile-phase" 2>/dev/null
 	n0=$(dmesg | wc -l)
 	[ -n "$hook" ] && $hook "$DEV" "$VIF"
-	case " $ids " in *" 19 "*|*" 26 "*|*" 28 "*)
-		# Carrier (19), g1's ping (26, 28) and the vif's interrupt
-		# count (28) sampled with the program's phase
-		# (data/hostile-phase: nobuf, buffers, storm, provoke-a, drain-a,
-		# wiggle, provoke-b, drain-b, overflow, after):
-		# phase:carrier:ping:irqs:rtt_ms:uptime
+	case " $ids " in *" netconsole "*) nc_start ;; esac
+	case " $ids " in *" 19 "*|*" 26 "*|*" 28 "*|*" 37 "*|*" 38 "*)
+		# Carrier (19), g1's ping (26, 28, 37, 38), the vif's interrupt
+		# count (28) and its control channel's (37, 38) sampled with
+		# the program's phase (data/hostile-phase: nobuf, buffers,
+		# storm, provoke-a, drain-a, wiggle, provoke-b, drain-b,
+		# overflow, after, ctrl-storm):
+		# phase:carrier:ping:irqs:rtt_ms:uptime:ctrl_irqs
 		( while :; do
 			ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
 			pg=- rtt=-
-			case $ph in storm|wiggle|overflow)
+			case $ph in storm|wiggle|overflow|ctrl-storm)
 				rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
 				if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi ;;
 			esac
-			echo "$ph:$(carrier "$VIF"):$pg:$(irqs "$VIF"):$rtt:$(cut -d' ' -f1 /proc/uptime)"
+			echo "$ph:$(carrier "$VIF"):$pg:$(irqs "$VIF"):$rtt:$(cut -d' ' -f1 /proc/uptime):$(ctrl_irqs "$VIF")"
 			sleep 0.5
 		  done ) > /run/hostile-samples &
 		bg=$! ;;
@@ -252,7 +339,7 @@ run_group() {
 	# The command channel returns 3000 bytes and each round trip costs:
 	# one exec returns the verdict lines (HOSTILE-END, failed checks,
 	# errors); HOSTILE_FULL_LOG=1 also fetches every line, 16 at a time.
-	out=$(gexec $H "hostile --dev $DEV $FULL_OPT $args > /run/h.out 2>&1; rc=\$?; grep -E '^HOSTILE-(END|RANDOM|ERROR|WARN)| FAIL|n/a' /run/h.out | tail -c 2700; echo rc=\$rc; wc -l < /run/h.out" "$tmo")
+	out=$(gexec $H "hostile --dev $DEV $FULL_OPT $args > /run/h.out 2>&1; rc=\$?; grep -E '^HOSTILE-(END|RANDOM|CTRLSTREAM|ERROR|WARN)| FAIL|n/a' /run/h.out | tail -c 2700; echo rc=\$rc; wc -l < /run/h.out" "$tmo")
 	rc=$(echo "$out" | sed -n 's/^rc=//p')
 	nl=$(echo "$out" | tail -n1)
 	case $rc:$nl in [0-9]*:[0-9]*) ;; *) rc=${rc:-x}; nl=0 ;; esac
@@ -281,6 +368,7 @@ run_group() {
 		lab_wait 60 test ! -e "/sys/class/net/$(lab_vif_name 1 1)" ||
 			why="${why:+$why; }g1's vif 1 (case 39) still there after detach"
 	fi
+	[ -n "$nbg" ] && nc_stop
 	echo "$out" | grep -E '^HOSTILE|XNB-FAILREASON' | sed "s/^/  [g$H] /"
 	last=$(echo "$out" | sed -n 's/.*HOSTILE-END .*final=\([a-z/-]*\).*/\1/p' | tail -n1)
 	[ -z "$last" ] && why="no verdict from the program (rc $rc)" && fresh=1
@@ -337,7 +425,7 @@ run_group() {
 	# case's own dom0 checks, and the group's dom0 checks.
 	for id in $ids; do
 		cs=${id%w}
-		[ "$id" = random ] && cs=0
+		case $id in random|netconsole) cs=0 ;; esac
 		line=$(echo "$out" | grep "^HOSTILE-END case=$cs " | head -n1)
 		[ "$id" = 27w ] && line=$(echo "$out" | grep "^HOSTILE-END case=27 " | tail -n1)
 		res=$(echo "$line" | sed -n 's/.* result=\([A-Z]*\).*/\1/p')
@@ -374,6 +462,8 @@ run_group() {
 		[ "$id" = 40 ] && [ "$GSO_SEGS" != 64 ] &&
 			cwhy="${cwhy:+$cwhy; }gso_max_segs of $VIF not lowered to 64: 40b did not test the limit"
 		case $id in 35|36|39) xs_case "$id" "$xsamples" "$attach39" ;; esac
+		case $id in 37|38) ks=$((ks + 1)); ctrl_storm_check "$id" "$samples" "$ks" ;; esac
+		[ "$id" = netconsole ] && netconsole_check
 		[ -n "$why" ] && cwhy="${cwhy:+$cwhy; }group [$ids]: $why"
 		if [ -z "$cwhy" ]; then case_result "$id" PASS; else case_result "$id" FAIL "$cwhy"; fi
 	done
@@ -495,6 +585,51 @@ xs_case() {
 	esac
 }
 
+# ctrl_storm_check ID SAMPLES K: the interrupts on the vif's control
+# channel ("<vif>-ctrl") during the program's K-th ctrl-storm phase of
+# the group (cases 37 and 38, K-th of them in the group), from the last
+# sample before the phase to the first after it; appends to cwhy.
+# Spurious events on a live control ring must be held back as on the
+# data channels (the driver's back-off: a few dozen in 8 s; Linux's own
+# lateeoi back-off alone lets ~1,000 through), and a dead ring's channel
+# must stay masked: not one interrupt.
+# HOSTILE_IRQ_MAX: interrupts allowed in the storm (150);
+# HOSTILE_DEAD_IRQ_MAX: on a dead ring (2, the sampler's slack).
+ctrl_storm_check() {
+	local id=$1 res n grow secs ans max=${HOSTILE_IRQ_MAX:-150}
+	lab_log "case $id samples (phase:carrier:ping:irqs:rtt:uptime:ctrl_irqs): $2"
+	res=$(echo "$2" | tr ' ' '\n' | awk -F: -v k="$3" '
+		NF >= 7 {
+			if ($1 == "ctrl-storm" && prev != "ctrl-storm") occ++
+			prev = $1
+			if (occ < k) { i0 = $7; t0 = $6; have0 = 1; next }
+			if (occ == k && $1 == "ctrl-storm") {
+				n++; i1 = $7; t1 = $6; if ($3 == "y") a++; next
+			}
+			if (!after) { i1 = $7; t1 = $6; after = 1 }
+		}
+		END {
+			if (!have0 || !n) { print "0 0 0 0"; exit }
+			printf "%d %d %.1f %d\n", n, i1 - i0, t1 - t0, a + 0
+		}')
+	# shellcheck disable=SC2086
+	set -- $res
+	n=$1 grow=$2 secs=$3 ans=$4
+	lab_log "case $id: $VIF-ctrl took $grow interrupts in $secs s ($n samples in the storm); g1 answered $ans/$n pings"
+	echo "XNB-METRIC hostile case$id ctrl_irqs=$grow seconds=$secs pings=$ans/$n"
+	if [ "$n" -eq 0 ]; then
+		cwhy="${cwhy:+$cwhy; }the sampler saw no ctrl-storm phase"
+		return
+	fi
+	# A count that fell: the irq was bound anew meanwhile.
+	[ "$grow" -ge 0 ] || cwhy="${cwhy:+$cwhy; }$VIF-ctrl rebound during the storm"
+	[ "$grow" -le "$max" ] ||
+		cwhy="${cwhy:+$cwhy; }$grow interrupts on $VIF-ctrl in $secs s (max $max: events not throttled)"
+	if [ "$id" = 38 ] && [ "$grow" -gt "${HOSTILE_DEAD_IRQ_MAX:-2}" ]; then
+		cwhy="${cwhy:+$cwhy; }$grow interrupts on the dead control ring's channel (max ${HOSTILE_DEAD_IRQ_MAX:-2}: EOI'd after it died)"
+	fi
+}
+
 rate_small() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "1000,100000"; }
 rate_wrap() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "4294967295,1"; }
 # Case 40: the vif takes GSO packets of at most 64 segments, and the
@@ -521,7 +656,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34 35,36,39 27 27w 28 33 40 41,42"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 35,36,39 27 27w 28 33 38 40 41,42"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
@@ -533,6 +668,7 @@ for g in $GROUPS_; do
 	27) run_group 27 rate_small ;;
 	27w) run_group 27w rate_wrap ;;
 	40) run_group 40 gso_segs_64 ;;
+	netconsole) run_group netconsole "" "--ctrl-stream $NC_SECS" ;;
 	*) run_group "$ids" ;;
 	esac
 done
