@@ -505,9 +505,11 @@ struct xnb_group {
 /* group.c: the global group state.
  *
  * Locking: xnb_assign_mutex serialises every change of who serves what:
- * the group set (xnb_groups, xnb_nr_groups, xnb_groups_gen and group.c's
- * load scratch, replaced only under it), each queue's attach, detach and
- * move, copy_batch's value and the batch sizes, and balance.c's sample.
+ * the group set (xnb_groups, xnb_nr_groups, xnb_groups_gen, group.c's
+ * load scratch and whether the set is down for good, replaced only
+ * under it: by init, a groups write and exit alike), each queue's
+ * attach, detach and move, copy_batch's value and the batch sizes, and
+ * balance.c's sample.
  * Its holder may read all of these without another lock.  Lockless
  * readers: xnb_nr_groups (WRITE_ONCE under the mutex) by main.c and the
  * "worker-group" watch, which only range-check with it; a kick reaches

@@ -25,6 +25,8 @@
  * /sys/kernel/debug/xen-netback/groups shows every group's counters and
  * queues.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
@@ -36,6 +38,10 @@
 
 struct xnb_group *xnb_groups;
 static u32 *xnb_loads;			/* scratch for the choice */
+/* The set was taken down (exit, or a failed init): groups writes are
+ * refused from then on.  Under xnb_assign_mutex.
+ */
+static bool xnb_groups_gone;
 DEFINE_MUTEX(xnb_assign_mutex);		/* serialises attach choices */
 unsigned long xnb_groups_gen;		/* a new set: the balancer resets */
 
@@ -737,36 +743,46 @@ static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 }
 
 /**
- * xnb_groups_init() - Start xnb_nr_groups groups.
+ * xnb_groups_init() - Start the groups, as many as the groups parameter says.
+ *
+ * Description: 0 (the default) is one per online CPU.  groups and
+ * copy_batch may be written from sysfs already, before and while this
+ * runs: the count is read, the groups started and the set published
+ * under xnb_assign_mutex, so a write either lands before and is used
+ * here, or waits and replaces the set live.
  *
  * Context: Process context (module init), may sleep.  Takes
- * xnb_assign_mutex: copy_batch may be written from sysfs already.
- * Return: 0, or a negative errno with no group started.
+ * xnb_assign_mutex.
+ * Return: 0, or a negative errno with no group started; groups writes
+ * are refused from then on, as after xnb_groups_exit().
  */
 int xnb_groups_init(void)
 {
 	struct xnb_group *groups;
-	int err;
+	unsigned int n;
+	u32 *loads;
+	int err = -ENOMEM;
 
-	groups = kcalloc(xnb_nr_groups, sizeof(*groups), GFP_KERNEL);
-	xnb_loads = kcalloc(xnb_nr_groups, sizeof(*xnb_loads), GFP_KERNEL);
-	if (!groups || !xnb_loads) {
-		err = -ENOMEM;
-		goto fail;
-	}
-	/* copy_batch may be written from sysfs already. */
 	mutex_lock(&xnb_assign_mutex);
-	err = xnb_groups_start(groups, xnb_nr_groups);
+	/* Range-checked as it was stored (main.c); 0 is the default. */
+	n = xnb_nr_groups ? xnb_nr_groups : num_online_cpus();
+	groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
+	loads = kcalloc(n, sizeof(*loads), GFP_KERNEL);
+	if (groups && loads)
+		err = xnb_groups_start(groups, n);
 	if (!err) {
 		xnb_groups = groups;
+		xnb_loads = loads;
+		WRITE_ONCE(xnb_nr_groups, n);
 		xnb_groups_gen++;
+	} else {
+		xnb_groups_gone = true;
 	}
 	mutex_unlock(&xnb_assign_mutex);
-	if (!err)
-		return 0;
-fail:
-	kfree(xnb_loads);
-	kfree(groups);
+	if (err) {
+		kfree(loads);
+		kfree(groups);
+	}
 	return err;
 }
 
@@ -774,22 +790,34 @@ fail:
  * xnb_groups_exit() - Stop and free every group.
  *
  * Description: Every queue is detached by now: the backend driver is
- * gone.
+ * gone.  A groups write may still run (sysfs outlives the exit until
+ * the module is freed): the set is taken down under the assign mutex,
+ * count and all, so a write that replaced it before is stopped here
+ * with the set it published, and one after is refused (-EBUSY).  The
+ * groups stop once the mutex is dropped; a write that ran before still
+ * stops its own old set, which is no longer ours.
  *
- * Context: Process context (module exit), may sleep.  Takes
- * xnb_assign_mutex to unpublish the groups.
+ * Context: Process context (module exit, or a failed init), may sleep.
+ * Takes xnb_assign_mutex.
  */
 void xnb_groups_exit(void)
 {
-	struct xnb_group *groups = xnb_groups;
-	unsigned int i;
+	struct xnb_group *groups;
+	unsigned int i, n;
+	u32 *loads;
 
 	mutex_lock(&xnb_assign_mutex);
+	groups = xnb_groups;
+	loads = xnb_loads;
+	n = groups ? xnb_nr_groups : 0;
 	xnb_groups = NULL;
+	xnb_loads = NULL;
+	xnb_groups_gone = true;
 	mutex_unlock(&xnb_assign_mutex);
-	for (i = 0; i < xnb_nr_groups; i++)
+
+	for (i = 0; i < n; i++)
 		xnb_group_stop(&groups[i]);
-	kfree(xnb_loads);
+	kfree(loads);
 	kfree(groups);
 }
 
@@ -818,44 +846,53 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
 }
 
 /**
- * xnb_groups_set_count() - Replace the groups (groups written at runtime).
- * @n: the new number of groups, already range-checked
+ * xnb_groups_set_count() - The groups parameter written.
+ * @n: the new number of groups, already range-checked; 0 for one per
+ *	online CPU
  *
- * @n new groups take over every queue, live.  They are all started
- * first, so when one cannot be, nothing changes.  Then, under the assign
- * mutex (no attach, detach, copy_batch change or debugfs reader
- * meanwhile), the new set is published and each queue moves by the
- * attach policy, a short pause per queue.  A vif's pin to a group that
- * is gone is kept: its queues are placed as if unpinned until a later
- * write brings the group back.  Writing the current count rebalances.
- * The old groups go once no kick can still hold one.
+ * Before xnb_groups_init() took the set up, @n is only kept for it.
+ * Afterwards @n new groups take over every queue, live.  They are all
+ * started first, so when one cannot be, nothing changes.  Then, under
+ * the assign mutex (no attach, detach, copy_batch change, debugfs
+ * reader or exit meanwhile), the new set is published and each queue
+ * moves by the attach policy, a short pause per queue.  A vif's pin to
+ * a group that is gone is kept: its queues are placed as if unpinned
+ * until a later write brings the group back.  Writing the current count
+ * rebalances.  The old groups go once no kick can still hold one.  Once
+ * xnb_groups_exit() (or a failed init) took the set down, refused.
  *
- * Context: Process context (a sysfs write), sleeps.  Takes
- * xnb_assign_mutex, and each old group's lock and sync_mutex as its
- * queues move.
- * Return: 0; -ENOMEM, -EBUSY (module init or exit under way) or the
- * error of a group that could not start, with nothing changed.
+ * Context: Process context (a sysfs write, or the module's options at
+ * load), sleeps.  Takes xnb_assign_mutex, and each old group's lock and
+ * sync_mutex as its queues move.
+ * Return: 0; -EBUSY once the module is unloading; -ENOMEM or the error
+ * of a group that could not start, with nothing changed.
  */
 int xnb_groups_set_count(unsigned int n)
 {
+	unsigned int i, old_n, want = n ? n : num_online_cpus();
 	struct xnb_group *groups, *old;
-	unsigned int i, old_n;
 	u32 *loads, *old_loads;
 	int err = 0;
 
-	groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
-	loads = kcalloc(n, sizeof(*loads), GFP_KERNEL);
+	groups = kcalloc(want, sizeof(*groups), GFP_KERNEL);
+	loads = kcalloc(want, sizeof(*loads), GFP_KERNEL);
 	if (!groups || !loads) {
 		err = -ENOMEM;
 		goto free;
 	}
 
 	mutex_lock(&xnb_assign_mutex);
-	if (!xnb_groups) {
-		err = -EBUSY;	/* init or exit under way */
+	if (xnb_groups_gone) {
+		err = -EBUSY;
+		pr_warn("groups=%u refused: the module is unloading\n", n);
 		goto unlock;
 	}
-	err = xnb_groups_start(groups, n);
+	if (!xnb_groups) {
+		/* Before init: kept for xnb_groups_init(), 0 included. */
+		WRITE_ONCE(xnb_nr_groups, n);
+		goto unlock;
+	}
+	err = xnb_groups_start(groups, want);
 	if (err)
 		goto unlock;
 
@@ -864,13 +901,14 @@ int xnb_groups_set_count(unsigned int n)
 	old_loads = xnb_loads;
 	xnb_groups = groups;
 	xnb_loads = loads;
-	WRITE_ONCE(xnb_nr_groups, n);
+	WRITE_ONCE(xnb_nr_groups, want);
 	xnb_groups_gen++;
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], true);
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], false);
 	mutex_unlock(&xnb_assign_mutex);
+	pr_info("groups=%u: queues moved live from %u groups\n", want, old_n);
 
 	synchronize_rcu();
 	for (i = 0; i < old_n; i++)
@@ -884,6 +922,9 @@ unlock:
 free:
 	kfree(loads);
 	kfree(groups);
+	if (err && err != -EBUSY)
+		pr_warn("groups=%u failed (%d), still %u groups\n", want, err,
+			READ_ONCE(xnb_nr_groups));
 	return err;
 }
 
