@@ -194,8 +194,10 @@ enum {
  *    the xenbus thread under the backend lock, while the queue is in no
  *    group (connect before the attach, release after the detach); fixed
  *    in between.
- *  - group, group_node, active_node, queued: under group->lock of the
- *    group the queue is on.  group and group_node change only under
+ *  - group, group_node, active_node, queued, share_pass, share_slots:
+ *    under group->lock of the group the queue is on (the last two are
+ *    written by that group's pass as it gives the queue a turn, and
+ *    share_slots cleared at attach).  group and group_node change only under
  *    xnb_assign_mutex as well (attach, detach, move), so a holder of
  *    either lock sees them stable; xnb_group_kick reads group lockless
  *    (READ_ONCE, under RCU) and checks it again under the lock.
@@ -233,6 +235,8 @@ struct xnb_queue {
 	struct list_head group_node;	/* on group->queues */
 	struct list_head active_node;	/* on group->active when queued */
 	bool queued;
+	u32 share_pass;			/* group->pass_seq of its last turn */
+	u32 share_slots;		/* the slots it was given then */
 
 	/* Guest TX ring and its per-slot answers, by ring index. */
 	struct xen_netif_tx_back_ring tx;
@@ -431,8 +435,9 @@ enum {
 
 /* Locking:
  *  - lock (irq-safe: xnb_group_kick runs in hard irq): queues, active,
- *    nr_queues, nr_active, and the member queues' scheduling fields
- *    (see struct xnb_queue).  queues and nr_queues change only under
+ *    nr_queues, nr_active, pass_seq, and the member queues' scheduling
+ *    fields (see struct xnb_queue).  pass_seq is written only by the
+ *    pass (under the pass lock as well).  queues and nr_queues change only under
  *    xnb_assign_mutex as well, so its holder walks them without lock
  *    (balance.c, a regroup, debugfs).  nr_active is written with
  *    WRITE_ONCE: the poll reads it lockless, as a hint.
@@ -460,6 +465,7 @@ struct xnb_group {
 	struct list_head active;
 	unsigned int nr_queues;
 	unsigned int nr_active;		/* written under lock, read lockless */
+	u32 pass_seq;			/* the pass's number: vifs' turns */
 
 	/* The group's pass is the poll of one of its NAPI contexts.  napi
 	 * is threaded (worker=kthread) or softirq NAPI (worker=tasklet), on

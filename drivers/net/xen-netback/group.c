@@ -7,14 +7,16 @@
  * and a thread ("xnb-g<N>") under sustained load (xnb_group_run), with
  * worker=tasklet one softirq context ("xnb-g<N>").  A queue with work
  * sits once on its group's active list; the poll pops each
- * queue that was active when it began, lets it use at most its vif's
- * share of xnb_budget ring slots each way (a slot carries at most a
+ * queue that was active when it began, lets it use at most its turn of
+ * its vif's xnb_budget ring slots each way (a slot carries at most a
  * page; the packet that crosses the budget still goes), and puts it back
- * at the tail if it still has work.  NAPI's budget caps the guest TX
- * packets of the whole poll, which paces how fast rings are consumed.
- * So a flooding vif gets one share per pass like every other vif of
- * the group, whatever its number of queues, and an idle vif costs
- * nothing.  Copy ops gathered during a poll go to the hypervisor
+ * at the tail if it still has work.  A vif's turns in one pass add up to
+ * xnb_budget at most: queues of a vif with more busy queues than the
+ * budget has turns for wait at the head for the next pass.  NAPI's
+ * budget caps the guest TX packets of the whole poll, which paces how
+ * fast rings are consumed.  So a flooding vif gets one budget per pass
+ * like every other vif of the group, whatever its number of queues, and
+ * an idle vif costs nothing.  Copy ops gathered during a poll go to the hypervisor
  * together (copy.c).
  *
  * A new queue joins the group serving the fewest queues (xnb_pick_group),
@@ -103,44 +105,64 @@ void xnb_group_kick(struct xnb_queue *q)
 	rcu_read_unlock();
 }
 
-/* Fewest ring slots a queue of a many-queue vif is given per turn. */
-#define XNB_SHARE_FLOOR	8
-
-/* The slots @q may use this turn, each way: the vif's share (xnb_budget)
- * split among its queues active in this group, so a vif gets one share
- * of the pass however many of its queues are busy here.  Siblings in
- * this group change state only under g->lock, which the caller holds;
- * those of other groups are never equal to g.
+/* The slots @q may use this turn, each way (proto.c's xnb_queue_share):
+ * the vif's @budget for this pass split among its queues active in this
+ * group, less what the pass gave its other queues here already.  Active:
+ * with work queued, or served in this pass (their turn stays counted
+ * when they drain).  Siblings in this group change state only under
+ * g->lock, which the caller holds; those of other groups are never equal
+ * to g (a queue joins g under g->lock), so their fields are not read.
  */
-static int xnb_queue_share(struct xnb_group *g, struct xnb_queue *q)
+static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
+			   u32 budget)
 	__must_hold(&g->lock)
 {
 	struct xnb_vif *vif = q->vif;
-	unsigned int i, n = 1, nr = READ_ONCE(vif->num_queues);
-	int budget = READ_ONCE(xnb_budget);
+	unsigned int i, nr = READ_ONCE(vif->num_queues);
+	u32 active = 1, used = 0;
 
 	lockdep_assert_held(&g->lock);
 	for (i = 0; i < nr; i++) {
 		struct xnb_queue *s = &vif->queues[i];
+		bool turn;
 
-		if (s != q && s->group == g && s->queued)
-			n++;
+		if (s == q || s->group != g)
+			continue;
+		turn = s->share_pass == g->pass_seq && s->share_slots;
+		if (turn)
+			used += s->share_slots;
+		if (turn || s->queued)
+			active++;
 	}
-	return max(budget / (int)n, min(budget, XNB_SHARE_FLOOR));
+	return xnb_queue_share(budget, active, used);
 }
 
-static struct xnb_queue *xnb_group_pop(struct xnb_group *g, int *share)
+/* The next queue with work, and its turn's slots in *share.  A queue
+ * whose vif had its budget in this pass already gets none: it moves to
+ * @waiting, still queued, and goes back to the head of the active list
+ * when the pass ends (xnb_group_pass), so its turn comes first next time.
+ */
+static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
+				       struct list_head *waiting, u32 *share)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q;
 
+	lockdep_assert_held(&g->pass_busy);
 	spin_lock_irq(&g->lock);
 	q = list_first_entry_or_null(&g->active, struct xnb_queue,
 				     active_node);
 	if (q) {
-		list_del_init(&q->active_node);
-		q->queued = false;
-		WRITE_ONCE(g->nr_active, g->nr_active - 1);
-		*share = xnb_queue_share(g, q);
+		*share = xnb_group_share(g, q, budget);
+		if (*share) {
+			list_del_init(&q->active_node);
+			q->queued = false;
+			WRITE_ONCE(g->nr_active, g->nr_active - 1);
+			q->share_pass = g->pass_seq;
+			q->share_slots = *share;
+		} else {
+			list_move_tail(&q->active_node, waiting);
+		}
 	}
 	spin_unlock_irq(&g->lock);
 	return q;
@@ -152,7 +174,7 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, int *share)
  * the queue still has work.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
-			    int share, int tx_slots, int *tx_done)
+			    u32 share, int tx_slots, int *tx_done)
 	__must_hold(&g->pass_busy)
 {
 	int rx, tx;
@@ -162,7 +184,7 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 		goto eoi;	/* owed EOIs still go, as spurious */
 
 	rx = xnb_rx_gather(g, q, share);
-	tx = xnb_tx_gather(g, q, min(share, tx_slots));
+	tx = xnb_tx_gather(g, q, min_t(int, share, tx_slots));
 	*tx_done += tx;
 	g->stats.packets += rx + tx;
 	WRITE_ONCE(q->load, q->load + rx + tx);	/* the balancer's measure */
@@ -205,22 +227,30 @@ eoi:
 static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 	__must_hold(&g->pass_busy)
 {
+	u32 share, vif_budget = READ_ONCE(xnb_budget);
 	u64 start = ktime_get_ns();
 	struct xnb_queue *q;
-	int done = 0, share;
+	LIST_HEAD(waiting);
 	unsigned int n;
+	int done = 0;
 
 	lockdep_assert_held(&g->pass_busy);
 	/* Under the lock: a thread woken while it still ran has no wake-up
-	 * barrier to order this after the kick's increment.
+	 * barrier to order this after the kick's increment.  A new pass
+	 * number: the vifs' turns start over (xnb_group_share).
 	 */
 	spin_lock_irq(&g->lock);
 	n = g->nr_active;
+	g->pass_seq++;
 	spin_unlock_irq(&g->lock);
 
-	while (n-- && done < budget && (q = xnb_group_pop(g, &share))) {
-		bool more = xnb_group_serve(g, q, share, budget - done, &done);
+	while (n-- && done < budget &&
+	       (q = xnb_group_pop(g, vif_budget, &waiting, &share))) {
+		bool more;
 
+		if (!share)
+			continue;	/* its vif's budget is spent: waits */
+		more = xnb_group_serve(g, q, share, budget - done, &done);
 		if (!more)
 			continue;
 		spin_lock_irq(&g->lock);
@@ -235,6 +265,12 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 		}
 		spin_unlock_irq(&g->lock);
 	}
+	/* Those whose vif had its budget first next time, before the queues
+	 * this pass did not reach (a detach meanwhile took its queue off).
+	 */
+	spin_lock_irq(&g->lock);
+	list_splice(&waiting, &g->active);
+	spin_unlock_irq(&g->lock);
 	xnb_copy_flush(g);
 	g->stats.passes++;
 	/* Read lockless by the balancer. */
@@ -522,6 +558,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	spin_lock_irq(&g->lock);
 	list_add_tail(&q->group_node, &g->queues);
 	g->nr_queues++;
+	q->share_slots = 0;	/* no turn in g's pass yet */
 	WRITE_ONCE(q->group, g);
 	spin_unlock_irq(&g->lock);
 	xnb_queue_irqs_follow(q, g);

@@ -405,6 +405,19 @@ unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups)
 	return best;
 }
 
+u32 xnb_queue_share(u32 budget, u32 active, u32 used)
+{
+	u32 even, floor;
+
+	if (used >= budget)
+		return 0;
+	even = budget / (active ? active : 1);
+	floor = budget < XNB_SHARE_FLOOR ? budget : XNB_SHARE_FLOOR;
+	if (even < floor)
+		even = floor;
+	return even < budget - used ? even : budget - used;
+}
+
 /* Both loads scaled alike until the total fits in 22 bits, so that
  * busy (at most XNB_BAL_SCALE, 10 bits) times a load fits in a u32 and
  * no 64-bit division is needed.
