@@ -197,10 +197,17 @@ enum {
  *  - group, group_node, active_node, queued, share_pass, share_slots:
  *    under group->lock of the group the queue is on (the last two are
  *    written by that group's pass as it gives the queue a turn, and
- *    share_slots cleared at attach).  group and group_node change only under
- *    xnb_assign_mutex as well (attach, detach, move), so a holder of
- *    either lock sees them stable; xnb_group_kick reads group lockless
- *    (READ_ONCE, under RCU) and checks it again under the lock.
+ *    share_slots cleared at attach).  group and group_node change only
+ *    under xnb_assign_mutex as well (attach, detach, move), so a holder
+ *    of either lock sees them stable.  group is an RCU pointer:
+ *    published with rcu_assign_pointer() at attach, read with
+ *    rcu_dereference() by xnb_group_kick (an RCU reader: old groups are
+ *    freed after synchronize_rcu()), rcu_dereference_protected() by the
+ *    holders of the assign mutex and by the pass of the queue's group
+ *    (under group->lock: until that pass ends the queue's group is that
+ *    group or NULL), and compared with rcu_access_pointer() where it
+ *    may be changing under another group's lock (the kick's check
+ *    under the lock, a sibling's group in the pass's share).
  *  - ring state (tx, rx private indices, tx_id, tx_extra, tx_pkt,
  *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
  *    worked, flush_group, load, the stats' writes): the pass of the
@@ -231,7 +238,7 @@ struct xnb_queue {
 	char name[IFNAMSIZ + 12];	/* "<ifname>-q<u32>" always fits */
 
 	/* Scheduling, under group->lock. */
-	struct xnb_group *group;
+	struct xnb_group __rcu *group;
 	struct list_head group_node;	/* on group->queues */
 	struct list_head active_node;	/* on group->active when queued */
 	bool queued;
@@ -519,7 +526,7 @@ struct xnb_group {
  * Its holder may read all of these without another lock.  Lockless
  * readers: xnb_nr_groups (WRITE_ONCE under the mutex) by main.c and the
  * "worker-group" watch, which only range-check with it; a kick reaches
- * its group through its queue (READ_ONCE under RCU), and old groups are
+ * its group through its queue (rcu_dereference()), and old groups are
  * freed only after synchronize_rcu().
  */
 extern struct mutex xnb_assign_mutex;

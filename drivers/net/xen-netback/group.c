@@ -88,14 +88,17 @@ void xnb_group_kick(struct xnb_queue *q)
 	unsigned long flags;
 
 	rcu_read_lock();
-	g = READ_ONCE(q->group);
+	g = rcu_dereference(q->group);
 	if (!g) {
 		rcu_read_unlock();
 		return;	/* detached: whoever attaches it next kicks it */
 	}
 
 	spin_lock_irqsave(&g->lock, flags);
-	if (q->group == g && !q->queued) {
+	/* Only compared: q may have moved on, its group written under
+	 * another group's lock than the one held.
+	 */
+	if (rcu_access_pointer(q->group) == g && !q->queued) {
 		list_add_tail(&q->active_node, &g->active);
 		q->queued = true;
 		WRITE_ONCE(g->nr_active, g->nr_active + 1);
@@ -126,7 +129,8 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 		struct xnb_queue *s = &vif->queues[i];
 		bool turn;
 
-		if (s == q || s->group != g)
+		/* Compared only: a sibling of another group may be moving. */
+		if (s == q || rcu_access_pointer(s->group) != g)
 			continue;
 		turn = s->share_pass == g->pass_seq && s->share_slots;
 		if (turn)
@@ -254,8 +258,12 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 		if (!more)
 			continue;
 		spin_lock_irq(&g->lock);
-		/* Unless it was detached meanwhile, back to the tail. */
-		if (q->group == g) {
+		/* Unless it was detached meanwhile, back to the tail.  Until
+		 * this pass ends it cannot join another group (a detach waits
+		 * for the pass): its group is g or NULL, written under g->lock.
+		 */
+		if (rcu_dereference_protected(q->group,
+					      lockdep_is_held(&g->lock)) == g) {
 			*requeued = true;
 			if (!q->queued) {
 				list_add_tail(&q->active_node, &g->active);
@@ -559,7 +567,8 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	list_add_tail(&q->group_node, &g->queues);
 	g->nr_queues++;
 	q->share_slots = 0;	/* no turn in g's pass yet */
-	WRITE_ONCE(q->group, g);
+	/* Publishes g to xnb_group_kick()'s lockless read. */
+	rcu_assign_pointer(q->group, g);
 	spin_unlock_irq(&g->lock);
 	xnb_queue_irqs_follow(q, g);
 }
@@ -589,9 +598,11 @@ void xnb_group_attach(struct xnb_queue *q, int pinned)
 static void xnb_group_detach_locked(struct xnb_queue *q)
 	__must_hold(&xnb_assign_mutex)
 {
-	struct xnb_group *g = q->group;
+	struct xnb_group *g;
 
 	lockdep_assert_held(&xnb_assign_mutex);
+	g = rcu_dereference_protected(q->group,
+				      lockdep_is_held(&xnb_assign_mutex));
 	if (!g)
 		return;
 
@@ -603,7 +614,7 @@ static void xnb_group_detach_locked(struct xnb_queue *q)
 		q->queued = false;
 		WRITE_ONCE(g->nr_active, g->nr_active - 1);
 	}
-	WRITE_ONCE(q->group, NULL);
+	RCU_INIT_POINTER(q->group, NULL);
 	spin_unlock_irq(&g->lock);
 
 	xnb_group_sync(g);
@@ -646,9 +657,11 @@ void xnb_group_detach(struct xnb_queue *q)
 void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	__must_hold(&xnb_assign_mutex)
 {
-	struct xnb_group *from = q->group;
+	struct xnb_group *from;
 
 	lockdep_assert_held(&xnb_assign_mutex);
+	from = rcu_dereference_protected(q->group,
+					 lockdep_is_held(&xnb_assign_mutex));
 	if (!from || to >= xnb_nr_groups || from == &xnb_groups[to])
 		return;
 	xnb_group_detach_locked(q);
