@@ -537,6 +537,7 @@ void xnb_groups_exit(void);
 void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_kick(struct xnb_queue *queue);
+void xnb_group_kick_task(struct xnb_queue *queue);
 void xnb_group_move_locked(struct xnb_queue *queue, unsigned int to);
 int xnb_groups_set_batch(unsigned int batch);
 int xnb_groups_set_count(unsigned int n);

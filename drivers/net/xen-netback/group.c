@@ -53,36 +53,37 @@ static struct napi_struct *xnb_group_napi(struct xnb_group *g)
 	return READ_ONCE(g->run) == XNB_RUN_LIGHT ? &g->light : &g->napi;
 }
 
-/* napi_schedule() only raises NET_RX; from process context with BH on
- * nothing would run it until the next interrupt, so bracket it there.
- * Interrupts, timers, the transmit path and the polls (BH off) take the
- * short way.
+/* Schedule the context that owns the passes, from hard irq, softirq or
+ * with BH off: event channels, timers, the transmit path, the polls.  A
+ * NET_RX that napi_schedule() raises runs as that context ends (irq
+ * exit, softirq, local_bh_enable()).  Irqs off stands for hard irq too:
+ * the transmit path of netpoll runs so.
  */
 static void xnb_group_wake(struct xnb_group *g)
 {
-	if (in_interrupt() || irqs_disabled()) {
-		napi_schedule(xnb_group_napi(g));
-		return;
-	}
-	local_bh_disable();
+	lockdep_assert_once(in_hardirq() || softirq_count() || irqs_disabled());
 	napi_schedule(xnb_group_napi(g));
+}
+
+/* The same from process context with BH on (attach, a move, a resume, a
+ * "rate" change): there napi_schedule() would only raise NET_RX, which
+ * nothing runs until the next interrupt, so BH is bracketed around it
+ * and local_bh_enable() runs it (and complains, under lockdep, if called
+ * in hard irq or with irqs off).
+ */
+static void xnb_group_wake_task(struct xnb_group *g)
+{
+	lockdep_assert_once(in_task());
+	local_bh_disable();
+	xnb_group_wake(g);
 	local_bh_enable();
 }
 
-/**
- * xnb_group_kick() - Put a queue with work on its group's active list.
- * @q: the queue
- *
- * Queues @q once on the active list of the group serving it and
- * schedules that group's poll.  A queue in no group is left alone:
- * whoever attaches it next kicks it.
- *
- * Context: Any context: hard irq (event channels), softirq (timers, the
- * transmit path), process.  Takes the group's lock with irqs saved.  An
- * RCU reader while it holds the group: a runtime regroup frees the old
- * groups only after synchronize_rcu().
+/* Queue @q on its group's active list unless it is there already, and
+ * wake the group: with xnb_group_wake_task() when @task, for a caller
+ * in process context with BH on.
  */
-void xnb_group_kick(struct xnb_queue *q)
+static void xnb_group_kick_how(struct xnb_queue *q, bool task)
 {
 	struct xnb_group *g;
 	unsigned long flags;
@@ -104,8 +105,45 @@ void xnb_group_kick(struct xnb_queue *q)
 		WRITE_ONCE(g->nr_active, g->nr_active + 1);
 	}
 	spin_unlock_irqrestore(&g->lock, flags);
-	xnb_group_wake(g);
+	if (task)
+		xnb_group_wake_task(g);
+	else
+		xnb_group_wake(g);
 	rcu_read_unlock();
+}
+
+/**
+ * xnb_group_kick() - Put a queue with work on its group's active list.
+ * @q: the queue
+ *
+ * Queues @q once on the active list of the group serving it and
+ * schedules that group's poll.  A queue in no group is left alone:
+ * whoever attaches it next kicks it.
+ *
+ * Context: Hard irq (event channels), softirq (timers), or BH off (the
+ * transmit path); process context uses xnb_group_kick_task().  Takes the
+ * group's lock with irqs saved.  An RCU reader while it holds the group:
+ * a runtime regroup frees the old groups only after synchronize_rcu().
+ */
+void xnb_group_kick(struct xnb_queue *q)
+{
+	xnb_group_kick_how(q, false);
+}
+
+/**
+ * xnb_group_kick_task() - xnb_group_kick() from process context.
+ * @q: the queue
+ *
+ * As xnb_group_kick(), for callers in process context with BH on (an
+ * attach, a move, a "rate" change), where scheduling NAPI needs BH
+ * bracketed to run.
+ *
+ * Context: Process context, may sleep; BH on.  Takes the group's lock
+ * and disables BH around the wake-up.
+ */
+void xnb_group_kick_task(struct xnb_queue *q)
+{
+	xnb_group_kick_how(q, true);
 }
 
 /* The slots @q may use this turn, each way (proto.c's xnb_queue_share):
@@ -449,7 +487,7 @@ static void xnb_group_rewake(struct xnb_group *g)
 	n = g->nr_active;
 	spin_unlock_irq(&g->lock);
 	if (n)
-		xnb_group_wake(g);
+		xnb_group_wake_task(g);
 }
 
 /* Stop the group's passes: on return no pass runs, and none starts
@@ -592,7 +630,7 @@ void xnb_group_attach(struct xnb_queue *q, int pinned)
 	mutex_unlock(&xnb_assign_mutex);
 
 	/* Work may have arrived while the queue had no group. */
-	xnb_group_kick(q);
+	xnb_group_kick_task(q);
 }
 
 static void xnb_group_detach_locked(struct xnb_queue *q)
@@ -669,7 +707,7 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	from->moves_out++;
 	xnb_groups[to].moves_in++;
 	/* An event that found it groupless kicked nothing. */
-	xnb_group_kick(q);
+	xnb_group_kick_task(q);
 }
 
 /* Start the group at @index: its batch, its NAPI context on a dummy
@@ -891,7 +929,7 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
 		xnb_group_detach_locked(q);
 		xnb_group_attach_locked(q, pin);
 		/* An event that found it groupless kicked nothing. */
-		xnb_group_kick(q);
+		xnb_group_kick_task(q);
 	}
 }
 

@@ -164,7 +164,7 @@ static void xnb_rate_changed(struct xenbus_watch *w, const char *path,
 		spin_unlock_bh(&vif->credit_lock);
 		/* A queue held for credit under the old limit may go now. */
 		for (i = 0; i < vif->num_queues; i++)
-			xnb_group_kick(&vif->queues[i]);
+			xnb_group_kick_task(&vif->queues[i]);
 	}
 	mutex_unlock(&be->lock);
 }
