@@ -125,7 +125,8 @@
 
 /* main.c: module parameters.  budget, max_queues and separate_tx_rx_irq
  * may change at any time (READ_ONCE); copy_batch and groups change under
- * group.c's assign mutex.
+ * group.c's assign mutex, groups also at module init (readers outside
+ * the mutex use READ_ONCE).
  */
 extern unsigned int xnb_nr_groups;
 extern bool xnb_use_tasklet;
@@ -216,16 +217,18 @@ enum {
  *    for the group's poll (xnb_group_sync), so the two never overlap.
  *    The event handlers read a snapshot lockless (READ_ONCE of
  *    req_cons, tx_held, rx_blocked_since, rx_want, tx_prod_eoi) and
- *    judge events by it (proto.c); the worker writes the last four
- *    with WRITE_ONCE, ordered by the barriers rx.c and interface.c
- *    explain.  debugfs reads a snapshot too.
+ *    judge events by it (proto.c); the worker writes all five with
+ *    WRITE_ONCE, ordered by the barriers rx.c and interface.c explain.
+ *    debugfs reads a snapshot too (READ_ONCE; data_race() for the
+ *    private response producers, written plainly by the pass).
  *  - rx_skbs: its own queue lock (xnb_start_xmit adds, the worker and
  *    the purge take); rx_bytes_queued, unsupported_dropped: atomics.
  *  - eoi, eoi_held: atomic bitops, the handler sets an owed EOI and
  *    the worker takes it; held_irq is stored before its eoi_held bit
  *    (barrier) and read after the timer took the bit.  spurious_run and
  *    spurious_progress belong to whoever owes that channel's EOI (the
- *    channel stays masked until it is sent): no lock.
+ *    channel stays masked until it is sent): no lock; spurious_run is
+ *    stored with WRITE_ONCE, debugfs peeks at it.
  *  - stats: one writer at a time (the pass, or the xenbus thread once
  *    the queue is detached) inside u64_stats_update_begin/_end; readers
  *    retry with u64_stats_fetch_begin/_retry, under vif->stats_lock
@@ -314,10 +317,15 @@ struct xnb_queue {
  *    by the xenbus thread under the backend lock (xenbus.c's be->lock,
  *    checked by xnb_backend_assert_held()).  queues and num_queues
  *    change under stats_lock too, for the stats readers.  The data path
- *    reads them lockless while connected: connected, num_queues,
- *    pinned_group with READ_ONCE; a disconnect clears connected and
- *    waits out xnb_start_xmit (synchronize_net) and each group's poll
- *    (the detach) before the queues go.
+ *    reads them lockless while connected: num_queues and pinned_group
+ *    with READ_ONCE; connected is set with smp_store_release() once the
+ *    rest is in place and xnb_start_xmit reads it with
+ *    smp_load_acquire() before the queues and features; a disconnect
+ *    clears it (WRITE_ONCE) and waits out xnb_start_xmit
+ *    (synchronize_net) and each group's poll (the detach) before the
+ *    queues go.  The features are stored with WRITE_ONCE at connect:
+ *    ndo_fix_features and ndo_change_mtu read them (READ_ONCE) under
+ *    rtnl alone, and xnb_vif_start applies them again afterwards.
  *  - disabled: set (WRITE_ONCE) by whoever finds a protocol violation
  *    (xnb_vif_fatal: a group worker, the control ring's work), reset
  *    only by xnb_vif_start under the backend lock; read with READ_ONCE.
@@ -329,16 +337,19 @@ struct xnb_queue {
  *    the group workers, the control ring's work through xnb_vif_fatal).
  *  - stats_lock: queues and num_queues against the stats readers, and
  *    saved, saved_unsupported.
- *  - credit_lock: credit; its bytes is peeked at lockless (READ_ONCE)
- *    to skip the lock when no rate is set.
+ *  - credit_lock: credit; its bytes is peeked at lockless (READ_ONCE,
+ *    stored with WRITE_ONCE by proto.c) to skip the lock when no rate
+ *    is set.
  *  - ctrl, ctrl_dead, ctrl_buf: ctrl_work alone while the control ring
  *    is connected (a work item never runs twice at once; xnb_vif_start
- *    only peeks at ctrl_dead, READ_ONCE), the xenbus thread at connect
- *    and disconnect (the work cancelled first).  ctrl_irq: stored by the
- *    handler and the connect, read by the work with READ_ONCE.
+ *    only peeks at ctrl_dead, READ_ONCE, which the work stores with
+ *    WRITE_ONCE), the xenbus thread at connect and disconnect (the work
+ *    cancelled first).  ctrl_irq: stored by the handler and the connect
+ *    (WRITE_ONCE), read by the work and the disconnect with READ_ONCE.
  *  - hash_lock: a seqlock over hash; writers (ctrl_work, connect,
  *    disconnect) keep BHs off, readers (ndo_select_queue, the transmit
- *    path) retry; hash.alg is peeked at lockless (READ_ONCE) first.
+ *    path) retry; hash.alg is peeked at lockless (READ_ONCE) first, and
+ *    stored with WRITE_ONCE by ctrl.c.
  */
 struct xnb_vif {
 	struct net_device *dev;

@@ -1029,24 +1029,29 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 {
 	const struct xen_netif_tx_sring *ts = q->tx.sring;
 	const struct xen_netif_rx_sring *rs = q->rx.sring;
+	RING_IDX tx_rsp, rx_rsp;
 
 	lockdep_assert_held(&g->lock);
 	seq_printf(m, "  %s%s%s%s eoi %lx held %lx spurious %u/%u\n",
 		   q->name, q->queued ? " queued" : "",
-		   q->tx_held ? " held" : "",
-		   q->rx_blocked_since ? " rx-blocked" : "", READ_ONCE(q->eoi),
+		   READ_ONCE(q->tx_held) ? " held" : "",
+		   READ_ONCE(q->rx_blocked_since) ? " rx-blocked" : "",
+		   READ_ONCE(q->eoi),
 		   READ_ONCE(q->eoi_held), READ_ONCE(q->spurious_run[XNB_EOI_TX]),
 		   READ_ONCE(q->spurious_run[XNB_EOI_RX]));
 	if (!ts || !rs)
 		return;
+	/* rsp_prod_pvt: the pass's alone, written plainly; a snapshot. */
+	tx_rsp = data_race(q->tx.rsp_prod_pvt);	/* racy snapshot */
+	rx_rsp = data_race(q->rx.rsp_prod_pvt);	/* racy snapshot */
 	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",
-		   READ_ONCE(ts->req_prod), q->tx.req_cons,
-		   READ_ONCE(ts->req_event), q->tx.rsp_prod_pvt,
+		   READ_ONCE(ts->req_prod), READ_ONCE(q->tx.req_cons),
+		   READ_ONCE(ts->req_event), tx_rsp,
 		   READ_ONCE(ts->rsp_prod), READ_ONCE(ts->rsp_event),
 		   READ_ONCE(q->tx_prod_eoi));
 	seq_printf(m, "    rx req %u/%u ev %u rsp %u/%u ev %u want %u skbs %u bytes %d\n",
-		   READ_ONCE(rs->req_prod), q->rx.req_cons,
-		   READ_ONCE(rs->req_event), q->rx.rsp_prod_pvt,
+		   READ_ONCE(rs->req_prod), READ_ONCE(q->rx.req_cons),
+		   READ_ONCE(rs->req_event), rx_rsp,
 		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
 		   READ_ONCE(q->rx_want), skb_queue_len_lockless(&q->rx_skbs),
 		   atomic_read(&q->rx_bytes_queued));

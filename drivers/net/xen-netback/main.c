@@ -81,15 +81,18 @@ static int xnb_groups_set(const char *val, const struct kernel_param *kp)
 	return err ? err : xnb_groups_set_count(v);
 }
 
-/* Init stores the count it picked outside the param lock. */
-static int xnb_groups_get(char *buffer, const struct kernel_param *kp)
+/* param_get_uint() for a value module init stores outside the param
+ * lock (groups, max_queues' default).
+ */
+static int xnb_get_uint_once(char *buffer, const struct kernel_param *kp)
 {
-	return scnprintf(buffer, PAGE_SIZE, "%u\n", READ_ONCE(xnb_nr_groups));
+	return scnprintf(buffer, PAGE_SIZE, "%u\n",
+			 READ_ONCE(*(unsigned int *)kp->arg));
 }
 
 static const struct kernel_param_ops xnb_groups_ops = {
 	.set = xnb_groups_set,
-	.get = xnb_groups_get,
+	.get = xnb_get_uint_once,
 };
 module_param_cb(groups, &xnb_groups_ops, &xnb_nr_groups, 0644);
 MODULE_PARM_DESC(groups, "Number of worker groups (0 = one per online CPU); writable at runtime, moves queues live");
@@ -190,7 +193,7 @@ static int xnb_max_queues_set(const char *val, const struct kernel_param *kp)
 
 static const struct kernel_param_ops xnb_max_queues_ops = {
 	.set = xnb_max_queues_set,
-	.get = param_get_uint,
+	.get = xnb_get_uint_once,
 };
 module_param_cb(max_queues, &xnb_max_queues_ops, &xnb_max_queues, 0644);
 MODULE_PARM_DESC(max_queues, "Queues a frontend may use (0 = min(8, online CPUs)); for the next connection");

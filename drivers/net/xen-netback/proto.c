@@ -338,7 +338,8 @@ bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)
 
 void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now)
 {
-	c->bytes = bytes > XNB_CREDIT_MAX ? XNB_CREDIT_MAX : bytes;
+	/* tx.c peeks at bytes lockless to skip the lock when it is 0. */
+	WRITE_ONCE(c->bytes, bytes > XNB_CREDIT_MAX ? XNB_CREDIT_MAX : bytes);
 	c->usec = usec;
 	c->balance = (s64)c->bytes;
 	c->next_refill = now + usec;

@@ -56,7 +56,11 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct xnb_queue *q;
 	bool full;
 
-	if (!READ_ONCE(vif->connected) || READ_ONCE(vif->disabled) ||
+	/* Acquire: pairs with xnb_vif_start()'s release, so the queues,
+	 * their count and the negotiated features read below are the ones
+	 * set before the vif was started.
+	 */
+	if (!smp_load_acquire(&vif->connected) || READ_ONCE(vif->disabled) ||
 	    qi >= READ_ONCE(vif->num_queues))
 		goto drop_noqueue;
 	q = &vif->queues[qi];
@@ -385,7 +389,8 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
 	f->headroom = headroom;
 	f->ring_start = cons;
 	f->nr_slots = need;
-	q->rx.req_cons = cons + need;
+	/* The event handler judges by it lockless (xnb_rx_event). */
+	WRITE_ONCE(q->rx.req_cons, cons + need);
 	xnb_copy_commit(g, f, n);
 }
 

@@ -224,7 +224,8 @@ static void xnb_tx_consume(struct xnb_queue *q, struct xnb_inflight *f)
 	}
 	f->ring_start = cons;
 	f->nr_slots = p->nr_slots;
-	q->tx.req_cons = cons + p->nr_slots;
+	/* The event handler judges by it lockless (xnb_tx_event). */
+	WRITE_ONCE(q->tx.req_cons, cons + p->nr_slots);
 }
 
 static void xnb_tx_setup_skb(struct xnb_queue *q, struct sk_buff *skb,
