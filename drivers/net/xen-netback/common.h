@@ -141,21 +141,24 @@ extern bool xnb_separate_tx_rx_irq;
 extern bool xnb_provides_xdp_headroom;
 extern unsigned int xnb_rebalance_ms;
 
-/* Per-queue counters, read by ethtool and ndo_get_stats64. */
+/* Per-queue counters, read by ethtool and ndo_get_stats64 while the
+ * pass counts: u64_stats_t, whose accessors make the race one that is
+ * intended (on 64-bit the sync is empty and they are the only marking).
+ */
 struct xnb_queue_stats {
-	u64 rx_gso_checksum_fixup;	/* guest GSO without csum_blank */
-	u64 tx_packets;		/* guest -> dom0 (the guest's TX) */
-	u64 tx_bytes;
-	u64 tx_dropped;		/* answered with errors */
-	u64 tx_errors;		/* grant copy failures */
-	u64 tx_alloc_failed;	/* dropped: no memory for the skb */
-	u64 rx_packets;		/* dom0 -> guest */
-	u64 rx_bytes;
-	u64 rx_dropped;
-	u64 rx_errors;
-	u64 copy_ops;
-	u64 copy_batches;	/* flushes that carried this queue's ops */
-	u64 copy_eagain_failed;	/* packets failed: GNTST_eagain twice */
+	u64_stats_t rx_gso_checksum_fixup; /* guest GSO without csum_blank */
+	u64_stats_t tx_packets;	/* guest -> dom0 (the guest's TX) */
+	u64_stats_t tx_bytes;
+	u64_stats_t tx_dropped;	/* answered with errors */
+	u64_stats_t tx_errors;	/* grant copy failures */
+	u64_stats_t tx_alloc_failed; /* dropped: no memory for the skb */
+	u64_stats_t rx_packets;	/* dom0 -> guest */
+	u64_stats_t rx_bytes;
+	u64_stats_t rx_dropped;
+	u64_stats_t rx_errors;
+	u64_stats_t copy_ops;
+	u64_stats_t copy_batches; /* flushes that carried this queue's ops */
+	u64_stats_t copy_eagain_failed; /* packets failed: GNTST_eagain twice */
 	struct u64_stats_sync sync;
 };
 
@@ -230,9 +233,10 @@ enum {
  *    channel stays masked until it is sent): no lock; spurious_run is
  *    stored with WRITE_ONCE, debugfs peeks at it.
  *  - stats: one writer at a time (the pass, or the xenbus thread once
- *    the queue is detached) inside u64_stats_update_begin/_end; readers
- *    retry with u64_stats_fetch_begin/_retry, under vif->stats_lock
- *    (the queues array must not go meanwhile).
+ *    the queue is detached) inside u64_stats_update_begin/_end, with
+ *    u64_stats_inc/_add; readers retry with u64_stats_fetch_begin/_retry
+ *    and read with u64_stats_read, under vif->stats_lock (the queues
+ *    array must not go meanwhile).
  *  - bal_load, bal_sample, bal_hold: under xnb_assign_mutex.
  */
 struct xnb_queue {
@@ -675,10 +679,11 @@ void xnb_backend_assert_held(struct xnb_vif *vif);
  * Context: The counters' single writer: the pass serving @q, or the
  * xenbus thread once @q left its group (see struct xnb_queue).
  */
-static inline void xnb_stat_add(struct xnb_queue *q, u64 *field, u64 v)
+static inline void xnb_stat_add(struct xnb_queue *q, u64_stats_t *field,
+				unsigned long v)
 {
 	u64_stats_update_begin(&q->stats.sync);
-	*field += v;
+	u64_stats_add(field, v);
 	u64_stats_update_end(&q->stats.sync);
 }
 

@@ -587,10 +587,10 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
 
 	u64_stats_update_begin(&q->stats.sync);
 	if (ok) {
-		q->stats.rx_packets++;
-		q->stats.rx_bytes += skb->len;
+		u64_stats_inc(&q->stats.rx_packets);
+		u64_stats_add(&q->stats.rx_bytes, skb->len);
 	} else {
-		q->stats.rx_errors++;
+		u64_stats_inc(&q->stats.rx_errors);
 	}
 	u64_stats_update_end(&q->stats.sync);
 
