@@ -264,7 +264,8 @@ eoi:
  * share of slots (xnb_queue_share), and counting it would let dom0's
  * transmits starve the guest's.  A queue with RX work left is put back
  * like any other (*requeued), which makes the poll keep the group
- * scheduled (xnb_group_run).
+ * scheduled (xnb_group_run); so is one left waiting for the next pass
+ * because its vif's budget was spent (xnb_group_pop).
  */
 static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 	__must_hold(&g->pass_busy)
@@ -290,8 +291,15 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 	       (q = xnb_group_pop(g, vif_budget, &waiting, &share))) {
 		bool more;
 
-		if (!share)
-			continue;	/* its vif's budget is spent: waits */
+		if (!share) {
+			/* Its vif's budget is spent: it waits, still active,
+			 * with no kick to come (its channels stay masked until
+			 * it drains), so the poll must go on like for a queue
+			 * put back.
+			 */
+			*requeued = true;
+			continue;
+		}
 		more = xnb_group_serve(g, q, share, budget - done, &done);
 		if (!more)
 			continue;
