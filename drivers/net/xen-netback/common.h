@@ -53,10 +53,13 @@
  *     tx.c       credit timer: kicks the group when credit is back
  *     rx.c       stall timer: kicks the group to check a stalled queue
  *
- *   sysfs parameter writes (process context)
+ *   sysfs parameter writes (process context; the files exist before
+ *   module init runs and until after exit returned)
  *     main.c     groups, copy_batch: group.c swaps or resizes the groups
- *                under its assign mutex (xnb_groups_set_count/_batch);
- *                rebalance_ms: (re)arms the balancer
+ *                under its assign mutex (xnb_groups_set_count/_batch),
+ *                under which init and exit also take the groups up and
+ *                down; rebalance_ms: (re)arms the balancer, only between
+ *                xnb_balance_start and _stop
  *
  *   balancer: a delayed work item on system_wq every rebalance_ms
  *     balance.c  xnb_balance_run: under the assign mutex, measures each
