@@ -245,8 +245,8 @@ lint: kdir-6.1
 # scenarios that test plain netback behaviour against Debian's as reference.
 CHECK_OURS ?= hotplug teardown matrix-1-kthread matrix-2-kthread \
 	      matrix-1-tasklet matrix-2-tasklet multiqueue attach3 jumbo \
-	      rate worker-group regroup rebalance sysfs destroy-busy reload stress \
-	      saverestore guest2guest idle mq-single xnbctl
+	      rate worker-group regroup rebalance sysfs destroy-busy reload \
+	      reload-race stress saverestore guest2guest idle mq-single xnbctl
 CHECK_STOCK ?= basic hotplug teardown
 # ... and on Debian 13 (LAB_DIST=trixie), ours again: the worker matrix
 # and multiqueue (check.sh adds the hostile campaign and the bench smoke).

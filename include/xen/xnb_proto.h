@@ -320,6 +320,23 @@ bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us);
 unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups);
 
 /*
+ * A queue's turn in its group's pass (group.c): the ring slots it may
+ * use, each way.  A vif gets @budget slots (the budget parameter) per
+ * pass of a group, split evenly among its @active queues with work in
+ * that group (this one included; 0 counts as 1), but at least
+ * XNB_SHARE_FLOOR each (a turn of a slot or two costs more than it
+ * moves) unless @budget is smaller.  Never more than what the pass has
+ * not yet given the vif's other queues (@used): a vif's total per pass
+ * stays within @budget however many queues it has.  0 when nothing is
+ * left: the queue waits for the next pass, where the caller serves it
+ * before those served in this one, so with the floor a many-queue vif's
+ * queues take turns.
+ */
+#define XNB_SHARE_FLOOR	8u
+
+u32 xnb_queue_share(u32 budget, u32 active, u32 used);
+
+/*
  * Live rebalancing (balance.c): once per interval, given how busy each
  * group was (@busy[g], permille of the interval spent in its poll) and
  * what each queue was served (@q[i].load, in any unit common to all

@@ -6,7 +6,7 @@
  * the include path, where the kernel headers the interface headers and
  * the pure code name have userspace stand-ins:
  *
- *   linux/compiler.h           READ_ONCE
+ *   linux/compiler.h           READ_ONCE, WRITE_ONCE
  *   xen/interface/io/netif.h   libxen-dev's xen/io/netif.h, with the
  *                              kernel's names for its ring types
  *

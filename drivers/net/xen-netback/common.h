@@ -63,12 +63,15 @@
  *     interface.c  each channel's back-off timer: sends an EOI held
  *                back from a storm (xnb_lateeoi)
  *
- *   sysfs parameter writes (process context)
+ *   sysfs parameter writes (process context; the files exist before
+ *   module init runs and until after exit returned)
  *     main.c     groups, copy_batch: group.c swaps or resizes the groups
  *                under its assign mutex (xnb_groups_set_count/_batch),
- *                then for groups sysfs.c makes the new set's directories
- *                (xnb_sysfs_update, outside that mutex);
- *                rebalance_ms: (re)arms the balancer
+ *                under which init and exit also take the groups up and
+ *                down; then for groups sysfs.c makes the new set's
+ *                directories (xnb_sysfs_update, outside that mutex);
+ *                rebalance_ms: (re)arms the balancer, only between
+ *                xnb_balance_start and _stop
  *
  *   balancer: a delayed work item on system_wq every rebalance_ms
  *     balance.c  xnb_balance_run: under the assign mutex, measures each
@@ -149,7 +152,9 @@
 
 /* main.c: module parameters.  budget, max_queues, separate_tx_rx_irq,
  * provides_xdp_headroom and rebalance_ms may change at any time
- * (READ_ONCE); copy_batch and groups change under group.c's assign mutex.
+ * (READ_ONCE); copy_batch and groups change under group.c's assign
+ * mutex, groups also at module init (readers outside the mutex use
+ * READ_ONCE).
  */
 extern unsigned int xnb_nr_groups;
 extern bool xnb_use_tasklet;
@@ -164,21 +169,24 @@ extern bool xnb_separate_tx_rx_irq;
 extern bool xnb_provides_xdp_headroom;
 extern unsigned int xnb_rebalance_ms;
 
-/* Per-queue counters, read by ethtool and ndo_get_stats64. */
+/* Per-queue counters, read by ethtool and ndo_get_stats64 while the
+ * pass counts: u64_stats_t, whose accessors make the race one that is
+ * intended (on 64-bit the sync is empty and they are the only marking).
+ */
 struct xnb_queue_stats {
-	u64 rx_gso_checksum_fixup;	/* guest GSO without csum_blank */
-	u64 tx_packets;		/* guest -> dom0 (the guest's TX) */
-	u64 tx_bytes;
-	u64 tx_dropped;		/* answered with errors */
-	u64 tx_errors;		/* grant copy failures */
-	u64 tx_alloc_failed;	/* dropped: no memory for the skb */
-	u64 rx_packets;		/* dom0 -> guest */
-	u64 rx_bytes;
-	u64 rx_dropped;
-	u64 rx_errors;
-	u64 copy_ops;
-	u64 copy_batches;	/* flushes that carried this queue's ops */
-	u64 copy_eagain_failed;	/* packets failed: GNTST_eagain twice */
+	u64_stats_t rx_gso_checksum_fixup; /* guest GSO without csum_blank */
+	u64_stats_t tx_packets;	/* guest -> dom0 (the guest's TX) */
+	u64_stats_t tx_bytes;
+	u64_stats_t tx_dropped;	/* answered with errors */
+	u64_stats_t tx_errors;	/* grant copy failures */
+	u64_stats_t tx_alloc_failed; /* dropped: no memory for the skb */
+	u64_stats_t rx_packets;	/* dom0 -> guest */
+	u64_stats_t rx_bytes;
+	u64_stats_t rx_dropped;
+	u64_stats_t rx_errors;
+	u64_stats_t copy_ops;
+	u64_stats_t copy_batches; /* flushes that carried this queue's ops */
+	u64_stats_t copy_eagain_failed; /* packets failed: GNTST_eagain twice */
 	struct u64_stats_sync sync;
 };
 
@@ -234,11 +242,20 @@ struct xnb_backoff {
  *    the xenbus thread under the backend lock, while the queue is in no
  *    group (connect before the attach, release after the detach); fixed
  *    in between.
- *  - group, group_node, active_node, queued: under group->lock of the
- *    group the queue is on.  group and group_node change only under
- *    xnb_assign_mutex as well (attach, detach, move), so a holder of
- *    either lock sees them stable; xnb_group_kick reads group lockless
- *    (READ_ONCE, under RCU) and checks it again under the lock.
+ *  - group, group_node, active_node, queued, share_pass, share_slots:
+ *    under group->lock of the group the queue is on (the last two are
+ *    written by that group's pass as it gives the queue a turn, and
+ *    share_slots cleared at attach).  group and group_node change only
+ *    under xnb_assign_mutex as well (attach, detach, move), so a holder
+ *    of either lock sees them stable.  group is an RCU pointer:
+ *    published with rcu_assign_pointer() at attach, read with
+ *    rcu_dereference() by xnb_group_kick (an RCU reader: old groups are
+ *    freed after synchronize_rcu()), rcu_dereference_protected() by the
+ *    holders of the assign mutex and by the pass of the queue's group
+ *    (under group->lock: until that pass ends the queue's group is that
+ *    group or NULL), and compared with rcu_access_pointer() where it
+ *    may be changing under another group's lock (the kick's check
+ *    under the lock, a sibling's group in the pass's share).
  *  - ring state (tx, rx private indices, tx_id, tx_extra, tx_pkt,
  *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
  *    worked, flush_group, load, the stats' writes): the pass of the
@@ -247,18 +264,20 @@ struct xnb_backoff {
  *    for the group's poll (xnb_group_sync), so the two never overlap.
  *    The event handlers read a snapshot lockless (READ_ONCE of
  *    req_cons, tx_held, rx_blocked_since, rx_want, tx_prod_eoi) and
- *    judge events by it (proto.c); the worker writes the last four
- *    with WRITE_ONCE, ordered by the barriers rx.c and interface.c
- *    explain.  debugfs reads a snapshot too.
+ *    judge events by it (proto.c); the worker writes all five with
+ *    WRITE_ONCE, ordered by the barriers rx.c and interface.c explain.
+ *    debugfs reads a snapshot too (READ_ONCE; data_race() for the
+ *    private response producers, written plainly by the pass).
  *  - rx_skbs: its own queue lock (xnb_start_xmit adds, the worker and
  *    the purge take); rx_bytes_queued, unsupported_dropped: atomics.
  *  - eoi: atomic bitops, the handler sets an owed EOI and the worker
  *    takes it.  backoff: see struct xnb_backoff (each channel's belongs
  *    to whoever owes that channel's EOI).
  *  - stats: one writer at a time (the pass, or the xenbus thread once
- *    the queue is detached) inside u64_stats_update_begin/_end; readers
- *    retry with u64_stats_fetch_begin/_retry, under vif->stats_lock
- *    (the queues array must not go meanwhile).
+ *    the queue is detached) inside u64_stats_update_begin/_end, with
+ *    u64_stats_inc/_add; readers retry with u64_stats_fetch_begin/_retry
+ *    and read with u64_stats_read, under vif->stats_lock (the queues
+ *    array must not go meanwhile).
  *  - bal_load, bal_sample, bal_hold: under xnb_assign_mutex.
  */
 struct xnb_queue {
@@ -267,10 +286,12 @@ struct xnb_queue {
 	char name[IFNAMSIZ + 12];	/* "<ifname>-q<u32>" always fits */
 
 	/* Scheduling, under group->lock. */
-	struct xnb_group *group;
+	struct xnb_group __rcu *group;
 	struct list_head group_node;	/* on group->queues */
 	struct list_head active_node;	/* on group->active when queued */
 	bool queued;
+	u32 share_pass;			/* group->pass_seq of its last turn */
+	u32 share_slots;		/* the slots it was given then */
 
 	/* Guest TX ring and its per-slot answers, by ring index. */
 	struct xen_netif_tx_back_ring tx;
@@ -334,10 +355,15 @@ struct xnb_queue {
  *    by the xenbus thread under the backend lock (xenbus.c's be->lock,
  *    checked by xnb_backend_assert_held()).  queues and num_queues
  *    change under stats_lock too, for the stats readers.  The data path
- *    reads them lockless while connected: connected, num_queues,
- *    pinned_group with READ_ONCE; a disconnect clears connected and
- *    waits out xnb_start_xmit (synchronize_net) and each group's poll
- *    (the detach) before the queues go.
+ *    reads them lockless while connected: num_queues and pinned_group
+ *    with READ_ONCE; connected is set with smp_store_release() once the
+ *    rest is in place and xnb_start_xmit reads it with
+ *    smp_load_acquire() before the queues and features; a disconnect
+ *    clears it (WRITE_ONCE) and waits out xnb_start_xmit
+ *    (synchronize_net) and each group's poll (the detach) before the
+ *    queues go.  The features are stored with WRITE_ONCE at connect:
+ *    ndo_fix_features and ndo_change_mtu read them (READ_ONCE) under
+ *    rtnl alone, and xnb_vif_start applies them again afterwards.
  *  - disabled: set (WRITE_ONCE) by whoever finds a protocol violation
  *    (xnb_vif_fatal: a group worker, the control ring's work), reset
  *    only by xnb_vif_start under the backend lock; read with READ_ONCE.
@@ -349,20 +375,23 @@ struct xnb_queue {
  *    the group workers, the control ring's work through xnb_vif_fatal).
  *  - stats_lock: queues and num_queues against the stats readers, and
  *    saved, saved_unsupported.
- *  - credit_lock: credit; its bytes is peeked at lockless (READ_ONCE)
- *    to skip the lock when no rate is set.
+ *  - credit_lock: credit; its bytes is peeked at lockless (READ_ONCE,
+ *    stored with WRITE_ONCE by proto.c) to skip the lock when no rate
+ *    is set.
  *  - ctrl, ctrl_dead, ctrl_buf: ctrl_work alone while the control ring
  *    is connected (a work item never runs twice at once; xnb_vif_start
- *    only peeks at ctrl_dead, READ_ONCE), the xenbus thread at connect
- *    and disconnect (the work cancelled first).  ctrl_irq: stored by the
- *    handler and the connect, read by the work with READ_ONCE.
+ *    only peeks at ctrl_dead, READ_ONCE, which the work stores with
+ *    WRITE_ONCE), the xenbus thread at connect and disconnect (the work
+ *    cancelled first).  ctrl_irq: stored by the handler and the connect
+ *    (WRITE_ONCE), read by the work and the disconnect with READ_ONCE.
  *    ctrl_backoff: see struct xnb_backoff; ctrl_work owes the channel's
  *    EOIs.
  *  - hash_lock: a seqlock over hash; writers (ctrl_work, connect,
  *    disconnect) keep BHs off, readers (ndo_select_queue, the transmit
- *    path) retry; hash.alg is peeked at lockless (READ_ONCE) first.
- *    No reader with IRQs off (netpoll may have interrupted a writer on
- *    its CPU): xnb_hash_skb() does not hash then.
+ *    path) retry; hash.alg is peeked at lockless (READ_ONCE) first, and
+ *    stored with WRITE_ONCE by ctrl.c.  No reader with IRQs off (netpoll
+ *    may have interrupted a writer on its CPU): xnb_hash_skb() does not
+ *    hash then.
  */
 struct xnb_vif {
 	struct net_device *dev;
@@ -485,8 +514,9 @@ enum {
 
 /* Locking:
  *  - lock (irq-safe: xnb_group_kick runs in hard irq): queues, active,
- *    nr_queues, nr_active, and the member queues' scheduling fields
- *    (see struct xnb_queue).  queues and nr_queues change only under
+ *    nr_queues, nr_active, pass_seq, and the member queues' scheduling
+ *    fields (see struct xnb_queue).  pass_seq is written only by the
+ *    pass (under the pass lock as well).  queues and nr_queues change only under
  *    xnb_assign_mutex as well, so its holder walks them without lock
  *    (balance.c, a regroup, debugfs).  nr_active is written with
  *    WRITE_ONCE: the poll reads it lockless, as a hint.
@@ -516,6 +546,7 @@ struct xnb_group {
 	struct list_head active;
 	unsigned int nr_queues;
 	unsigned int nr_active;		/* written under lock, read lockless */
+	u32 pass_seq;			/* the pass's number: vifs' turns */
 
 	/* The group's pass is the poll of one of its NAPI contexts.  napi
 	 * is threaded (worker=kthread) or softirq NAPI (worker=tasklet), on
@@ -561,13 +592,15 @@ struct xnb_group {
 /* group.c: the global group state.
  *
  * Locking: xnb_assign_mutex serialises every change of who serves what:
- * the group set (xnb_groups, xnb_nr_groups, xnb_groups_gen and group.c's
- * load scratch, replaced only under it), each queue's attach, detach and
- * move, copy_batch's value and the batch sizes, and balance.c's sample.
+ * the group set (xnb_groups, xnb_nr_groups, xnb_groups_gen, group.c's
+ * load scratch and whether the set is down for good, replaced only
+ * under it: by init, a groups write and exit alike), each queue's
+ * attach, detach and move, copy_batch's value and the batch sizes, and
+ * balance.c's sample.
  * Its holder may read all of these without another lock.  Lockless
  * readers: xnb_nr_groups (WRITE_ONCE under the mutex) by main.c and the
  * "worker-group" watch, which only range-check with it; a kick reaches
- * its group through its queue (READ_ONCE under RCU), and old groups are
+ * its group through its queue (rcu_dereference()), and old groups are
  * freed only after synchronize_rcu().
  */
 extern struct mutex xnb_assign_mutex;
@@ -578,6 +611,7 @@ void xnb_groups_exit(void);
 void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_kick(struct xnb_queue *queue);
+void xnb_group_kick_task(struct xnb_queue *queue);
 void xnb_group_move_locked(struct xnb_queue *queue, unsigned int to);
 void xnb_group_stats_read(const struct xnb_group *group,
 			  struct xnb_group_counters *c);
@@ -717,10 +751,11 @@ void xnb_backend_assert_held(struct xnb_vif *vif);
  * Context: The counters' single writer: the pass serving @q, or the
  * xenbus thread once @q left its group (see struct xnb_queue).
  */
-static inline void xnb_stat_add(struct xnb_queue *q, u64 *field, u64 v)
+static inline void xnb_stat_add(struct xnb_queue *q, u64_stats_t *field,
+				unsigned long v)
 {
 	u64_stats_update_begin(&q->stats.sync);
-	*field += v;
+	u64_stats_add(field, v);
 	u64_stats_update_end(&q->stats.sync);
 }
 

@@ -309,11 +309,11 @@ void xnb_copy_flush(struct xnb_group *g)
 		bool ok = r == XNB_COPY_OK;
 
 		u64_stats_update_begin(&q->stats.sync);
-		q->stats.copy_ops += f->nr_ops;
+		u64_stats_add(&q->stats.copy_ops, f->nr_ops);
 		if (r == XNB_COPY_EAGAIN)
-			q->stats.copy_eagain_failed++;
+			u64_stats_inc(&q->stats.copy_eagain_failed);
 		if (q->flush_group != g && g->nr_ops)
-			q->stats.copy_batches++;
+			u64_stats_inc(&q->stats.copy_batches);
 		u64_stats_update_end(&q->stats.sync);
 		q->flush_group = g;
 

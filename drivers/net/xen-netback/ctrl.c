@@ -5,14 +5,21 @@
  * guest's to choose; each field is judged before it is used, and a
  * request that fails leaves the configuration as it was.
  */
+#include <linux/compiler.h>
 #include <linux/string.h>
 
 #include <xen/xnb_ctrl.h>
 
 void xnb_hash_init(struct xnb_hash *h)
 {
-	memset(h, 0, sizeof(*h));
-	h->alg = XEN_NETIF_CTRL_HASH_ALGORITHM_NONE;
+	/* The driver peeks at alg lockless (READ_ONCE): a store of its
+	 * own, not part of a memset.
+	 */
+	WRITE_ONCE(h->alg, XEN_NETIF_CTRL_HASH_ALGORITHM_NONE);
+	h->flags = 0;
+	h->size = 0;
+	memset(h->key, 0, sizeof(h->key));
+	memset(h->mapping, 0, sizeof(h->mapping));
 }
 
 static u8 xnb_key_octet(const u8 *key, u32 keylen, u32 i)
@@ -168,7 +175,7 @@ u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
 		if (d0 != XEN_NETIF_CTRL_HASH_ALGORITHM_NONE &&
 		    d0 != XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
 			return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
-		h->alg = d0;
+		WRITE_ONCE(h->alg, d0);	/* peeked at lockless */
 		return XEN_NETIF_CTRL_STATUS_SUCCESS;
 
 	case XEN_NETIF_CTRL_TYPE_GET_HASH_FLAGS:

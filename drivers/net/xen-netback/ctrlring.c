@@ -119,7 +119,8 @@ static void xnb_ctrl_work(struct work_struct *work)
 		/* Each request is answered at once: rsp_prod_pvt == req_cons. */
 		if (!xnb_ring_sane(prod, ring->rsp_prod_pvt,
 				   XNB_CTRL_RING_SIZE)) {
-			vif->ctrl_dead = true;
+			/* xnb_vif_start() peeks at it (READ_ONCE). */
+			WRITE_ONCE(vif->ctrl_dead, true);
 			xnb_vif_fatal(vif,
 				      "control producer index beyond ring size");
 			break;
@@ -235,7 +236,8 @@ int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 							    vif->ctrl_name, vif);
 	if (err < 0)
 		goto fail;
-	vif->ctrl_irq = err;
+	/* The handler may have stored it already, the work read it. */
+	WRITE_ONCE(vif->ctrl_irq, err);
 	return 0;
 
 fail:
@@ -257,15 +259,18 @@ fail:
  */
 void xnb_ctrl_disconnect(struct xnb_vif *vif)
 {
+	/* The handler stores the same value until the irq is disabled. */
+	unsigned int irq = READ_ONCE(vif->ctrl_irq);
+
 	xnb_backend_assert_held(vif);
-	if (vif->ctrl_irq) {
+	if (irq) {
 		/* No new work; a running one finishes (it EOIs or holds
 		 * the EOI back): only then the timer stops for good.
 		 */
-		disable_irq(vif->ctrl_irq);
+		disable_irq(irq);
 		cancel_work_sync(&vif->ctrl_work);
 		xnb_backoff_stop(&vif->ctrl_backoff);
-		unbind_from_irqhandler(vif->ctrl_irq, vif);
+		unbind_from_irqhandler(irq, vif);
 		vif->ctrl_irq = 0;
 	}
 	write_seqlock_bh(&vif->hash_lock);
@@ -344,10 +349,11 @@ static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
 int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 {
 	/* Not beyond what the core has: a frontend may enable hashing
-	 * before xnb_vif_start sets the real queue count.
+	 * before xnb_vif_start sets the real queue count (under rtnl only,
+	 * hence READ_ONCE here).
 	 */
 	unsigned int n = min(READ_ONCE(vif->num_queues),
-			     vif->dev->real_num_tx_queues);
+			     READ_ONCE(vif->dev->real_num_tx_queues));
 	struct flow_keys keys;
 	bool dissected = false;
 	u32 type = 0, hash = 0, q = 0;

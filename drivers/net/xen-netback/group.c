@@ -7,14 +7,16 @@
  * and a thread ("xnb-g<N>") under sustained load (xnb_group_run), with
  * worker=tasklet one softirq context ("xnb-g<N>").  A queue with work
  * sits once on its group's active list; the poll pops each
- * queue that was active when it began, lets it use at most its vif's
- * share of xnb_budget ring slots each way (a slot carries at most a
+ * queue that was active when it began, lets it use at most its turn of
+ * its vif's xnb_budget ring slots each way (a slot carries at most a
  * page; the packet that crosses the budget still goes), and puts it back
- * at the tail if it still has work.  NAPI's budget caps the guest TX
- * packets of the whole poll, which paces how fast rings are consumed.
- * So a flooding vif gets one share per pass like every other vif of
- * the group, whatever its number of queues, and an idle vif costs
- * nothing.  Copy ops gathered during a poll go to the hypervisor
+ * at the tail if it still has work.  A vif's turns in one pass add up to
+ * xnb_budget at most: queues of a vif with more busy queues than the
+ * budget has turns for wait at the head for the next pass.  NAPI's
+ * budget caps the guest TX packets of the whole poll, which paces how
+ * fast rings are consumed.  So a flooding vif gets one budget per pass
+ * like every other vif of the group, whatever its number of queues, and
+ * an idle vif costs nothing.  Copy ops gathered during a poll go to the hypervisor
  * together (copy.c).
  *
  * A new queue joins the group serving the fewest queues (xnb_pick_group),
@@ -25,6 +27,8 @@
  * /sys/kernel/debug/xen-netback/groups shows every group's counters and
  * queues.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
@@ -37,6 +41,10 @@
 
 struct xnb_group *xnb_groups;
 static u32 *xnb_loads;			/* scratch for the choice */
+/* The set was taken down (exit, or a failed init): groups writes are
+ * refused from then on.  Under xnb_assign_mutex.
+ */
+static bool xnb_groups_gone;
 DEFINE_MUTEX(xnb_assign_mutex);		/* serialises attach choices */
 unsigned long xnb_groups_gen;		/* a new set: the balancer resets */
 
@@ -46,20 +54,63 @@ static struct napi_struct *xnb_group_napi(struct xnb_group *g)
 	return READ_ONCE(g->run) == XNB_RUN_LIGHT ? &g->light : &g->napi;
 }
 
-/* napi_schedule() only raises NET_RX; from process context with BH on
- * nothing would run it until the next interrupt, so bracket it there.
- * Interrupts, timers, the transmit path and the polls (BH off) take the
- * short way.
+/* Schedule the context that owns the passes, from hard irq, softirq or
+ * with BH off: event channels, timers, the transmit path, the polls.  A
+ * NET_RX that napi_schedule() raises runs as that context ends (irq
+ * exit, softirq, local_bh_enable()).  Irqs off stands for hard irq too:
+ * the transmit path of netpoll runs so.
  */
 static void xnb_group_wake(struct xnb_group *g)
 {
-	if (in_interrupt() || irqs_disabled()) {
-		napi_schedule(xnb_group_napi(g));
-		return;
-	}
-	local_bh_disable();
+	lockdep_assert_once(in_hardirq() || softirq_count() || irqs_disabled());
 	napi_schedule(xnb_group_napi(g));
+}
+
+/* The same from process context with BH on (attach, a move, a resume, a
+ * "rate" change): there napi_schedule() would only raise NET_RX, which
+ * nothing runs until the next interrupt, so BH is bracketed around it
+ * and local_bh_enable() runs it (and complains, under lockdep, if called
+ * in hard irq or with irqs off).
+ */
+static void xnb_group_wake_task(struct xnb_group *g)
+{
+	lockdep_assert_once(in_task());
+	local_bh_disable();
+	xnb_group_wake(g);
 	local_bh_enable();
+}
+
+/* Queue @q on its group's active list unless it is there already, and
+ * wake the group: with xnb_group_wake_task() when @task, for a caller
+ * in process context with BH on.
+ */
+static void xnb_group_kick_how(struct xnb_queue *q, bool task)
+{
+	struct xnb_group *g;
+	unsigned long flags;
+
+	rcu_read_lock();
+	g = rcu_dereference(q->group);
+	if (!g) {
+		rcu_read_unlock();
+		return;	/* detached: whoever attaches it next kicks it */
+	}
+
+	spin_lock_irqsave(&g->lock, flags);
+	/* Only compared: q may have moved on, its group written under
+	 * another group's lock than the one held.
+	 */
+	if (rcu_access_pointer(q->group) == g && !q->queued) {
+		list_add_tail(&q->active_node, &g->active);
+		q->queued = true;
+		WRITE_ONCE(g->nr_active, g->nr_active + 1);
+	}
+	spin_unlock_irqrestore(&g->lock, flags);
+	if (task)
+		xnb_group_wake_task(g);
+	else
+		xnb_group_wake(g);
+	rcu_read_unlock();
 }
 
 /**
@@ -70,72 +121,91 @@ static void xnb_group_wake(struct xnb_group *g)
  * schedules that group's poll.  A queue in no group is left alone:
  * whoever attaches it next kicks it.
  *
- * Context: Any context: hard irq (event channels), softirq (timers, the
- * transmit path), process.  Takes the group's lock with irqs saved.  An
- * RCU reader while it holds the group: a runtime regroup frees the old
- * groups only after synchronize_rcu().
+ * Context: Hard irq (event channels), softirq (timers), or BH off (the
+ * transmit path); process context uses xnb_group_kick_task().  Takes the
+ * group's lock with irqs saved.  An RCU reader while it holds the group:
+ * a runtime regroup frees the old groups only after synchronize_rcu().
  */
 void xnb_group_kick(struct xnb_queue *q)
 {
-	struct xnb_group *g;
-	unsigned long flags;
-
-	rcu_read_lock();
-	g = READ_ONCE(q->group);
-	if (!g) {
-		rcu_read_unlock();
-		return;	/* detached: whoever attaches it next kicks it */
-	}
-
-	spin_lock_irqsave(&g->lock, flags);
-	if (q->group == g && !q->queued) {
-		list_add_tail(&q->active_node, &g->active);
-		q->queued = true;
-		WRITE_ONCE(g->nr_active, g->nr_active + 1);
-	}
-	spin_unlock_irqrestore(&g->lock, flags);
-	xnb_group_wake(g);
-	rcu_read_unlock();
+	xnb_group_kick_how(q, false);
 }
 
-/* Fewest ring slots a queue of a many-queue vif is given per turn. */
-#define XNB_SHARE_FLOOR	8
-
-/* The slots @q may use this turn, each way: the vif's share (xnb_budget)
- * split among its queues active in this group, so a vif gets one share
- * of the pass however many of its queues are busy here.  Siblings in
- * this group change state only under g->lock, which the caller holds;
- * those of other groups are never equal to g.
+/**
+ * xnb_group_kick_task() - xnb_group_kick() from process context.
+ * @q: the queue
+ *
+ * As xnb_group_kick(), for callers in process context with BH on (an
+ * attach, a move, a "rate" change), where scheduling NAPI needs BH
+ * bracketed to run.
+ *
+ * Context: Process context, may sleep; BH on.  Takes the group's lock
+ * and disables BH around the wake-up.
  */
-static int xnb_queue_share(struct xnb_group *g, struct xnb_queue *q)
+void xnb_group_kick_task(struct xnb_queue *q)
+{
+	xnb_group_kick_how(q, true);
+}
+
+/* The slots @q may use this turn, each way (proto.c's xnb_queue_share):
+ * the vif's @budget for this pass split among its queues active in this
+ * group, less what the pass gave its other queues here already.  Active:
+ * with work queued, or served in this pass (their turn stays counted
+ * when they drain).  Siblings in this group change state only under
+ * g->lock, which the caller holds; those of other groups are never equal
+ * to g (a queue joins g under g->lock), so their fields are not read.
+ */
+static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
+			   u32 budget)
 	__must_hold(&g->lock)
 {
 	struct xnb_vif *vif = q->vif;
-	unsigned int i, n = 1, nr = READ_ONCE(vif->num_queues);
-	int budget = READ_ONCE(xnb_budget);
+	unsigned int i, nr = READ_ONCE(vif->num_queues);
+	u32 active = 1, used = 0;
 
 	lockdep_assert_held(&g->lock);
 	for (i = 0; i < nr; i++) {
 		struct xnb_queue *s = &vif->queues[i];
+		bool turn;
 
-		if (s != q && s->group == g && s->queued)
-			n++;
+		/* Compared only: a sibling of another group may be moving. */
+		if (s == q || rcu_access_pointer(s->group) != g)
+			continue;
+		turn = s->share_pass == g->pass_seq && s->share_slots;
+		if (turn)
+			used += s->share_slots;
+		if (turn || s->queued)
+			active++;
 	}
-	return max(budget / (int)n, min(budget, XNB_SHARE_FLOOR));
+	return xnb_queue_share(budget, active, used);
 }
 
-static struct xnb_queue *xnb_group_pop(struct xnb_group *g, int *share)
+/* The next queue with work, and its turn's slots in *share.  A queue
+ * whose vif had its budget in this pass already gets none: it moves to
+ * @waiting, still queued, and goes back to the head of the active list
+ * when the pass ends (xnb_group_pass), so its turn comes first next time.
+ */
+static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
+				       struct list_head *waiting, u32 *share)
+	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q;
 
+	lockdep_assert_held(&g->pass_busy);
 	spin_lock_irq(&g->lock);
 	q = list_first_entry_or_null(&g->active, struct xnb_queue,
 				     active_node);
 	if (q) {
-		list_del_init(&q->active_node);
-		q->queued = false;
-		WRITE_ONCE(g->nr_active, g->nr_active - 1);
-		*share = xnb_queue_share(g, q);
+		*share = xnb_group_share(g, q, budget);
+		if (*share) {
+			list_del_init(&q->active_node);
+			q->queued = false;
+			WRITE_ONCE(g->nr_active, g->nr_active - 1);
+			q->share_pass = g->pass_seq;
+			q->share_slots = *share;
+		} else {
+			list_move_tail(&q->active_node, waiting);
+		}
 	}
 	spin_unlock_irq(&g->lock);
 	return q;
@@ -147,7 +217,7 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, int *share)
  * the queue still has work.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
-			    int share, int tx_slots, int *tx_done)
+			    u32 share, int tx_slots, int *tx_done)
 	__must_hold(&g->pass_busy)
 {
 	int rx, tx;
@@ -157,7 +227,7 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 		goto eoi;	/* owed EOIs still go, as spurious */
 
 	rx = xnb_rx_gather(g, q, share);
-	tx = xnb_tx_gather(g, q, min(share, tx_slots));
+	tx = xnb_tx_gather(g, q, min_t(int, share, tx_slots));
 	*tx_done += tx;
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_add(&g->stats.packets, rx + tx);
@@ -197,16 +267,19 @@ eoi:
  * share of slots (xnb_queue_share), and counting it would let dom0's
  * transmits starve the guest's.  A queue with RX work left is put back
  * like any other (*requeued), which makes the poll keep the group
- * scheduled (xnb_group_run).
+ * scheduled (xnb_group_run); so is one left waiting for the next pass
+ * because its vif's budget was spent (xnb_group_pop).
  */
 static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 	__must_hold(&g->pass_busy)
 {
 	bool traced = trace_xnb_group_pass_enabled();
+	u32 share, vif_budget = READ_ONCE(xnb_budget);
 	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
 	unsigned int n, served = 0;
 	struct xnb_queue *q;
-	int done = 0, share;
+	LIST_HEAD(waiting);
+	int done = 0;
 
 	lockdep_assert_held(&g->pass_busy);
 	/* The pass's own counters, for its event: ours to read. */
@@ -215,21 +288,38 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 		packets = u64_stats_read(&g->stats.packets);
 	}
 	/* Under the lock: a thread woken while it still ran has no wake-up
-	 * barrier to order this after the kick's increment.
+	 * barrier to order this after the kick's increment.  A new pass
+	 * number: the vifs' turns start over (xnb_group_share).
 	 */
 	spin_lock_irq(&g->lock);
 	n = g->nr_active;
+	g->pass_seq++;
 	spin_unlock_irq(&g->lock);
 
-	while (n-- && done < budget && (q = xnb_group_pop(g, &share))) {
-		bool more = xnb_group_serve(g, q, share, budget - done, &done);
+	while (n-- && done < budget &&
+	       (q = xnb_group_pop(g, vif_budget, &waiting, &share))) {
+		bool more;
 
+		if (!share) {
+			/* Its vif's budget is spent: it waits, still active,
+			 * with no kick to come (its channels stay masked until
+			 * it drains), so the poll must go on like for a queue
+			 * put back.
+			 */
+			*requeued = true;
+			continue;
+		}
 		served++;
+		more = xnb_group_serve(g, q, share, budget - done, &done);
 		if (!more)
 			continue;
 		spin_lock_irq(&g->lock);
-		/* Unless it was detached meanwhile, back to the tail. */
-		if (q->group == g) {
+		/* Unless it was detached meanwhile, back to the tail.  Until
+		 * this pass ends it cannot join another group (a detach waits
+		 * for the pass): its group is g or NULL, written under g->lock.
+		 */
+		if (rcu_dereference_protected(q->group,
+					      lockdep_is_held(&g->lock)) == g) {
 			*requeued = true;
 			if (!q->queued) {
 				list_add_tail(&q->active_node, &g->active);
@@ -239,6 +329,12 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 		}
 		spin_unlock_irq(&g->lock);
 	}
+	/* Those whose vif had its budget first next time, before the queues
+	 * this pass did not reach (a detach meanwhile took its queue off).
+	 */
+	spin_lock_irq(&g->lock);
+	list_splice(&waiting, &g->active);
+	spin_unlock_irq(&g->lock);
 	xnb_copy_flush(g);
 	end = ktime_get_ns();
 	u64_stats_update_begin(&g->stats.sync);
@@ -436,7 +532,7 @@ static void xnb_group_rewake(struct xnb_group *g)
 	n = g->nr_active;
 	spin_unlock_irq(&g->lock);
 	if (n)
-		xnb_group_wake(g);
+		xnb_group_wake_task(g);
 }
 
 /* Stop the group's passes: on return no pass runs, and none starts
@@ -553,7 +649,9 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	spin_lock_irq(&g->lock);
 	list_add_tail(&q->group_node, &g->queues);
 	g->nr_queues++;
-	WRITE_ONCE(q->group, g);
+	q->share_slots = 0;	/* no turn in g's pass yet */
+	/* Publishes g to xnb_group_kick()'s lockless read. */
+	rcu_assign_pointer(q->group, g);
 	spin_unlock_irq(&g->lock);
 	xnb_queue_irqs_follow(q, g);
 }
@@ -577,15 +675,17 @@ void xnb_group_attach(struct xnb_queue *q, int pinned)
 	mutex_unlock(&xnb_assign_mutex);
 
 	/* Work may have arrived while the queue had no group. */
-	xnb_group_kick(q);
+	xnb_group_kick_task(q);
 }
 
 static void xnb_group_detach_locked(struct xnb_queue *q)
 	__must_hold(&xnb_assign_mutex)
 {
-	struct xnb_group *g = q->group;
+	struct xnb_group *g;
 
 	lockdep_assert_held(&xnb_assign_mutex);
+	g = rcu_dereference_protected(q->group,
+				      lockdep_is_held(&xnb_assign_mutex));
 	if (!g)
 		return;
 
@@ -597,7 +697,7 @@ static void xnb_group_detach_locked(struct xnb_queue *q)
 		q->queued = false;
 		WRITE_ONCE(g->nr_active, g->nr_active - 1);
 	}
-	WRITE_ONCE(q->group, NULL);
+	RCU_INIT_POINTER(q->group, NULL);
 	spin_unlock_irq(&g->lock);
 
 	xnb_group_sync(g);
@@ -640,9 +740,11 @@ void xnb_group_detach(struct xnb_queue *q)
 void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	__must_hold(&xnb_assign_mutex)
 {
-	struct xnb_group *from = q->group;
+	struct xnb_group *from;
 
 	lockdep_assert_held(&xnb_assign_mutex);
+	from = rcu_dereference_protected(q->group,
+					 lockdep_is_held(&xnb_assign_mutex));
 	if (!from || to >= xnb_nr_groups || from == &xnb_groups[to])
 		return;
 	xnb_group_detach_locked(q);
@@ -650,7 +752,7 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	from->moves_out++;
 	xnb_groups[to].moves_in++;
 	/* An event that found it groupless kicked nothing. */
-	xnb_group_kick(q);
+	xnb_group_kick_task(q);
 }
 
 /* Start the group at @index: its batch, its NAPI context on a dummy
@@ -776,36 +878,46 @@ static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 }
 
 /**
- * xnb_groups_init() - Start xnb_nr_groups groups.
+ * xnb_groups_init() - Start the groups, as many as the groups parameter says.
+ *
+ * Description: 0 (the default) is one per online CPU.  groups and
+ * copy_batch may be written from sysfs already, before and while this
+ * runs: the count is read, the groups started and the set published
+ * under xnb_assign_mutex, so a write either lands before and is used
+ * here, or waits and replaces the set live.
  *
  * Context: Process context (module init), may sleep.  Takes
- * xnb_assign_mutex: copy_batch may be written from sysfs already.
- * Return: 0, or a negative errno with no group started.
+ * xnb_assign_mutex.
+ * Return: 0, or a negative errno with no group started; groups writes
+ * are refused from then on, as after xnb_groups_exit().
  */
 int xnb_groups_init(void)
 {
 	struct xnb_group *groups;
-	int err;
+	unsigned int n;
+	u32 *loads;
+	int err = -ENOMEM;
 
-	groups = kcalloc(xnb_nr_groups, sizeof(*groups), GFP_KERNEL);
-	xnb_loads = kcalloc(xnb_nr_groups, sizeof(*xnb_loads), GFP_KERNEL);
-	if (!groups || !xnb_loads) {
-		err = -ENOMEM;
-		goto fail;
-	}
-	/* copy_batch may be written from sysfs already. */
 	mutex_lock(&xnb_assign_mutex);
-	err = xnb_groups_start(groups, xnb_nr_groups);
+	/* Range-checked as it was stored (main.c); 0 is the default. */
+	n = xnb_nr_groups ? xnb_nr_groups : num_online_cpus();
+	groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
+	loads = kcalloc(n, sizeof(*loads), GFP_KERNEL);
+	if (groups && loads)
+		err = xnb_groups_start(groups, n);
 	if (!err) {
 		xnb_groups = groups;
+		xnb_loads = loads;
+		WRITE_ONCE(xnb_nr_groups, n);
 		xnb_groups_gen++;
+	} else {
+		xnb_groups_gone = true;
 	}
 	mutex_unlock(&xnb_assign_mutex);
-	if (!err)
-		return 0;
-fail:
-	kfree(xnb_loads);
-	kfree(groups);
+	if (err) {
+		kfree(loads);
+		kfree(groups);
+	}
 	return err;
 }
 
@@ -813,22 +925,34 @@ fail:
  * xnb_groups_exit() - Stop and free every group.
  *
  * Description: Every queue is detached by now: the backend driver is
- * gone.
+ * gone.  A groups write may still run (sysfs outlives the exit until
+ * the module is freed): the set is taken down under the assign mutex,
+ * count and all, so a write that replaced it before is stopped here
+ * with the set it published, and one after is refused (-EBUSY).  The
+ * groups stop once the mutex is dropped; a write that ran before still
+ * stops its own old set, which is no longer ours.
  *
- * Context: Process context (module exit), may sleep.  Takes
- * xnb_assign_mutex to unpublish the groups.
+ * Context: Process context (module exit, or a failed init), may sleep.
+ * Takes xnb_assign_mutex.
  */
 void xnb_groups_exit(void)
 {
-	struct xnb_group *groups = xnb_groups;
-	unsigned int i;
+	struct xnb_group *groups;
+	unsigned int i, n;
+	u32 *loads;
 
 	mutex_lock(&xnb_assign_mutex);
+	groups = xnb_groups;
+	loads = xnb_loads;
+	n = groups ? xnb_nr_groups : 0;
 	xnb_groups = NULL;
+	xnb_loads = NULL;
+	xnb_groups_gone = true;
 	mutex_unlock(&xnb_assign_mutex);
-	for (i = 0; i < xnb_nr_groups; i++)
+
+	for (i = 0; i < n; i++)
 		xnb_group_stop(&groups[i]);
-	kfree(xnb_loads);
+	kfree(loads);
 	kfree(groups);
 }
 
@@ -857,49 +981,58 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
 					     xnb_queue_group_index(q),
 					     XNB_MOVE_REGROUP, 0, 0, 0);
 		/* An event that found it groupless kicked nothing. */
-		xnb_group_kick(q);
+		xnb_group_kick_task(q);
 	}
 }
 
 /**
- * xnb_groups_set_count() - Replace the groups (groups written at runtime).
- * @n: the new number of groups, already range-checked
+ * xnb_groups_set_count() - The groups parameter written.
+ * @n: the new number of groups, already range-checked; 0 for one per
+ *	online CPU
  *
- * @n new groups take over every queue, live.  They are all started
- * first, so when one cannot be, nothing changes.  Then, under the assign
- * mutex (no attach, detach, copy_batch change or debugfs reader
- * meanwhile), the new set is published and each queue moves by the
- * attach policy, a short pause per queue.  A vif's pin to a group that
- * is gone is kept: its queues are placed as if unpinned until a later
- * write brings the group back.  Writing the current count rebalances.
- * The old groups go once no kick can still hold one.
+ * Before xnb_groups_init() took the set up, @n is only kept for it.
+ * Afterwards @n new groups take over every queue, live.  They are all
+ * started first, so when one cannot be, nothing changes.  Then, under
+ * the assign mutex (no attach, detach, copy_batch change, debugfs
+ * reader or exit meanwhile), the new set is published and each queue
+ * moves by the attach policy, a short pause per queue.  A vif's pin to
+ * a group that is gone is kept: its queues are placed as if unpinned
+ * until a later write brings the group back.  Writing the current count
+ * rebalances.  The old groups go once no kick can still hold one.  Once
+ * xnb_groups_exit() (or a failed init) took the set down, refused.
  *
- * Context: Process context (a sysfs write), sleeps.  Takes
- * xnb_assign_mutex, and each old group's lock and sync_mutex as its
- * queues move.
- * Return: 0; -ENOMEM, -EBUSY (module init or exit under way) or the
- * error of a group that could not start, with nothing changed.
+ * Context: Process context (a sysfs write, or the module's options at
+ * load), sleeps.  Takes xnb_assign_mutex, and each old group's lock and
+ * sync_mutex as its queues move.
+ * Return: 0; -EBUSY once the module is unloading; -ENOMEM or the error
+ * of a group that could not start, with nothing changed.
  */
 int xnb_groups_set_count(unsigned int n)
 {
+	unsigned int i, old_n, want = n ? n : num_online_cpus();
 	struct xnb_group *groups, *old;
-	unsigned int i, old_n;
 	u32 *loads, *old_loads;
 	int err = 0;
 
-	groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
-	loads = kcalloc(n, sizeof(*loads), GFP_KERNEL);
+	groups = kcalloc(want, sizeof(*groups), GFP_KERNEL);
+	loads = kcalloc(want, sizeof(*loads), GFP_KERNEL);
 	if (!groups || !loads) {
 		err = -ENOMEM;
 		goto free;
 	}
 
 	mutex_lock(&xnb_assign_mutex);
-	if (!xnb_groups) {
-		err = -EBUSY;	/* init or exit under way */
+	if (xnb_groups_gone) {
+		err = -EBUSY;
+		pr_warn("groups=%u refused: the module is unloading\n", n);
 		goto unlock;
 	}
-	err = xnb_groups_start(groups, n);
+	if (!xnb_groups) {
+		/* Before init: kept for xnb_groups_init(), 0 included. */
+		WRITE_ONCE(xnb_nr_groups, n);
+		goto unlock;
+	}
+	err = xnb_groups_start(groups, want);
 	if (err)
 		goto unlock;
 
@@ -908,13 +1041,14 @@ int xnb_groups_set_count(unsigned int n)
 	old_loads = xnb_loads;
 	xnb_groups = groups;
 	xnb_loads = loads;
-	WRITE_ONCE(xnb_nr_groups, n);
+	WRITE_ONCE(xnb_nr_groups, want);
 	xnb_groups_gen++;
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], true);
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], false);
 	mutex_unlock(&xnb_assign_mutex);
+	pr_info("groups=%u: queues moved live from %u groups\n", want, old_n);
 
 	synchronize_rcu();
 	for (i = 0; i < old_n; i++)
@@ -928,6 +1062,9 @@ unlock:
 free:
 	kfree(loads);
 	kfree(groups);
+	if (err && err != -EBUSY)
+		pr_warn("groups=%u failed (%d), still %u groups\n", want, err,
+			READ_ONCE(xnb_nr_groups));
 	return err;
 }
 
@@ -983,7 +1120,7 @@ int xnb_queue_group_index(struct xnb_queue *q)
 	int index = -1;
 
 	rcu_read_lock();
-	g = READ_ONCE(q->group);
+	g = rcu_dereference(q->group);
 	if (g)
 		index = g->index;
 	rcu_read_unlock();
@@ -1003,6 +1140,7 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 {
 	const struct xen_netif_tx_sring *ts = q->tx.sring;
 	const struct xen_netif_rx_sring *rs = q->rx.sring;
+	RING_IDX tx_rsp, rx_rsp;
 
 	const struct xnb_backoff *b = q->backoff;
 	unsigned long held;
@@ -1012,20 +1150,24 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 	       (timer_pending(&b[XNB_EOI_RX].timer) ? BIT(XNB_EOI_RX) : 0);
 	seq_printf(m, "  %s%s%s%s eoi %lx held %lx spurious %u/%u\n",
 		   q->name, q->queued ? " queued" : "",
-		   q->tx_held ? " held" : "",
-		   q->rx_blocked_since ? " rx-blocked" : "", READ_ONCE(q->eoi),
-		   held, READ_ONCE(b[XNB_EOI_TX].spurious.run),
+		   READ_ONCE(q->tx_held) ? " held" : "",
+		   READ_ONCE(q->rx_blocked_since) ? " rx-blocked" : "",
+		   READ_ONCE(q->eoi), held,
+		   READ_ONCE(b[XNB_EOI_TX].spurious.run),
 		   READ_ONCE(b[XNB_EOI_RX].spurious.run));
 	if (!ts || !rs)
 		return;
+	/* rsp_prod_pvt: the pass's alone, written plainly; a snapshot. */
+	tx_rsp = data_race(q->tx.rsp_prod_pvt);	/* racy snapshot */
+	rx_rsp = data_race(q->rx.rsp_prod_pvt);	/* racy snapshot */
 	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",
-		   READ_ONCE(ts->req_prod), q->tx.req_cons,
-		   READ_ONCE(ts->req_event), q->tx.rsp_prod_pvt,
+		   READ_ONCE(ts->req_prod), READ_ONCE(q->tx.req_cons),
+		   READ_ONCE(ts->req_event), tx_rsp,
 		   READ_ONCE(ts->rsp_prod), READ_ONCE(ts->rsp_event),
 		   READ_ONCE(q->tx_prod_eoi));
 	seq_printf(m, "    rx req %u/%u ev %u rsp %u/%u ev %u want %u skbs %u bytes %d\n",
-		   READ_ONCE(rs->req_prod), q->rx.req_cons,
-		   READ_ONCE(rs->req_event), q->rx.rsp_prod_pvt,
+		   READ_ONCE(rs->req_prod), READ_ONCE(q->rx.req_cons),
+		   READ_ONCE(rs->req_event), rx_rsp,
 		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
 		   READ_ONCE(q->rx_want), skb_queue_len_lockless(&q->rx_skbs),
 		   atomic_read(&q->rx_bytes_queued));

@@ -298,15 +298,18 @@ static netdev_features_t xnb_fix_features(struct net_device *dev,
 {
 	struct xnb_vif *vif = netdev_priv(dev);
 
-	if (!vif->can_sg)
+	/* Under rtnl, not the backend lock: a connect may be changing them.
+	 * xnb_vif_start() updates the features again once it is done.
+	 */
+	if (!READ_ONCE(vif->can_sg))
 		features &= ~NETIF_F_SG;
-	if (!vif->gso_tcpv4)
+	if (!READ_ONCE(vif->gso_tcpv4))
 		features &= ~NETIF_F_TSO;
-	if (!vif->gso_tcpv6)
+	if (!READ_ONCE(vif->gso_tcpv6))
 		features &= ~NETIF_F_TSO6;
-	if (!vif->ip_csum)
+	if (!READ_ONCE(vif->ip_csum))
 		features &= ~NETIF_F_IP_CSUM;
-	if (!vif->ipv6_csum)
+	if (!READ_ONCE(vif->ipv6_csum))
 		features &= ~NETIF_F_IPV6_CSUM;
 	return features;
 }
@@ -315,8 +318,11 @@ static int xnb_change_mtu(struct net_device *dev, int mtu)
 {
 	struct xnb_vif *vif = netdev_priv(dev);
 
-	/* Without scatter-gather a packet must fit one guest page. */
-	if (!vif->can_sg && mtu > ETH_DATA_LEN)
+	/* Without scatter-gather a packet must fit one guest page.  A
+	 * connect may be changing can_sg (not under rtnl): xnb_vif_start()
+	 * checks the MTU again once it is done.
+	 */
+	if (!READ_ONCE(vif->can_sg) && mtu > ETH_DATA_LEN)
 		return -EINVAL;
 	dev->mtu = mtu;
 	return 0;
@@ -360,7 +366,7 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 
 	snprintf(name, sizeof(name), "vif%u.%u", domid, handle);
 	dev = alloc_netdev_mq(sizeof(*vif), name, NET_NAME_PREDICTABLE,
-			      ether_setup, xnb_max_queues);
+			      ether_setup, READ_ONCE(xnb_max_queues));
 	if (!dev)
 		return ERR_PTR(-ENOMEM);
 
@@ -550,7 +556,10 @@ void xnb_vif_start(struct xnb_vif *vif)
 
 	/* A control ring overflowed before we started stays fatal. */
 	WRITE_ONCE(vif->disabled, READ_ONCE(vif->ctrl_dead));
-	WRITE_ONCE(vif->connected, true);
+	/* Release: xnb_start_xmit() reads the queues, their count and the
+	 * features negotiated above once it sees the vif connected.
+	 */
+	smp_store_release(&vif->connected, true);
 	for (i = 0; i < vif->num_queues; i++)
 		xnb_group_attach(&vif->queues[i], vif->pinned_group);
 	xnb_vif_update_carrier(vif);

@@ -63,42 +63,41 @@ static int xnb_param_range(const char *val, const struct kernel_param *kp,
 	return -EINVAL;
 }
 
-/* Written only under group.c's assign mutex once the module is loaded. */
+/* Written only under group.c's assign mutex (WRITE_ONCE). */
 unsigned int xnb_nr_groups;
 
-/* At load, stored: xnb_params picks the default for 0 and clamps.  Once
- * loaded, 0 again means one per online CPU, and the new count takes
- * over every queue live (group.c).
+/* Stored before init (0: one per online CPU, picked by init); once the
+ * groups are up 0 again means one per online CPU, and the new count
+ * takes over every queue live; refused once the module is unloading.
+ * group.c decides which under its assign mutex, so neither a module
+ * init nor an exit can race a write (xnb_groups_set_count).
  */
 static int xnb_groups_set(const char *val, const struct kernel_param *kp)
 {
-	unsigned int v, old;
+	unsigned int v;
 	int err;
 
 	err = xnb_param_range(val, kp, 0, 4 * nr_cpu_ids, &v);
 	if (err)
 		return err;
-	if (!READ_ONCE(xnb_loaded)) {
-		xnb_nr_groups = v;
-		return 0;
-	}
-	if (!v)
-		v = num_online_cpus();
-	old = READ_ONCE(xnb_nr_groups);
 	err = xnb_groups_set_count(v);
-	if (err) {
-		pr_warn("groups=%u failed (%d), still %u groups\n", v, err, old);
-		return err;
-	}
-	pr_info("groups=%u: queues moved live from %u groups\n", v, old);
-	/* The new set's directories in sysfs, the old set's gone. */
-	xnb_sysfs_update();
-	return 0;
+	if (!err)	/* groups/ in sysfs shows the set now in force */
+		xnb_sysfs_update();
+	return err;
+}
+
+/* param_get_uint() for a value module init stores outside the param
+ * lock (groups, max_queues' default).
+ */
+static int xnb_get_uint_once(char *buffer, const struct kernel_param *kp)
+{
+	return scnprintf(buffer, PAGE_SIZE, "%u\n",
+			 READ_ONCE(*(unsigned int *)kp->arg));
 }
 
 static const struct kernel_param_ops xnb_groups_ops = {
 	.set = xnb_groups_set,
-	.get = param_get_uint,
+	.get = xnb_get_uint_once,
 };
 module_param_cb(groups, &xnb_groups_ops, &xnb_nr_groups, 0644);
 MODULE_PARM_DESC(groups, "Number of worker groups (0 = one per online CPU, at most 4 x possible CPUs); writable at runtime, moves queues live");
@@ -199,7 +198,7 @@ static int xnb_max_queues_set(const char *val, const struct kernel_param *kp)
 
 static const struct kernel_param_ops xnb_max_queues_ops = {
 	.set = xnb_max_queues_set,
-	.get = param_get_uint,
+	.get = xnb_get_uint_once,
 };
 module_param_cb(max_queues, &xnb_max_queues_ops, &xnb_max_queues, 0644);
 MODULE_PARM_DESC(max_queues, "Queues a frontend may use (0 = min(8, online CPUs), 1-64); for the next connection");
@@ -240,8 +239,6 @@ MODULE_PARM_DESC(provides_xdp_headroom, "Offer feature-xdp-headroom; for the nex
 
 static int __init xnb_params(void)
 {
-	unsigned int cpus = num_online_cpus();
-
 	if (!strcmp(worker, "kthread")) {
 		xnb_use_tasklet = false;
 	} else if (!strcmp(worker, "tasklet")) {
@@ -251,12 +248,11 @@ static int __init xnb_params(void)
 		return -EINVAL;
 	}
 
-	if (!xnb_nr_groups)
-		xnb_nr_groups = cpus;
-	xnb_nr_groups = xnb_clamp("groups", xnb_nr_groups, 1, 4 * nr_cpu_ids);
-	/* budget and copy_batch were clamped as they were set. */
-	if (!xnb_max_queues)
-		xnb_max_queues = xnb_max_queues_pick(0);
+	/* groups, budget and copy_batch were clamped as they were set;
+	 * group.c picks the default number of groups.
+	 */
+	/* Unless a write set it meanwhile (it may, from sysfs). */
+	cmpxchg(&xnb_max_queues, 0, xnb_max_queues_pick(0));
 	/* Honest frontends use up to 17 further slots; see xnb_proto.h. */
 	xnb_fatal_skb_slots = xnb_clamp("fatal_skb_slots", xnb_fatal_skb_slots,
 					XNB_TX_MAX_DATA, XNB_TX_FATAL_MAX);
@@ -293,8 +289,9 @@ static int __init xnb_init(void)
 		goto fail;
 
 	pr_info("%u %s groups, copy_batch %u, budget %u, rebalance_ms %u\n",
-		xnb_nr_groups, xnb_use_tasklet ? "tasklet" : "kthread",
-		xnb_copy_batch, xnb_budget, xnb_rebalance_ms);
+		READ_ONCE(xnb_nr_groups), xnb_use_tasklet ? "tasklet" : "kthread",
+		READ_ONCE(xnb_copy_batch), READ_ONCE(xnb_budget),
+		READ_ONCE(xnb_rebalance_ms));
 	return 0;
 
 fail:

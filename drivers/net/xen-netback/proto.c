@@ -368,7 +368,8 @@ bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)
 
 void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now)
 {
-	c->bytes = bytes > XNB_CREDIT_MAX ? XNB_CREDIT_MAX : bytes;
+	/* tx.c peeks at bytes lockless to skip the lock when it is 0. */
+	WRITE_ONCE(c->bytes, bytes > XNB_CREDIT_MAX ? XNB_CREDIT_MAX : bytes);
 	c->usec = usec;
 	c->balance = (s64)c->bytes;
 	c->next_refill = now + usec;
@@ -433,6 +434,19 @@ unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups)
 		if (load[i] < load[best])
 			best = i;
 	return best;
+}
+
+u32 xnb_queue_share(u32 budget, u32 active, u32 used)
+{
+	u32 even, floor;
+
+	if (used >= budget)
+		return 0;
+	even = budget / (active ? active : 1);
+	floor = budget < XNB_SHARE_FLOOR ? budget : XNB_SHARE_FLOOR;
+	if (even < floor)
+		even = floor;
+	return even < budget - used ? even : budget - used;
 }
 
 /* Both loads scaled alike until the total fits in 22 bits, so that

@@ -57,7 +57,11 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct xnb_queue *q;
 	bool full;
 
-	if (!READ_ONCE(vif->connected) || READ_ONCE(vif->disabled) ||
+	/* Acquire: pairs with xnb_vif_start()'s release, so the queues,
+	 * their count and the negotiated features read below are the ones
+	 * set before the vif was started.
+	 */
+	if (!smp_load_acquire(&vif->connected) || READ_ONCE(vif->disabled) ||
 	    qi >= READ_ONCE(vif->num_queues))
 		goto drop_noqueue;
 	q = &vif->queues[qi];
@@ -397,7 +401,8 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
 	f->headroom = headroom;
 	f->ring_start = cons;
 	f->nr_slots = need;
-	q->rx.req_cons = cons + need;
+	/* The event handler judges by it lockless (xnb_rx_event). */
+	WRITE_ONCE(q->rx.req_cons, cons + need);
 	xnb_copy_commit(g, f, n);
 }
 
@@ -594,10 +599,10 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
 
 	u64_stats_update_begin(&q->stats.sync);
 	if (ok) {
-		q->stats.rx_packets++;
-		q->stats.rx_bytes += skb->len;
+		u64_stats_inc(&q->stats.rx_packets);
+		u64_stats_add(&q->stats.rx_bytes, skb->len);
 	} else {
-		q->stats.rx_errors++;
+		u64_stats_inc(&q->stats.rx_errors);
 	}
 	u64_stats_update_end(&q->stats.sync);
 

@@ -67,9 +67,16 @@ static const char xnb_row_names[XNB_NR_ROWS][ETH_GSTRING_LEN] = {
 	"tx_frag_overflow",
 };
 
+/* The counter at @off in @s. */
+static u64_stats_t *xnb_stat_at(struct xnb_queue_stats *s, size_t off)
+{
+	return (u64_stats_t *)((char *)s + off);
+}
+
 static u64 xnb_stat(const struct xnb_queue_stats *s, unsigned int i)
 {
-	return *(const u64 *)((const char *)s + xnb_stat_descs[i].offset);
+	return u64_stats_read((const u64_stats_t *)((const char *)s +
+						   xnb_stat_descs[i].offset));
 }
 
 /* Sum every queue's counters and the saved ones of past connections.
@@ -118,7 +125,8 @@ void xnb_stats_save(struct xnb_vif *vif)
 	lockdep_assert_held(&vif->stats_lock);
 	xnb_stats_sum(vif, v, &xd);
 	for (i = 0; i < XNB_NR_STATS; i++)
-		*(u64 *)((char *)&vif->saved + xnb_stat_descs[i].offset) = v[i];
+		u64_stats_set(xnb_stat_at(&vif->saved, xnb_stat_descs[i].offset),
+			      v[i]);
 	vif->saved_unsupported = xd;
 }
 
@@ -170,12 +178,12 @@ void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
 
 	/* Back into a struct, so the table can name fields. */
 	for (i = 0; i < XNB_NR_STATS; i++)
-		*(u64 *)((char *)&sum + xnb_stat_descs[i].offset) = v[i];
+		u64_stats_set(xnb_stat_at(&sum, xnb_stat_descs[i].offset), v[i]);
 	for (i = 0; i < ARRAY_SIZE(xnb_netdev_stats); i++) {
 		const struct xnb_netdev_stat *m = &xnb_netdev_stats[i];
 
 		*(u64 *)((char *)s + m->dev_off) =
-			*(const u64 *)((const char *)&sum + m->q_off);
+			u64_stats_read(xnb_stat_at(&sum, m->q_off));
 	}
 	/* dev_get_stats() adds the core counters (drops with no queue). */
 	s->tx_dropped += xd;

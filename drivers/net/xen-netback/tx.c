@@ -224,7 +224,8 @@ static void xnb_tx_consume(struct xnb_queue *q, struct xnb_inflight *f)
 	}
 	f->ring_start = cons;
 	f->nr_slots = p->nr_slots;
-	q->tx.req_cons = cons + p->nr_slots;
+	/* The event handler judges by it lockless (xnb_tx_event). */
+	WRITE_ONCE(q->tx.req_cons, cons + p->nr_slots);
 }
 
 static void xnb_tx_setup_skb(struct xnb_queue *q, struct sk_buff *skb,
@@ -510,14 +511,14 @@ static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
 
 	u64_stats_update_begin(&q->stats.sync);
 	if (ok) {
-		q->stats.tx_packets++;
-		q->stats.tx_bytes += skb->len + ETH_HLEN;
+		u64_stats_inc(&q->stats.tx_packets);
+		u64_stats_add(&q->stats.tx_bytes, skb->len + ETH_HLEN);
 	} else if (f->mcast_ok) {
 		/* a filter request, not a packet: nothing to count */
 	} else if (copied || f->drop) {
-		q->stats.tx_dropped++;
+		u64_stats_inc(&q->stats.tx_dropped);
 	} else {
-		q->stats.tx_errors++;
+		u64_stats_inc(&q->stats.tx_errors);
 	}
 	u64_stats_update_end(&q->stats.sync);
 

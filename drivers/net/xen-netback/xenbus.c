@@ -246,7 +246,7 @@ static void xnb_rate_changed(struct xenbus_watch *w, const char *path,
 		spin_unlock_bh(&vif->credit_lock);
 		/* A queue held for credit under the old limit may go now. */
 		for (i = 0; i < vif->num_queues; i++)
-			xnb_group_kick(&vif->queues[i]);
+			xnb_group_kick_task(&vif->queues[i]);
 	}
 	mutex_unlock(&be->lock);
 }
@@ -256,18 +256,19 @@ static void xnb_worker_group_changed(struct xenbus_watch *w,
 {
 	struct xnb_backend *be = container_of(w, struct xnb_backend,
 					      group_watch);
+	/* A groups write may change it meanwhile: only a range check. */
+	unsigned int v, nr = READ_ONCE(xnb_nr_groups);
 	int group = -1;
-	unsigned int v;
 	int n;
 
 	n = xenbus_scanf(XBT_NIL, be->dev->nodename, "worker-group", "%u",
 			 &v);
-	if (n == 1 && v < xnb_nr_groups) {
+	if (n == 1 && v < nr) {
 		group = v;
 	} else if (n != -ENOENT) {
 		dev_warn_ratelimited(&be->dev->dev,
 				     "ignoring invalid worker-group (groups=%u)\n",
-				     xnb_nr_groups);
+				     nr);
 		return;
 	}
 
@@ -461,12 +462,16 @@ static int xnb_connect(struct xnb_backend *be)
 		xnb_fatal(be, -EINVAL, "feature-rx-notify is mandatory");
 		return -EINVAL;
 	}
-	vif->can_sg = !!xenbus_read_unsigned(fe, "feature-sg", 0);
-	vif->gso_tcpv4 = !!xenbus_read_unsigned(fe, "feature-gso-tcpv4", 0);
-	vif->gso_tcpv6 = !!xenbus_read_unsigned(fe, "feature-gso-tcpv6", 0);
-	vif->ip_csum = !xenbus_read_unsigned(fe, "feature-no-csum-offload", 0);
-	vif->ipv6_csum = !!xenbus_read_unsigned(fe, "feature-ipv6-csum-offload",
-						0);
+	/* ndo_fix_features and ndo_change_mtu read these under rtnl alone. */
+	WRITE_ONCE(vif->can_sg, !!xenbus_read_unsigned(fe, "feature-sg", 0));
+	WRITE_ONCE(vif->gso_tcpv4,
+		   !!xenbus_read_unsigned(fe, "feature-gso-tcpv4", 0));
+	WRITE_ONCE(vif->gso_tcpv6,
+		   !!xenbus_read_unsigned(fe, "feature-gso-tcpv6", 0));
+	WRITE_ONCE(vif->ip_csum,
+		   !xenbus_read_unsigned(fe, "feature-no-csum-offload", 0));
+	WRITE_ONCE(vif->ipv6_csum,
+		   !!xenbus_read_unsigned(fe, "feature-ipv6-csum-offload", 0));
 
 	err = xnb_vif_alloc_queues(vif, n);
 	if (err) {

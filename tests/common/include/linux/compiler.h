@@ -14,4 +14,9 @@
 #define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 #endif
 
+/* One store, for a field the driver peeks at lockless. */
+#ifndef WRITE_ONCE
+#define WRITE_ONCE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#endif
+
 #endif /* XNB_USER_COMPILER_H */
