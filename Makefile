@@ -248,10 +248,12 @@ CHECK_OURS ?= hotplug teardown matrix-1-kthread matrix-2-kthread \
 	      rate worker-group regroup rebalance sysfs destroy-busy reload \
 	      reload-race stress saverestore guest2guest idle mq-single xnbctl
 CHECK_STOCK ?= basic hotplug teardown
-# ... and on Debian 13 (LAB_DIST=trixie), ours again: the worker matrix
-# and multiqueue (check.sh adds the hostile campaign and the bench smoke).
-CHECK_TRIXIE ?= matrix-1-kthread matrix-2-kthread matrix-1-tasklet \
-		matrix-2-tasklet multiqueue
+# ... and on Debian 13 (LAB_DIST=trixie), ours again: a matrix corner of
+# each worker and multiqueue (check.sh adds the hostile campaign, with a
+# shorter random run).  The bookworm boot runs the whole matrix and the
+# bench smoke: what differs on 6.12 is the kernel's side, which these
+# and the hostile cases reach.
+CHECK_TRIXIE ?= matrix-2-kthread matrix-1-tasklet multiqueue
 export CHECK_OURS CHECK_STOCK CHECK_TRIXIE
 
 .PHONY: check demo
