@@ -71,6 +71,7 @@ enum hostile_end case_gso_by_frags(struct fe *f);
 const char *mcast_req(struct fe *f, uint8_t type, uint8_t flags,
 		      const uint8_t *addr, struct outcome *o);
 void mcast_listen(struct fe *f, const char *ph);
+const char *mcast_filtered(const struct fe *f);
 
 /* cases_rx.c: the RX ring */
 enum hostile_end case_rx_nobuf(struct fe *f);

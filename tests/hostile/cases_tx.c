@@ -203,6 +203,14 @@ const char *mcast_req(struct fe *f, uint8_t type, uint8_t flags,
 	return play(f, 2, o);
 }
 
+/* After a listen with the filter on: did only f->mc_a's group arrive? */
+const char *mcast_filtered(const struct fe *f)
+{
+	if (!f->rx_mc_a)
+		return "nothing";
+	return f->rx_mc_b ? "leaked" : "filtered";
+}
+
 /* Count RX packets to f->mc_a and f->mc_b for 4 s in phase @ph. */
 void mcast_listen(struct fe *f, const char *ph)
 {
@@ -264,8 +272,7 @@ enum hostile_end case_mcast_extras(struct fe *f)
 	mcast_req(f, XEN_NETIF_EXTRA_TYPE_MCAST_ADD, 0, f->mc_a, &o);
 	mcast_listen(f, "mcast-on");
 	report(15, "m", "filtered",
-	       f->rx_mc_a && !f->rx_mc_b ? "filtered" :
-	       !f->rx_mc_a ? "nothing" : "leaked",
+	       mcast_filtered(f),
 	       "request-multicast-control=1: listed %lu, not listed %lu",
 	       f->rx_mc_a, f->rx_mc_b);
 	xs_put(f, "request-multicast-control", "0");

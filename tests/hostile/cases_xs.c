@@ -378,8 +378,7 @@ enum hostile_end case_mcast_flood(struct fe *f)
 	mcast_listen(f, "mcast-on");
 	set_phase(f, "-");
 	report(39, "c", "filtered",
-	       f->rx_mc_a && !f->rx_mc_b ? "filtered" :
-	       !f->rx_mc_a ? "nothing" : "leaked",
+	       mcast_filtered(f),
 	       "request-multicast-control=1 after the flood: listed %lu, not listed %lu",
 	       f->rx_mc_a, f->rx_mc_b);
 

@@ -222,25 +222,9 @@ g3-net      3  g3          0    -  q0:1
 EOF
 }
 
-t_status_json() {
-	fx_standard
-	xj status --json
-	xj --json status
-	expect <<'EOF'
-$ xnbctl status --json
-{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
- "groups": [
-  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
- ],
- "vifs": [
-  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
-  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
- ]}
-[exit 0]
-$ xnbctl --json status
+# The fixture's status as JSON, whichever place --json takes.
+status_json_fx() {
+	cat <<'EOF'
 {"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
   {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
@@ -254,6 +238,18 @@ $ xnbctl --json status
  ]}
 [exit 0]
 EOF
+}
+
+t_status_json() {
+	fx_standard
+	xj status --json
+	xj --json status
+	{
+		echo '$ xnbctl status --json'
+		status_json_fx
+		echo '$ xnbctl --json status'
+		status_json_fx
+	} | expect
 }
 
 t_status_no_ethtool() {
