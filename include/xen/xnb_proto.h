@@ -34,13 +34,15 @@
 #define XNB_EXTRA_TYPES		5u
 
 /*
- * The segment sizes a GSO extra may carry; outside them it is a protocol
- * error.  The least is the kernel's TCP_MIN_GSO_SIZE: TCP's minimum send
- * MSS (48) less the most TCP options (40), the smallest segment Linux's
- * TCP makes, to which virtio_net_hdr_to_skb() raises any smaller TCP
- * gso_size (6.1 and 6.12).  From it a 64 KiB packet makes at most 8192
- * segments, well within GSO_MAX_SEGS (65535); size 1 would make 65,481.
- * The most is the TCP payload of the largest packet a slot chain can
+ * The segment sizes of a GSO extra.  Size 0 is a protocol error, and so
+ * is one above the most.  The least is the kernel's TCP_MIN_GSO_SIZE:
+ * TCP's minimum send MSS (48) less the most TCP options (40), the
+ * smallest segment Linux's TCP makes.  A smaller size is honest all the
+ * same (a guest that forwards passes on what its GRO merged: two 1-byte
+ * segments make gso_size 1), so it is raised to the least, as
+ * virtio_net_hdr_to_skb() does (6.1 and 6.12); from it a 64 KiB packet
+ * makes at most 8192 segments, and the vif's gso_max_segs bounds that
+ * (tx.c).  The most is the TCP payload of the largest packet a slot chain can
  * describe (65535 bytes, less the Ethernet, IPv4 and TCP headers): no
  * honest segment is larger, and it keeps out 0xffff, which the kernel
  * reads as GSO_BY_FRAGS (skb_segment() takes the frag list for the
@@ -66,7 +68,7 @@ enum xnb_tx_reason {
 	XNB_R_TOO_MANY_SLOTS,	/* fatal: chain reaches fatal_skb_slots */
 	XNB_R_TOO_MANY_EXTRAS,	/* fatal: more than XNB_TX_MAX_EXTRAS */
 	XNB_R_BAD_EXTRA_TYPE,	/* fatal: extra type 0 or out of range */
-	XNB_R_BAD_GSO,		/* fatal: GSO size outside XNB_GSO_MIN_SIZE..
+	XNB_R_BAD_GSO,		/* fatal: GSO size 0 or above
 				 * XNB_GSO_MAX_SIZE, or unknown GSO type
 				 */
 	XNB_R_CROSS_PAGE,	/* fatal: offset + size beyond the page */

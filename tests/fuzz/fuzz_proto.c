@@ -120,8 +120,8 @@ static struct model model_walk(const uint8_t *ring, uint32_t size,
 			if (e.type < 1 || e.type > 5)
 				return model_fatal(XNB_R_BAD_EXTRA_TYPE);
 			if (e.type == 1) {
-				/* Sizes 8..65481 (65535 - 14 - 20 - 20). */
-				if (e.u.gso.size < 8 || e.u.gso.size > 65481 ||
+				/* Sizes 1..65481 (65535 - 14 - 20 - 20). */
+				if (e.u.gso.size < 1 || e.u.gso.size > 65481 ||
 				    (e.u.gso.type != 1 && e.u.gso.type != 2))
 					return model_fatal(XNB_R_BAD_GSO);
 				gso = e.u.gso.type;

@@ -100,7 +100,7 @@ static const struct hostile_case cases[] = {
 	{ 37, case_ctrl_storm, END_UP, I, "control channel storm, idle ring" },
 	{ 38, case_ctrl_storm_dead, END_FATAL, I, "control channel storm, dead ring" },
 	{ 39, case_mcast_flood, END_UP, C, "request-multicast-control flood, reconnects" },
-	{ 40, case_gso_tiny, END_FATAL, C, "GSO size 1 on 64 KiB, segments over gso_max_segs" },
+	{ 40, case_gso_tiny, END_UP, C, "GSO size 1 on 64 KiB, segments over gso_max_segs" },
 	{ 41, case_gso_not_tcp, END_UP, C, "TCPv4 GSO type on UDP, other non-TCP headers" },
 	{ 42, case_gso_by_frags, END_FATAL, C, "GSO size 0xffff (GSO_BY_FRAGS)" },
 };

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * xnb_tx_parse(): the segment size of a GSO extra (catalogue 13, 40,
- * 42).  It must lie within XNB_GSO_MIN_SIZE..XNB_GSO_MAX_SIZE, in every
- * GSO extra of the chain and not only in the one that wins: a smaller
- * size would cut a 64 KiB packet into up to 65,481 segments, no segment
- * of a packet the ring can describe is larger, and 0xffff is the
- * kernel's GSO_BY_FRAGS.  Outside, the vif is disabled, as for size 0.
+ * 42).  It must lie within 1..XNB_GSO_MAX_SIZE, in every GSO extra of
+ * the chain and not only in the one that wins: no segment of a packet
+ * the ring can describe is larger, and 0xffff is the kernel's
+ * GSO_BY_FRAGS.  Outside, the vif is disabled.  A size below
+ * XNB_GSO_MIN_SIZE is honest (a forwarding guest's GRO makes them) and
+ * raised to it.
  * Whether the headers fit the GSO type is checked after the copy
  * (tx.c), not here.
  */
@@ -32,23 +33,28 @@ static const struct {
 	u8 type;
 	u16 size;
 	enum xnb_tx_verdict want;
+	u16 gso_size;		/* what the packet carries when OK */
 } size_cases[] = {
-	{ "size 1 (catalogue 40)", TCPV4, 1, XNB_TX_FATAL },
-	{ "size 2", TCPV4, 2, XNB_TX_FATAL },
-	{ "size XNB_GSO_MIN_SIZE - 1", TCPV4, XNB_GSO_MIN_SIZE - 1,
-	  XNB_TX_FATAL },
-	{ "size XNB_GSO_MIN_SIZE", TCPV4, XNB_GSO_MIN_SIZE, XNB_TX_OK },
-	{ "TCPv6, size 1", TCPV6, 1, XNB_TX_FATAL },
+	{ "size 0 (catalogue 13)", TCPV4, 0, XNB_TX_FATAL, 0 },
+	{ "size 1 (catalogue 40): raised", TCPV4, 1, XNB_TX_OK,
+	  XNB_GSO_MIN_SIZE },
+	{ "size 2: raised", TCPV4, 2, XNB_TX_OK, XNB_GSO_MIN_SIZE },
+	{ "size XNB_GSO_MIN_SIZE - 1: raised", TCPV4, XNB_GSO_MIN_SIZE - 1,
+	  XNB_TX_OK, XNB_GSO_MIN_SIZE },
+	{ "size XNB_GSO_MIN_SIZE", TCPV4, XNB_GSO_MIN_SIZE, XNB_TX_OK,
+	  XNB_GSO_MIN_SIZE },
+	{ "TCPv6, size 1: raised", TCPV6, 1, XNB_TX_OK, XNB_GSO_MIN_SIZE },
 	{ "TCPv6, size XNB_GSO_MIN_SIZE", TCPV6, XNB_GSO_MIN_SIZE,
-	  XNB_TX_OK },
-	{ "size 536", TCPV4, 536, XNB_TX_OK },
-	{ "size 1448", TCPV4, 1448, XNB_TX_OK },
-	{ "size XNB_GSO_MAX_SIZE", TCPV4, XNB_GSO_MAX_SIZE, XNB_TX_OK },
+	  XNB_TX_OK, XNB_GSO_MIN_SIZE },
+	{ "size 536", TCPV4, 536, XNB_TX_OK, 536 },
+	{ "size 1448", TCPV4, 1448, XNB_TX_OK, 1448 },
+	{ "size XNB_GSO_MAX_SIZE", TCPV4, XNB_GSO_MAX_SIZE, XNB_TX_OK,
+	  XNB_GSO_MAX_SIZE },
 	{ "size XNB_GSO_MAX_SIZE + 1", TCPV4, XNB_GSO_MAX_SIZE + 1,
-	  XNB_TX_FATAL },
-	{ "size 0xfffe", TCPV6, 0xfffe, XNB_TX_FATAL },
+	  XNB_TX_FATAL, 0 },
+	{ "size 0xfffe", TCPV6, 0xfffe, XNB_TX_FATAL, 0 },
 	{ "size 0xffff, GSO_BY_FRAGS (catalogue 42)", TCPV4, 0xffff,
-	  XNB_TX_FATAL },
+	  XNB_TX_FATAL, 0 },
 };
 
 static void test_gso_size_bounds(void **state)
@@ -70,7 +76,7 @@ static void test_gso_size_bounds(void **state)
 		assert_int_equal(v, XNB_TX_OK);
 		expect_ok(&p, n, n - 1);
 		assert_int_equal(p.len, 0xffff);
-		assert_int_equal(p.gso_size, size_cases[i].size);
+		assert_int_equal(p.gso_size, size_cases[i].gso_size);
 		assert_int_equal(p.gso_type,
 				 size_cases[i].type == TCPV4 ?
 				 XNB_GSO_TCPV4 : XNB_GSO_TCPV6);
@@ -86,7 +92,7 @@ static void test_gso_size_bad_before_good(void **state)
 
 	(void)state;
 	put(1, 0, EXTRA | MORE | CSUM, 1, 3000);
-	put_gso(TCPV4, 1, true);
+	put_gso(TCPV4, 0, true);
 	put_gso(TCPV4, 1448, false);
 	put(2, 0, 0, 2, 1500);
 	expect_fatal(parse(&p), &p, XNB_R_BAD_GSO);
@@ -113,12 +119,12 @@ static void test_gso_size_before_other_checks(void **state)
 	struct xnb_tx_pkt p;
 
 	(void)state;
-	put_gso_64k(TCPV4, 1);
+	put_gso_64k(TCPV4, 0xffff);
 	expect_fatal(parse_lim(&none, &p), &p, XNB_R_BAD_GSO);
 
-	ring_case("a runt with GSO size 1");
+	ring_case("a runt with GSO size 0");
 	put(1, 0, EXTRA, 1, 10);
-	put_gso(TCPV4, 1, false);
+	put_gso(TCPV4, 0, false);
 	expect_fatal(parse(&p), &p, XNB_R_BAD_GSO);
 
 	ring_case("a runt with GSO size 8: dropped as a runt");

@@ -127,9 +127,8 @@ static enum xnb_tx_reason xnb_tx_extra(struct xnb_tx_pkt *p,
 
 	switch (e->type) {
 	case XEN_NETIF_EXTRA_TYPE_GSO:
-		/* Any GSO extra, not only the one that wins: size 0 too. */
-		if (e->u.gso.size < XNB_GSO_MIN_SIZE ||
-		    e->u.gso.size > XNB_GSO_MAX_SIZE)
+		/* Any GSO extra, not only the one that wins. */
+		if (!e->u.gso.size || e->u.gso.size > XNB_GSO_MAX_SIZE)
 			return XNB_R_BAD_GSO;
 		if (e->u.gso.type == XEN_NETIF_GSO_TYPE_TCPV4)
 			p->gso_type = XNB_GSO_TCPV4;
@@ -137,7 +136,9 @@ static enum xnb_tx_reason xnb_tx_extra(struct xnb_tx_pkt *p,
 			p->gso_type = XNB_GSO_TCPV6;
 		else
 			return XNB_R_BAD_GSO;
-		p->gso_size = e->u.gso.size;
+		/* Honest but tiny (see XNB_GSO_MIN_SIZE): raised to it. */
+		p->gso_size = e->u.gso.size < XNB_GSO_MIN_SIZE ?
+			      XNB_GSO_MIN_SIZE : e->u.gso.size;
 		break;
 	case XEN_NETIF_EXTRA_TYPE_MCAST_ADD:
 	case XEN_NETIF_EXTRA_TYPE_MCAST_DEL:

@@ -17,8 +17,9 @@
 # Our driver's semantics, as the cases expect them: chain past req_prod =
 # fatal; > 18 data slots = drop; >= 20 further slots = fatal; offset+size
 # > 4096 = fatal; later slot larger than remaining = drop; len < 14 = drop;
-# extra type 0 or > 5 = fatal; > 8 extras = fatal; GSO size outside
-# 8..65481 / unknown type = fatal (40, 42); multicast extras = filter
+# extra type 0 or > 5 = fatal; > 8 extras = fatal; GSO size 0 or above
+# 65481 / unknown type = fatal (13, 42), below 8 raised to 8 (40);
+# multicast extras = filter
 # requests (OK, a unicast ADD or one past 64 addresses = error);
 # checksum/GSO header problems (a TCP GSO type on anything but TCP of its
 # IP version, a short TCP header: 41) = error responses; GSO segments
