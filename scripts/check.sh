@@ -46,6 +46,8 @@ ours|stock) ;;
 *) echo "check: NETBACK must be ours or stock, not '$netback'" >&2; exit 2 ;;
 esac
 unset NETBACK
+# Set by the trixie boot's stage alone (below), never from outside.
+unset CHECK_HOSTILE_COUNT
 
 # Fast and first: every shell file passes shellcheck.
 stage shellcheck make shellcheck

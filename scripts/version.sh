@@ -13,10 +13,13 @@ set -eu
 cd "$(dirname "$0")/.."
 v=$(cat VERSION)
 suffix=
-if [ -e .git ] && h=$(git rev-parse --short=12 HEAD 2>/dev/null); then
-	git describe --tags --exact-match --match "v$v" HEAD > /dev/null 2>&1 ||
+if [ -e .git ] && ! h=$(git -c safe.directory="$PWD" rev-parse --short=12 HEAD 2>/dev/null); then
+	# A checkout git will not read (another user's): not the release.
+	suffix=+unknown
+elif [ -e .git ]; then
+	git -c safe.directory="$PWD" describe --tags --exact-match --match "v$v" HEAD > /dev/null 2>&1 ||
 		suffix=+g$h
-	if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+	if [ -n "$(git -c safe.directory="$PWD" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
 		suffix=${suffix:-+g$h}.dirty
 	fi
 fi

@@ -372,7 +372,7 @@ run_group() {
 	[ -n "$nbg" ] && nc_stop
 	echo "$out" | grep -E '^HOSTILE|XNB-FAILREASON' | sed "s/^/  [g$H] /"
 	last=$(echo "$out" | sed -n 's/.*HOSTILE-END .*final=\([a-z/-]*\).*/\1/p' | tail -n1)
-	[ -z "$last" ] && why="no verdict from the program (rc $rc)" && fresh=1
+	[ -z "$last" ] && why="${why:+$why; }no verdict from the program (rc $rc)" && fresh=1
 	sleep 1
 	nf=$(dmesg | tail -n +$((n0 + 1)) | grep -cE "$VIF.*($FATAL_RE)|($FATAL_RE).*$VIF")
 	for id in $ids; do case $LOG_QUIET in *" $id "*) quiet=1 ;; esac; done
