@@ -4,7 +4,8 @@
 # Style and static checks of the driver; any finding fails.
 #
 #   checkpatch.pl --strict --no-tree on every driver and header file
-#   kernel-doc -none -v -Werror on the driver's .c files and common.h:
+#   kernel-doc -none -v -Werror on the driver's .c files, common.h and
+#   the pure logic's headers (include/xen/*.h):
 #   6.1's kernel-doc has no -Wall; -v turns on the same checks (a
 #   missing Return:, a missing short description, contents before
 #   sections) besides its own, and -Werror counts them
@@ -82,7 +83,7 @@ done
 # warnings, which wraps at 256).
 kdoc=(drivers/net/xen-netback/common.h)
 for f in "${files[@]}"; do
-	case $f in drivers/net/xen-netback/*.c) kdoc+=("$f") ;; esac
+	case $f in drivers/net/xen-netback/*.c | include/xen/*.h) kdoc+=("$f") ;; esac
 done
 log "kernel-doc -none -v -Werror on ${#kdoc[@]} files"
 kst=0

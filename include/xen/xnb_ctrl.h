@@ -28,7 +28,16 @@
 /* Hash input: addresses and ports, the longest being IPv6 + TCP. */
 #define XNB_HASH_INPUT_MAX	36u
 
-/* What a frontend configured; all zero (xnb_hash_init) until it does. */
+/**
+ * struct xnb_hash - What a frontend configured.
+ * @alg: XEN_NETIF_CTRL_HASH_ALGORITHM_*
+ * @flags: XEN_NETIF_CTRL_HASH_TYPE_*
+ * @size: mapping entries; 0: hash % queues
+ * @key: the key; octets past the set length are 0
+ * @mapping: the mapping table, its first @size entries in use
+ *
+ * What a frontend configured; all zero (xnb_hash_init) until it does.
+ */
 struct xnb_hash {
 	u32 alg;			/* XEN_NETIF_CTRL_HASH_ALGORITHM_* */
 	u32 flags;			/* XEN_NETIF_CTRL_HASH_TYPE_* */
@@ -37,50 +46,112 @@ struct xnb_hash {
 	u32 mapping[XNB_HASH_MAPPING_MAX];
 };
 
+/**
+ * xnb_hash_init() - Clear a hash configuration to all zero.
+ * @h: the configuration
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
 void xnb_hash_init(struct xnb_hash *h);
 
-/* Toeplitz over @len octets of @data with a key of @keylen octets (the
+/**
+ * xnb_toeplitz() - The Toeplitz hash.
+ * @key: the key
+ * @keylen: the key's length in octets
+ * @data: the input
+ * @len: the input's length in octets
+ *
+ * Toeplitz over @len octets of @data with a key of @keylen octets (the
  * key is taken as followed by zeros), as netif.h defines it.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the hash.
  */
 u32 xnb_toeplitz(const u8 *key, u32 keylen, const u8 *data, u32 len);
 
-/* Only the four hash types netif.h defines. */
+/**
+ * xnb_hash_flags_valid() - Check a frontend's hash types.
+ * @flags: XEN_NETIF_CTRL_HASH_TYPE_* bits
+ *
+ * Only the four hash types netif.h defines.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true when @flags holds no other bit.
+ */
 bool xnb_hash_flags_valid(u32 flags);
 
-/*
+/**
+ * xnb_hash_flow() - The hash of a flow.
+ * @h: the frontend's configuration, whose key is used
+ * @type: one XEN_NETIF_CTRL_HASH_TYPE_* bit
+ * @saddr: the source address
+ * @daddr: the destination address
+ * @sport_be: the source port, in network order
+ * @dport_be: the destination port, in network order
+ *
  * The hash of a flow for one XEN_NETIF_CTRL_HASH_TYPE_* bit (@type):
  * source then destination address (4 octets each for IPv4, 16 for
  * IPv6), then for the TCP types source and destination port, all in
  * network order as in the packet.  0 for any other @type.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the Toeplitz hash of the flow; 0 for any other @type.
  */
 u32 xnb_hash_flow(const struct xnb_hash *h, u32 type, const u8 *saddr,
 		  const u8 *daddr, u16 sport_be, u16 dport_be);
 
-/*
+/**
+ * xnb_hash_queue() - The queue for a packet of a given hash.
+ * @h: the frontend's configuration
+ * @hash: the packet's hash
+ * @num_queues: the queues of the connection, not 0
+ *
  * The queue for a packet of hash @hash: the mapping table's entry if the
  * frontend set one, else @hash modulo @num_queues.  An entry no longer
  * below @num_queues (the table was set for more queues) falls back to
  * the modulo.  @num_queues must not be 0.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the queue's index, below @num_queues.
  */
 u32 xnb_hash_queue(const struct xnb_hash *h, u32 hash, u32 num_queues);
 
-/*
+/**
+ * xnb_ctrl_copy_len() - Octets to copy from a control request's grant.
+ * @h: the frontend's configuration
+ * @req: the request, a private copy
+ *
  * Octets to copy from the grant data[0] of @req (from its offset 0)
  * before xnb_ctrl_answer() can judge it: the key for SET_HASH_KEY, the
  * (sub-)table for SET_HASH_MAPPING; 0 for other types and for requests
  * whose fields are invalid already (the answer needs no copy then).
  * At most max(XNB_HASH_KEY_MAX, 4 * XNB_HASH_MAPPING_MAX).
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the octets to copy; 0 for none.
  */
 u32 xnb_ctrl_copy_len(const struct xnb_hash *h,
 		      const struct xen_netif_ctrl_request *req);
 
-/*
+/**
+ * xnb_ctrl_answer() - Answer a control request.
+ * @h: the frontend's configuration
+ * @num_queues: the queues of the connection, at least 1
+ * @req: the request (a private copy, read once)
+ * @buf: the xnb_ctrl_copy_len() octets the driver copied
+ * @copied: whether that grant copy succeeded (ignored when the length
+ *	was 0)
+ * @data: set to the response's data field
+ *
  * The status of the response to @req (a private copy, read once), as
  * the stock driver answers; on success the request is applied to @h.
  * @buf holds the xnb_ctrl_copy_len() octets the driver copied, @copied
  * says whether that grant copy succeeded (ignored when the length was
  * 0).  *@data gets the response's data field.  @num_queues: the queues
  * of the connection, at least 1.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the response's status, a XEN_NETIF_CTRL_STATUS_* value.
  */
 u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
 		    const struct xen_netif_ctrl_request *req,

@@ -130,17 +130,31 @@ struct xnb_tx_pkt {
 	u8 is_extra[XNB_TX_MAX_SLOTS];
 };
 
-/*
+/**
+ * xnb_ring_unconsumed() - Count the requests published, not consumed yet.
+ * @prod: the request producer index, as the frontend published it
+ * @cons: our request consumer index
+ * @ring_size: the ring's size in slots
+ *
  * Unconsumed requests between @cons and @prod, or -1 when the producer
  * claims more than the ring holds (a broken or hostile frontend).
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: @prod - @cons (the indices wrap), or -1 when that is more than
+ * @ring_size.
  */
 int xnb_ring_unconsumed(u32 prod, u32 cons, u32 ring_size);
 
-/*
- * What an event-channel interrupt asks of the backend.  A spurious event
- * is EOI'd at once with XEN_EOI_FLAG_SPURIOUS, so Xen backs off a guest
- * that only raises events; for the others the EOI is owed until the
- * group has served the queue.
+/**
+ * enum xnb_event - What an event-channel interrupt asks of the backend.
+ * @XNB_EV_SPURIOUS: nothing for us
+ * @XNB_EV_OWE: work for a pass already due (the credit timer's): owe the
+ *	EOI, do not kick
+ * @XNB_EV_KICK: work: owe the EOI and kick the group
+ *
+ * A spurious event is EOI'd at once with XEN_EOI_FLAG_SPURIOUS, so Xen
+ * backs off a guest that only raises events; for the others the EOI is
+ * owed until the group has served the queue.
  */
 enum xnb_event {
 	XNB_EV_SPURIOUS,	/* nothing for us */
@@ -150,29 +164,67 @@ enum xnb_event {
 	XNB_EV_KICK,		/* work: owe the EOI and kick the group */
 };
 
-/*
+/**
+ * xnb_tx_event_judge() - Judge a guest TX event.
+ * @req_prod: the TX request producer index, as the guest published it
+ * @prod_eoi: the TX request producer index when we last sent an EOI
+ * @req_cons: our TX request consumer index
+ * @held: the queue is held for credit
+ * @disabled: the vif is disabled
+ *
  * Guest TX event.  Work is requests produced since our last EOI
  * (@prod_eoi: the group may have consumed them already, polling while
  * busy) or requests not consumed yet.  A disabled vif has no work.
  * A queue @held for credit has work for its credit timer's pass: the
  * EOI is owed to that pass (a spurious one would let lateeoi delay the
  * channel past the moment credit returns).
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: XNB_EV_SPURIOUS when there is no work; else XNB_EV_OWE for a
+ * queue @held for credit, XNB_EV_KICK for any other.
  */
 enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
 				  bool held, bool disabled);
 
-/*
+/**
+ * xnb_rx_event_judge() - Judge a guest RX event.
+ * @req_prod: the RX request producer index, as the guest published it
+ * @req_cons: our RX request consumer index
+ * @ring_size: the RX ring's size in slots
+ * @blocked: the queue is blocked waiting for buffers
+ * @want: the buffers a blocked queue waits for
+ * @disabled: the vif is disabled
+ *
  * Guest RX event.  Buffers matter only to a queue blocked waiting for
  * them, once there are @want of them; a producer index beyond the ring
  * is work too (the group disables the vif).
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: XNB_EV_KICK when there is work, else XNB_EV_SPURIOUS (never
+ * XNB_EV_OWE).
  */
 enum xnb_event xnb_rx_event_judge(u32 req_prod, u32 req_cons, u32 ring_size,
 				  bool blocked, u32 want, bool disabled);
 
-/* One event channel for both rings: the stronger verdict (KICK > OWE). */
+/**
+ * xnb_event_merge() - Merge the verdicts of a channel both rings share.
+ * @tx: the TX ring's verdict
+ * @rx: the RX ring's verdict
+ *
+ * One event channel for both rings: the stronger verdict (KICK > OWE).
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the stronger of @tx and @rx.
+ */
 enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx);
 
-/*
+/**
+ * xnb_spurious_hold() - How long to hold back the EOI of a spurious event.
+ * @run: the channel's events in a row, this one included, that led to
+ *	no work
+ * @grace: how many of a run are EOI'd at once
+ * @max: the longest hold
+ *
  * How long to hold back the EOI of an event channel whose last @run
  * events (this one included) all led to no work.  The first @grace are
  * EOI'd at once; after that the hold doubles from 1 up to @max.  Units
@@ -180,6 +232,10 @@ enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx);
  * back-off restarts from zero whenever it sends a delayed EOI, so it
  * never holds a channel for more than a jiffy or two: a guest could keep
  * dom0 taking hundreds of interrupts a second for nothing.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the hold, in the caller's units: 0 while @run is at most
+ * @grace, then 1, 2, 4, ... up to @max.
  */
 unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
 			       unsigned int max);
@@ -199,15 +255,28 @@ unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
 #define XNB_CONNECT_HOLD_MIN_MS	1000u
 #define XNB_CONNECT_HOLD_MAX_MS	8000u
 
-/*
+/**
+ * xnb_connect_wait() - How long a connect attempt must still wait.
+ * @fails: the failed connects in a row
+ * @last: the time of the last of them, in ms
+ * @now: the time of the attempt, in ms on the same clock
+ *
  * After @fails failed connects in a row, the last at @last (ms, any
  * monotonic clock), how long must an attempt at @now still wait?
  * 0: it may go.  A @now before @last (a clock that is not monotonic)
  * is taken as @last.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the wait in ms, by the connect back-off above; 0 when the
+ * attempt may go.
  */
 u32 xnb_connect_wait(u32 fails, u64 last, u64 now);
 
-/*
+/**
+ * struct xnb_spurious - One event channel's run of events that led to no work.
+ * @progress: where the channel's consumers stood at the last of them
+ * @run: how many in a row (saturating)
+ *
  * One event channel's run of events that led to no work: how many in a
  * row (saturating), and where the channel's consumers stood at the last
  * of them.  Zeroed when the channel is bound.
@@ -217,62 +286,126 @@ struct xnb_spurious {
 	u8 run;
 };
 
-/*
+/**
+ * xnb_spurious_next() - Count one more event and judge its EOI.
+ * @s: the channel's run of events that led to no work
+ * @spurious: the event led to no work
+ * @progress: the backend's own consumer indices of the channel's rings
+ * @grace: as for xnb_spurious_hold()
+ * @max: as for xnb_spurious_hold()
+ *
  * The EOI owed for one more event on the channel of @s: @spurious when
  * it led to no work, @progress the backend's own consumer indices of
  * the channel's rings (which a guest cannot move by writing req_prod).
  * Work ends the run.  A spurious event after the consumers moved starts
  * a new one: an honest guest's event can find nothing when the backend,
- * polling, took its requests before the event was handled.  Returns how
- * long to hold the EOI back, xnb_spurious_hold() of the run: 0 to send
- * it now.
+ * polling, took its requests before the event was handled.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: how long to hold the EOI back, xnb_spurious_hold() of the run:
+ * 0 to send it now.
  */
 unsigned int xnb_spurious_next(struct xnb_spurious *s, bool spurious,
 			       u32 progress, unsigned int grace,
 			       unsigned int max);
 
-/*
- * May @nr more requests be consumed?  The responses we owe (@req_cons -
- * @rsp_prod_pvt: requests consumed and not answered yet, those waiting
- * in an unflushed batch included) plus @nr must fit in the ring, or our
- * responses would overwrite requests the guest posted.  Independent of
- * the budget and of what the guest claims in req_prod.
+/**
+ * xnb_ring_room() - Whether more requests may be consumed.
+ * @req_cons: our request consumer index
+ * @rsp_prod_pvt: our private response producer index
+ * @nr: the requests to consume
+ * @ring_size: the ring's size in slots
+ *
+ * May @nr more requests be consumed?  The responses we owe
+ * (@req_cons - @rsp_prod_pvt: requests consumed and not answered yet,
+ * those waiting in an unflushed batch included) plus @nr must fit in
+ * the ring, or our responses would overwrite requests the guest posted.
+ * Independent of the budget and of what the guest claims in req_prod.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true when the responses we owe plus @nr fit in the ring.
  */
 bool xnb_ring_room(u32 req_cons, u32 rsp_prod_pvt, u32 nr, u32 ring_size);
 
-/*
+/**
+ * xnb_ring_sane() - Whether a frontend's indices describe a possible ring.
+ * @req_prod: the request producer index, as the frontend published it
+ * @rsp_prod: the response producer index
+ * @ring_size: the ring's size in slots
+ *
  * At (re)connect the frontend's indices must describe a ring that could
  * exist: requests outstanding past the responses fit in the ring.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true when @req_prod - @rsp_prod (the indices wrap) is at most
+ * @ring_size.
  */
 bool xnb_ring_sane(u32 req_prod, u32 rsp_prod, u32 ring_size);
 
-/*
+/**
+ * xnb_tx_parse() - Read one packet from the guest TX ring.
+ * @ring: the shared TX ring's entries
+ * @ring_size: the ring's size in slots, a power of two
+ * @cons: the index of the packet's first slot
+ * @avail: the slots the frontend published from @cons on
+ * @lim: the vif's limits
+ * @p: the packet read, our private copy
+ *
  * Read one packet's slots starting at @cons, with @avail published by the
  * frontend, out of the shared @ring (each slot is read exactly once, so a
  * guest rewriting it concurrently cannot change a checked value).
  * On XNB_TX_OK and XNB_TX_DROP, @p->nr_slots slots are to be consumed and
  * answered; on XNB_TX_FATAL nothing is.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: XNB_TX_OK, XNB_TX_DROP or XNB_TX_FATAL (enum xnb_tx_verdict);
+ * on the last two @p->reason says why.
  */
 enum xnb_tx_verdict
 xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 	     u32 cons, u32 avail, const struct xnb_tx_limits *lim,
 	     struct xnb_tx_pkt *p);
 
+/**
+ * xnb_tx_reason_str() - Describe an enum xnb_tx_reason, for log lines.
+ * @reason: the reason
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: a constant string; "unknown" for a value out of range.
+ */
 const char *xnb_tx_reason_str(unsigned int reason);
 
-/*
+/**
+ * xnb_rx_slots_needed() - Guest RX slots a packet needs.
+ * @len: the packet's length in bytes
+ * @gso: the packet is GSO (it needs a GSO extra)
+ * @headroom: the guest's "xdp-headroom", in bytes
+ *
  * Guest RX slots (one per page-sized buffer, plus a GSO extra).  The
  * first buffer starts the data @headroom bytes in (the guest's
  * "xdp-headroom", at most XNB_RX_HEADROOM_MAX; larger is taken as that).
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the number of slots.
  */
 u32 xnb_rx_slots_needed(u32 len, bool gso, u32 headroom);
 
-/*
+/**
+ * xnb_rx_fits() - Whether a packet may go to the guest at all.
+ * @len: the packet's length in bytes
+ * @gso: the packet is GSO
+ * @gso_negotiated: the guest negotiated the packet's GSO type
+ * @can_sg: the guest takes scatter-gather
+ * @headroom: the guest's "xdp-headroom", as for xnb_rx_slots_needed()
+ *
  * May a packet of @len bytes go to the guest at all?  Its data, after
  * @headroom in the first buffer, must fit the XNB_TX_MAX_DATA buffers
  * netfront takes for one packet, or a single buffer without
  * scatter-gather (@can_sg); a GSO packet (@gso) needs its type
  * negotiated (@gso_negotiated) and scatter-gather.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true when it may.
  */
 bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg,
 		 u32 headroom);
@@ -296,67 +429,97 @@ struct xnb_credit {
 	u64 next_refill;	/* time at which the next period starts */
 };
 
-/*
+/**
+ * xnb_credit_parse() - Parse the value of the "rate" key.
+ * @s: the value, a NUL-terminated string
+ * @bytes: set to the credit per period, in bytes
+ * @usec: set to the period, in microseconds
+ *
  * Parse "bytes,usec" (decimal, usec 1..2^32-1, one trailing newline
- * allowed); returns false and leaves *@bytes and *@usec alone on bad input.
+ * allowed).
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true when @s is valid; false on bad input, leaving *@bytes and
+ * *@usec alone.
  */
 bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec);
-/* @bytes above XNB_CREDIT_MAX is taken as XNB_CREDIT_MAX. */
+/**
+ * xnb_credit_set() - Set a credit limit.
+ * @c: the credit state
+ * @bytes: the credit added per period, in bytes; 0: no limit
+ * @usec: the period, in microseconds
+ * @now: the time, in microseconds
+ *
+ * @bytes above XNB_CREDIT_MAX is taken as XNB_CREDIT_MAX.  The first
+ * period starts at @now, with its credit.
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
 void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now);
-/*
+/**
+ * xnb_credit_take() - Take the credit for a packet, if it may go.
+ * @c: the credit state
+ * @len: the packet's length in bytes
+ * @now: the time, in microseconds
+ * @wait_us: set, when the packet may not go yet, to the wait in
+ *	microseconds
+ *
  * May a packet of @len bytes go at time @now?  A token bucket of @bytes
  * per @usec: a packet goes while any credit is left and may leave a debt
  * that later periods pay back, so the long-run rate is exact whatever
  * the packet sizes (a 64 KiB GSO packet on a 60 KB-per-period limit is
- * neither stuck nor free).  Otherwise returns false and sets *@wait_us
- * to the time until the packet may go, or to ~0 when that is beyond
- * XNB_CREDIT_WAIT_MAX (only absurd limits, such as 1 byte an hour, get
- * there; the caller then simply asks again later).
+ * neither stuck nor free).
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true when the packet may go (always without a limit).
+ * Otherwise false, and *@wait_us is set to the time until the packet may
+ * go, or to ~0 when that is beyond XNB_CREDIT_WAIT_MAX (only absurd
+ * limits, such as 1 byte an hour, get there; the caller then simply asks
+ * again later).
  */
 bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us);
 
-/*
+/**
+ * xnb_pick_group() - Choose a worker group for a queue.
+ * @load: the number of queues each group serves
+ * @nr_groups: the number of groups, entries of @load
+ *
  * Worker-group choice: the group with the fewest queues, lowest index on
  * ties.  @load[i] is the number of queues group i serves.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the index of the group chosen.
  */
 unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups);
 
-/*
- * A queue's turn in its group's pass (group.c): the ring slots it may
- * use, each way.  A vif gets @budget slots (the budget parameter) per
- * pass of a group, split evenly among its @active queues with work in
- * that group (this one included; 0 counts as 1), but at least
- * XNB_SHARE_FLOOR each (a turn of a slot or two costs more than it
- * moves) unless @budget is smaller.  Never more than what the pass has
- * not yet given the vif's other queues (@used): a vif's total per pass
- * stays within @budget however many queues it has.  0 when nothing is
- * left: the queue waits for the next pass, where the caller serves it
- * before those served in this one, so with the floor a many-queue vif's
- * queues take turns.
- */
+/* The least a queue's turn gets, unless the budget is smaller. */
 #define XNB_SHARE_FLOOR	8u
 
+/**
+ * xnb_queue_share() - The ring slots of a queue's turn in its group's pass.
+ * @budget: the budget parameter: a vif's slots per pass of a group
+ * @active: the vif's queues with work in the group, this one included
+ * @used: the slots the pass has given the vif's other queues
+ *
+ * A queue's turn in its group's pass (group.c): the ring slots it may
+ * use, each way.
+ *
+ * A vif gets @budget slots (the budget parameter) per pass of a group,
+ * split evenly among its @active queues with work in that group (this
+ * one included; 0 counts as 1), but at least XNB_SHARE_FLOOR each (a
+ * turn of a slot or two costs more than it moves) unless @budget is
+ * smaller.  Never more than what the pass has not yet given the vif's
+ * other queues (@used): a vif's total per pass stays within @budget
+ * however many queues it has.  0 when nothing is left: the queue waits
+ * for the next pass, where the caller serves it before those served in
+ * this one, so with the floor a many-queue vif's queues take turns.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the slots the queue may use, each way; 0 when nothing is left.
+ */
 u32 xnb_queue_share(u32 budget, u32 active, u32 used);
 
-/*
- * Live rebalancing (balance.c): once per interval, given how busy each
- * group was (@busy[g], permille of the interval spent in its poll) and
- * what each queue was served (@q[i].load, in any unit common to all
- * queues), pick at most one queue to move from the busiest group to
- * the idlest.
- *
- * A move needs the busiest group at XNB_BAL_HIGH or more and the idlest
- * at least XNB_BAL_GAP below it, with the same busiest group for
- * XNB_BAL_STREAK intervals in a row (*@st carries that from one call to
- * the next; zero it when the group set changes).  A queue of the busiest
- * group is assumed to take its share of the group's load with it.  The
- * one chosen narrows the gap the most, among those that narrow it and
- * leave the idlest group less than XNB_BAL_GAP / 2 above the busiest:
- * estimates are rough, and a move that made the reverse move look worth
- * it would ping-pong (a lone heavy queue stays where it is).  Queues
- * marked fixed (pinned, just moved, not measured yet) never move.
- * Returns true with *@mv filled when a queue should move.
- */
+/* Live rebalancing (balance.c): see xnb_balance_pick() below. */
 #define XNB_BAL_SCALE	1000u	/* busy is in 1/XNB_BAL_SCALE */
 /* Poll time understates saturation: where the stack's consumers share
  * the group's CPU (dom0's usual case, and the lab's), a group that is
@@ -385,6 +548,35 @@ struct xnb_bal_move {
 	u32 to;
 };
 
+/**
+ * xnb_balance_pick() - Pick a queue to move from the busiest group.
+ * @busy: how busy each group was over the interval, in permille
+ * @nr_groups: the number of groups, entries of @busy
+ * @q: each queue's load, group, and whether it is fixed
+ * @nr_queues: the number of queues, entries of @q
+ * @st: the imbalance so far, carried from one call to the next
+ * @mv: set to the move, when there is one
+ *
+ * Live rebalancing (balance.c): once per interval, given how busy each
+ * group was (@busy[g], permille of the interval spent in its poll) and
+ * what each queue was served (@q[i].load, in any unit common to all
+ * queues), pick at most one queue to move from the busiest group to
+ * the idlest.
+ *
+ * A move needs the busiest group at XNB_BAL_HIGH or more and the idlest
+ * at least XNB_BAL_GAP below it, with the same busiest group for
+ * XNB_BAL_STREAK intervals in a row (*@st carries that from one call to
+ * the next; zero it when the group set changes).  A queue of the busiest
+ * group is assumed to take its share of the group's load with it.  The
+ * one chosen narrows the gap the most, among those that narrow it and
+ * leave the idlest group less than XNB_BAL_GAP / 2 above the busiest:
+ * estimates are rough, and a move that made the reverse move look worth
+ * it would ping-pong (a lone heavy queue stays where it is).  Queues
+ * marked fixed (pinned, just moved, not measured yet) never move.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true with *@mv filled when a queue should move; else false.
+ */
 bool xnb_balance_pick(const u32 *busy, u32 nr_groups,
 		      const struct xnb_bal_queue *q, u32 nr_queues,
 		      struct xnb_bal_state *st, struct xnb_bal_move *mv);
