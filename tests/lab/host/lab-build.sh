@@ -225,6 +225,8 @@ cat > "$groot/init" <<'INIT'
 # Lab guest /init.  Kernel command line: xnb_id=N.  Interface ethK gets
 # 192.0.2.(10*N+K)/24 whenever it appears (hot-attached vifs too), with a
 # per-interface routing table so replies leave through the vif they came in on.
+# An interface is known by name and ifindex: a vif detached and another
+# attached between two looks get the same name, not the same ifindex.
 # Commands from dom0 arrive in xenstore data/cmd ("ID shell-command"); the
 # last 3000 bytes of the output go to data/out and data/out1 (xenstored
 # refuses a guest's node over 2048 bytes) and "ID rc" to data/rc.
@@ -248,9 +250,9 @@ done_ifs=" "
 setup_ifs() {
 	now=" "
 	for d in /sys/class/net/eth*; do
-		[ -e "$d" ] || continue
-		i=${d##*/}; k=${i#eth}; now="$now$i "
-		case "$done_ifs" in *" $i "*) continue ;; esac
+		read -r x 2>/dev/null < "$d/ifindex" || continue
+		i=${d##*/}; k=${i#eth}; now="$now$i:$x "
+		case "$done_ifs" in *" $i:$x "*) continue ;; esac
 		a=192.0.2.$((10 * N + k)); t=$((100 + k))
 		ip link set "$i" up
 		ip addr add "$a/24" dev "$i" 2>/dev/null
