@@ -1,32 +1,48 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The attach/detach soak (tests/lab/scenarios/soak.sh), -included by the
+# The vif lifecycle soak (tests/lab/scenarios/soak.sh), -included by the
 # top-level Makefile after lab.mk (lab-images, lab-warnmod, lab-module):
 #
-#   make soak [NETBACK=ours|stock] [SOAK_CYCLES=1000] [SOAK_RECREATE=50]
+#   make soak [NETBACK=ours|stock] [SOAK_VIFS=1000] [SOAK_RECREATE=200]
+#             [SOAK_VIFS_PER_GUEST=4] [SOAK_TCP_EVERY=1]
+#             [SOAK_HOTPLUG=lean|vif-bridge]
 #
-# One lab boot, one scenario.  Under TCG a cycle costs about 10 s and a
-# guest re-creation about 40 s more, so the whole-run budget (LAB_TIMEOUT,
-# respected when set) follows SOAK_CYCLES.  Prints one line per counter
-# (before/after) and the counters' "N passed, N failed"; exits non-zero on
-# a failed counter, a failed cycle, a kernel/Xen splat or a failed boot.
-# Not part of `make check`: 1000 cycles take hours.
+# One lab boot, one scenario.  The unit is the vif lifecycle (hot attach,
+# connect, traffic, teardown): 2 x SOAK_VIFS_PER_GUEST of them per cycle,
+# all at once.  Under TCG budget 4 s a lifecycle (8 with vif-bridge, whose
+# bash costs seconds a vif) and 90 s a guest re-creation, twice what they
+# are expected to take; LAB_TIMEOUT, when set, wins.  Prints one line per
+# counter (before/after), the XNB-METRIC soak figures and the counters'
+# "N passed, N failed"; exits non-zero on a failed counter, a failed
+# cycle, a kernel/Xen splat or a failed boot.  Not part of `make check`.
 
-SOAK_CYCLES ?= 1000
-SOAK_RECREATE ?= 50
+SOAK_VIFS ?= 1000
+SOAK_RECREATE ?= 200
+SOAK_VIFS_PER_GUEST ?= 4
+SOAK_TCP_EVERY ?= 1
+SOAK_HOTPLUG ?= lean
 
 .PHONY: soak
 
+# SOAK_CYCLES (cycles of one vif) was the unit before SOAK_VIFS.
 soak: lab-images lab-warnmod lab-module
-	@t=$${LAB_TIMEOUT:-$$((600 + $(SOAK_CYCLES) * 20 + $(SOAK_CYCLES) / $(SOAK_RECREATE) * 60))}; \
+	@if [ -n "$(SOAK_CYCLES)" ]; then \
+		echo "soak: SOAK_CYCLES is gone: the soak counts vif lifecycles, SOAK_VIFS" \
+			"(2 x SOAK_VIFS_PER_GUEST a cycle); SOAK_RECREATE counts them too"; exit 2; \
+	fi; \
+	p=4; [ "$(SOAK_HOTPLUG)" = vif-bridge ] && p=8; \
+	g=$(SOAK_RECREATE); [ "$$g" -ge 1 ] 2>/dev/null || g=1; \
+	t=$${LAB_TIMEOUT:-$$((600 + $(SOAK_VIFS) * p + $(SOAK_VIFS) / g * 90))}; \
 	rc=0; r=$${SOAK_RESULTS:-$(CURDIR)/build/lab/$$(date +%Y%m%d-%H%M%S)-soak-$(NETBACK)}; \
 	LAB_CACHE=$(LAB_CACHE) NETBACK=$(NETBACK) XNB_PARAMS="$(XNB_PARAMS)" \
 	SCENARIOS=soak LAB_RESULTS=$$r \
-	SOAK_CYCLES=$(SOAK_CYCLES) SOAK_RECREATE=$(SOAK_RECREATE) \
+	SOAK_VIFS=$(SOAK_VIFS) SOAK_RECREATE=$(SOAK_RECREATE) \
+	SOAK_VIFS_PER_GUEST=$(SOAK_VIFS_PER_GUEST) SOAK_TCP_EVERY=$(SOAK_TCP_EVERY) \
+	SOAK_HOTPLUG=$(SOAK_HOTPLUG) \
 	LAB_SCENARIO_TIMEOUT=$${LAB_SCENARIO_TIMEOUT:-$$((t - 150))} \
 	LAB_TIMEOUT=$$t tests/lab/host/lab-run.sh || rc=1; \
 	s=$$r/serial.log; [ -f $$s ] || s=/dev/null; \
-	echo "soak: counters (dom0 and Xen, no guest, before and after the cycles):"; \
+	echo "soak: counters (dom0 and Xen, no guest, before and after the lifecycles):"; \
 	tr -d '\r' < $$s | grep -aoE 'XNB-SOAK [a-z_]+ (before|PASS|FAIL).*' | sed 's/^XNB-SOAK /  /'; \
 	tr -d '\r' < $$s | grep -ao 'XNB-METRIC soak .*' | sed 's/^XNB-METRIC /  /'; \
 	res=$$(tr -d '\r' < $$s | grep -ao 'XNB-SOAK [0-9]* passed, [0-9]* failed' | tail -n1); \
