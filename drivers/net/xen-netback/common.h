@@ -35,7 +35,8 @@
  *     group.c    debugfs "groups" (takes each group->lock)
  *     sysfs.c    /sys/module/xen_netback/groups/<n>/ (process context,
  *                takes xnb_assign_mutex); group counters through
- *                xnb_group_stats_read() here and in debugfs and balance.c
+ *                xnb_group_stats_read() here and in debugfs and balance.c;
+ *                a write of 0 to max_pass_us or max_pass_slots resets it
  *
  *   worker group: NAPI, main.c's worker param.  worker=kthread: a
  *   softirq context polls while the load is light (in the softirq that
@@ -539,6 +540,10 @@ enum {
  *    group is published and torn down once it serves no queue; fixed in
  *    between.
  *  - moves_in, moves_out: under xnb_assign_mutex.
+ *  - max_pass_ns, max_pass_slots: raised by the pass (under the pass
+ *    lock), reset to 0 by a sysfs write (under xnb_assign_mutex, which
+ *    keeps the group alive); WRITE_ONCE both, read with READ_ONCE.  A
+ *    pass under way at a reset may count after it.
  */
 struct xnb_group {
 	unsigned int index;		/* its place in its set (xnb_groups) */
@@ -589,6 +594,11 @@ struct xnb_group {
 	/* Queues the balancer moved in and out, under the assign mutex. */
 	unsigned long moves_in;
 	unsigned long moves_out;
+	/* The longest pass (ns, at most ULONG_MAX) and the most ring slots
+	 * one used, both ways, since the group started or sysfs reset them.
+	 */
+	unsigned long max_pass_ns;
+	u32 max_pass_slots;
 };
 
 /* group.c: the global group state.

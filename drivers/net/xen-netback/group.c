@@ -255,6 +255,22 @@ eoi:
 	return false;
 }
 
+/* Keep the longest pass and the most slots one used, for sysfs.  A
+ * reset (a write of 0 there) may meet a pass under way, which then
+ * counts after it: the pass ended after the reset.
+ */
+static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
+	__must_hold(&g->pass_busy)
+{
+	unsigned long d = min_t(u64, ns, ULONG_MAX);
+
+	lockdep_assert_held(&g->pass_busy);
+	if (d > READ_ONCE(g->max_pass_ns))
+		WRITE_ONCE(g->max_pass_ns, d);
+	if (slots > READ_ONCE(g->max_pass_slots))
+		WRITE_ONCE(g->max_pass_slots, slots);
+}
+
 /* The group's pass, run by the poll of the context that owns it; @a
  * says what it did (xnb_pass_acct, proto.c).
  *
@@ -345,6 +361,7 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	u64_stats_inc(&g->stats.passes);
 	u64_stats_add(&g->stats.busy_ns, end - start);
 	u64_stats_update_end(&g->stats.sync);
+	xnb_group_note_max(g, end - start, a->slots);
 	if (traced) {
 		packets = u64_stats_read(&g->stats.packets) - packets;
 		ops = u64_stats_read(&g->stats.ops) - ops;
@@ -1172,14 +1189,16 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		struct xnb_queue *q;
 
 		xnb_group_stats_read(g, &c);
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s\n",
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s max_pass_ns %lu max_pass_slots %u\n",
 			   i, g->cpu, READ_ONCE(g->nr_queues), c.passes,
 			   c.packets, c.batches, c.ops,
 			   c.batches ? div64_u64(c.ops, c.batches) : 0,
 			   c.full_flushes, c.eagain_retries,
 			   div_u64(c.busy_ns, NSEC_PER_MSEC), g->moves_in,
 			   g->moves_out, c.handoffs,
-			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main");
+			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main",
+			   READ_ONCE(g->max_pass_ns),
+			   READ_ONCE(g->max_pass_slots));
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)
 			xnb_queue_show(m, g, q);
