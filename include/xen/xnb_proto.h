@@ -572,7 +572,7 @@ struct xnb_pass_acct {
 /**
  * xnb_pass_begin() - Start a pass's account.
  * @a: the account
- * @napi_budget: NAPI's budget for the poll, at least 1
+ * @napi_budget: NAPI's budget for the poll (0, netpoll's, runs no pass)
  * @cap: the slots after which no turn starts (XNB_PASS_SLOTS)
  *
  * Context: Any context; no locks, no sleeping.
@@ -583,9 +583,9 @@ void xnb_pass_begin(struct xnb_pass_acct *a, u32 napi_budget, u32 cap);
  * xnb_pass_may_serve() - Whether the pass may start another turn.
  * @a: the pass's account
  *
- * Asked before each turn, while queues wait for one.  No once NAPI's
- * budget is used or @a->cap slots are: then @a->stopped says which
- * (NAPI's budget first).
+ * Asked before each turn, while queues wait for one.  Refused once
+ * NAPI's budget is used or @a->cap slots are: then @a->stopped says
+ * which (NAPI's budget first).
  *
  * Context: Any context; no locks, no sleeping.
  * Return: true when a turn may start.
