@@ -300,10 +300,10 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 	return a->slots;
 }
 
-/* Over many passes: each is bounded by the cap plus one turn; a capped
- * pass's successor starts with the first queue it did not reach; every
+/* Over many passes: each is bounded by the cap plus one turn; every
  * queue has a turn at least once every ceil(queues / turns per pass)
- * passes, and the vifs' totals stay within a round of each other.
+ * passes (plus the passes its vif's other queues wait), and the vifs'
+ * totals stay within a round of each other.
  */
 static void run_model(u32 nv, u32 nq, u32 budget, u32 cap, u32 pkt, u32 napi)
 {
