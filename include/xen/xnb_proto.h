@@ -519,6 +519,168 @@ unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups);
  */
 u32 xnb_queue_share(u32 budget, u32 active, u32 used);
 
+/*
+ * A group's pass (group.c): the work one poll may do, and what the poll
+ * does next.  The pass gives queues their turns from the head of the
+ * active list.  It starts no further turn once NAPI's budget (guest TX
+ * packets, the ones that go up the stack) is used, or once its turns
+ * used XNB_PASS_SLOTS ring slots, both directions counted: a turn under
+ * way finishes, so a pass moves at most XNB_PASS_SLOTS - 1 slots plus
+ * one turn (the queue's share each way, and the packet that crosses it)
+ * however many vifs the group serves.  The queues not reached stay at
+ * the head of the list and come first in the next poll: the list is the
+ * round-robin cursor.  256 slots is 1 MiB of copies at most, about one
+ * batch of the default copy_batch.
+ */
+#define XNB_PASS_SLOTS		256u
+/* Light polls in a row that ended with queues kicked meanwhile, after
+ * which the load counts as sustained.
+ */
+#define XNB_LIGHT_REPOLLS	4u
+
+/**
+ * enum xnb_pass_stop - Why a pass started no further turn.
+ * @XNB_PASS_GO: it did not stop early: it served every queue it took
+ * @XNB_PASS_STOP_NAPI: NAPI's budget was used, queues were left
+ * @XNB_PASS_STOP_CAP: XNB_PASS_SLOTS were used, queues were left
+ */
+enum xnb_pass_stop {
+	XNB_PASS_GO,
+	XNB_PASS_STOP_NAPI,
+	XNB_PASS_STOP_CAP,
+};
+
+/**
+ * struct xnb_pass_acct - What a pass did, as it goes.
+ * @napi_budget: NAPI's budget for the poll: guest TX packets
+ * @cap: the ring slots, both directions, after which no turn starts
+ * @tx_packets: guest TX packets taken off the rings (NAPI's count)
+ * @slots: ring slots used, both directions
+ * @stopped: enum xnb_pass_stop
+ * @requeued: a queue was put back with work left, or left waiting
+ *	for its vif's next budget: the group has work no kick will announce
+ */
+struct xnb_pass_acct {
+	u32 napi_budget;
+	u32 cap;
+	u32 tx_packets;
+	u32 slots;
+	u8 stopped;
+	bool requeued;
+};
+
+/**
+ * xnb_pass_begin() - Start a pass's account.
+ * @a: the account
+ * @napi_budget: NAPI's budget for the poll (0, netpoll's, runs no pass)
+ * @cap: the slots after which no turn starts (XNB_PASS_SLOTS)
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
+void xnb_pass_begin(struct xnb_pass_acct *a, u32 napi_budget, u32 cap);
+
+/**
+ * xnb_pass_may_serve() - Whether the pass may start another turn.
+ * @a: the pass's account
+ *
+ * Asked before each turn, while queues wait for one.  Refused once
+ * NAPI's budget is used or @a->cap slots are: then @a->stopped says
+ * which (NAPI's budget first).
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true when a turn may start.
+ */
+bool xnb_pass_may_serve(struct xnb_pass_acct *a);
+
+/**
+ * xnb_pass_tx_slots() - The guest TX slots of a turn.
+ * @a: the pass's account, which may serve (xnb_pass_may_serve())
+ * @share: the turn's share (xnb_queue_share())
+ *
+ * Every guest TX packet takes a slot at least, so a turn gets no more
+ * slots than NAPI's budget has packets left.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: min(@share, the packets NAPI's budget has left).
+ */
+u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share);
+
+/**
+ * xnb_pass_charge() - Count a turn's work.
+ * @a: the pass's account
+ * @tx_packets: the guest TX packets the turn took off the ring
+ * @slots: the ring slots it used, both directions
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
+void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots);
+
+/**
+ * enum xnb_pass_next - What the poll does once its pass is over.
+ * @XNB_NEXT_COMPLETE: napi_complete_done(); the thread hands the passes
+ *	back to the light context; sleep until a kick
+ * @XNB_NEXT_AGAIN: the thread, or worker=tasklet's softirq: return the
+ *	whole budget, to be polled again
+ * @XNB_NEXT_HANDOFF: the light context: give the passes to the thread
+ */
+enum xnb_pass_next {
+	XNB_NEXT_COMPLETE,
+	XNB_NEXT_AGAIN,
+	XNB_NEXT_HANDOFF,
+};
+
+/**
+ * enum xnb_handoff_reason - Why the passes changed context.
+ * @XNB_HANDOFF_BUDGET: a light pass used NAPI's whole budget
+ * @XNB_HANDOFF_REQUEUED: a queue had work past its share
+ * @XNB_HANDOFF_REPOLLS: light polls in a row, never idle
+ * @XNB_HANDOFF_IDLE: a thread pass drained the group
+ * @XNB_HANDOFF_CAP: a light pass used XNB_PASS_SLOTS, queues were left
+ */
+enum xnb_handoff_reason {
+	XNB_HANDOFF_BUDGET,
+	XNB_HANDOFF_REQUEUED,
+	XNB_HANDOFF_REPOLLS,
+	XNB_HANDOFF_IDLE,
+	XNB_HANDOFF_CAP,
+};
+
+/**
+ * struct xnb_pass_verdict - The poll's next step (xnb_pass_decide()).
+ * @next: enum xnb_pass_next
+ * @reason: enum xnb_handoff_reason, for XNB_NEXT_HANDOFF
+ * @ret: what the poll returns: NAPI's budget for XNB_NEXT_AGAIN, else
+ *	less than it (NAPI's rule for a completed context)
+ */
+struct xnb_pass_verdict {
+	u8 next;
+	u8 reason;
+	u32 ret;
+};
+
+/**
+ * xnb_pass_decide() - What the poll does after its pass.
+ * @a: the pass's account
+ * @light: the poll is the light (softirq) context's
+ * @active: queues are on the group's active list now
+ * @repolls: the light context's polls in a row that ended with queues
+ *	active; updated for a light poll
+ * @v: the verdict
+ *
+ * The light context hands the passes to the thread under sustained
+ * load: a pass that used NAPI's budget, or stopped at XNB_PASS_SLOTS
+ * with queues left (dom0->guest work counts there), or put a queue back,
+ * or XNB_LIGHT_REPOLLS polls in a row that found queues kicked
+ * meanwhile; else it completes (a kick during the pass has NAPI poll it
+ * again).  The thread, or worker=tasklet's softirq, is polled again
+ * while any of the first two holds or queues are active, and completes
+ * once the group is idle.
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
+void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
+		     u32 *repolls, struct xnb_pass_verdict *v);
+
 /* Live rebalancing (balance.c): see xnb_balance_pick() below. */
 #define XNB_BAL_SCALE	1000u	/* busy is in 1/XNB_BAL_SCALE */
 /* Poll time understates saturation: where the stack's consumers share

@@ -35,7 +35,8 @@
  *     group.c    debugfs "groups" (takes each group->lock)
  *     sysfs.c    /sys/module/xen_netback/groups/<n>/ (process context,
  *                takes xnb_assign_mutex); group counters through
- *                xnb_group_stats_read() here and in debugfs and balance.c
+ *                xnb_group_stats_read() here and in debugfs and balance.c;
+ *                a write of 0 to max_pass_us or max_pass_slots resets it
  *
  *   worker group: NAPI, main.c's worker param.  worker=kthread: a
  *   softirq context polls while the load is light (in the softirq that
@@ -43,7 +44,9 @@
  *   the group's CPU, and back once idle.  worker=tasklet: one softirq
  *   context.  Either way one pass at a time per group (pass_busy).
  *     group.c    xnb_group_run: round-robin over active queues with a
- *                per-queue budget, paced by the NAPI budget
+ *                per-queue budget, paced by the NAPI budget, each pass
+ *                capped at XNB_PASS_SLOTS ring slots both ways (the
+ *                accounting and the handoff decision are proto.c's)
  *     tx.c       xnb_tx_gather, then at the flush xnb_tx_complete and
  *                xnb_tx_deliver (napi_gro_receive on the polling
  *                context): guest -> dom0
@@ -537,6 +540,10 @@ enum {
  *    group is published and torn down once it serves no queue; fixed in
  *    between.
  *  - moves_in, moves_out: under xnb_assign_mutex.
+ *  - max_pass_ns, max_pass_slots: raised by the pass (under the pass
+ *    lock), reset to 0 by a sysfs write (under xnb_assign_mutex, which
+ *    keeps the group alive); WRITE_ONCE both, read with READ_ONCE.  A
+ *    pass under way at a reset may count after it.
  */
 struct xnb_group {
 	unsigned int index;		/* its place in its set (xnb_groups) */
@@ -563,7 +570,7 @@ struct xnb_group {
 	struct napi_struct light;
 	u8 run;				/* XNB_RUN_* */
 	struct xnb_pass_lock pass_busy;	/* XNB_PASS_* bits, group.c */
-	unsigned int light_repolls;	/* light polls in a row not idle */
+	u32 light_repolls;		/* light polls in a row not idle */
 	struct mutex sync_mutex;	/* pause/resume, one at a time */
 
 	/* The batch: only the poll touches it, between polls only
@@ -587,6 +594,11 @@ struct xnb_group {
 	/* Queues the balancer moved in and out, under the assign mutex. */
 	unsigned long moves_in;
 	unsigned long moves_out;
+	/* The longest pass (ns, at most ULONG_MAX) and the most ring slots
+	 * one used, both ways, since the group started or sysfs reset them.
+	 */
+	unsigned long max_pass_ns;
+	u32 max_pass_slots;
 };
 
 /* group.c: the global group state.
@@ -679,7 +691,7 @@ void xnb_copy_swap(struct xnb_group *group, struct xnb_copy_arrays *a);
 /* tx.c */
 extern const struct xnb_copy_ops xnb_tx_copy_ops;
 int xnb_tx_gather(struct xnb_group *group, struct xnb_queue *queue,
-		  int budget);
+		  int budget, unsigned int *slots);
 bool xnb_tx_pending(struct xnb_queue *queue);
 enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
@@ -688,7 +700,7 @@ void xnb_credit_timer_fn(struct timer_list *t);
 extern const struct xnb_copy_ops xnb_rx_copy_ops;
 netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev);
 int xnb_rx_gather(struct xnb_group *group, struct xnb_queue *queue,
-		  int budget);
+		  int budget, unsigned int *slots);
 bool xnb_rx_pending(struct xnb_queue *queue);
 enum xnb_event xnb_rx_event(struct xnb_queue *queue);
 unsigned int xnb_rx_purge(struct xnb_queue *queue);

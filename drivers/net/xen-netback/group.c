@@ -14,10 +14,13 @@
  * xnb_budget at most: queues of a vif with more busy queues than the
  * budget has turns for wait at the head for the next pass.  NAPI's
  * budget caps the guest TX packets of the whole poll, which paces how
- * fast rings are consumed.  So a flooding vif gets one budget per pass
- * like every other vif of the group, whatever its number of queues, and
- * an idle vif costs nothing.  Copy ops gathered during a poll go to the hypervisor
- * together (copy.c).
+ * fast rings are consumed, and XNB_PASS_SLOTS the ring slots of its
+ * turns both ways, which bounds a poll's copies however many vifs are
+ * busy: the queues a pass did not reach come first in the next.  So a
+ * flooding vif gets one budget per pass like every other vif of the
+ * group, whatever its number of queues, and an idle vif costs nothing.
+ * Copy ops gathered during a poll go to the hypervisor together
+ * (copy.c).
  *
  * A new queue joins the group serving the fewest queues (xnb_pick_group),
  * unless its vif is pinned with the "worker-group" key.  Afterwards the
@@ -212,23 +215,24 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 }
 
 /* Serve one queue: at most @share ring slots dom0->guest, and at most
- * @tx_slots guest->dom0 (the poll's budget left, capped at @share).
- * Adds the guest TX packets taken off the ring to *tx_done; true when
- * the queue still has work.
+ * @share guest->dom0, fewer when NAPI's budget has fewer packets left
+ * (xnb_pass_tx_slots).  Charges the turn's TX packets and slots, both
+ * ways, to @a; true when the queue still has work.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
-			    u32 share, int tx_slots, int *tx_done)
+			    u32 share, struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
 {
+	unsigned int slots = 0;
 	int rx, tx;
 
 	lockdep_assert_held(&g->pass_busy);
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
-	rx = xnb_rx_gather(g, q, share);
-	tx = xnb_tx_gather(g, q, min_t(int, share, tx_slots));
-	*tx_done += tx;
+	rx = xnb_rx_gather(g, q, share, &slots);
+	tx = xnb_tx_gather(g, q, xnb_pass_tx_slots(a, share), &slots);
+	xnb_pass_charge(a, tx, slots);
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_add(&g->stats.packets, rx + tx);
 	u64_stats_update_end(&g->stats.sync);
@@ -251,26 +255,46 @@ eoi:
 	return false;
 }
 
-/* The group's pass, run by the poll of the context that owns it.
+/* Keep the longest pass and the most slots one used, for sysfs.  A
+ * reset (a write of 0 there) may meet a pass under way, which then
+ * counts after it: the pass ended after the reset.
+ */
+static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
+	__must_hold(&g->pass_busy)
+{
+	unsigned long d = min_t(u64, ns, ULONG_MAX);
+
+	lockdep_assert_held(&g->pass_busy);
+	if (d > READ_ONCE(g->max_pass_ns))
+		WRITE_ONCE(g->max_pass_ns, d);
+	if (slots > READ_ONCE(g->max_pass_slots))
+		WRITE_ONCE(g->max_pass_slots, slots);
+}
+
+/* The group's pass, run by the poll of the context that owns it; @a
+ * says what it did (xnb_pass_acct, proto.c).
  *
  * NAPI's budget counts guest TX packets, the ones that go up the stack:
  * each takes at least one ring slot, so a queue is given no more slots
- * than the budget has left, and the pass stops at the queue where the
- * budget runs out (the queues not reached stay at the head of the
- * active list and come first next time).  All of them are copied in one
- * flush and handed to napi_gro_receive() on this context, each queue's
- * in ring order (xnb_tx_deliver), so the ring is consumed only as fast
- * as the stack takes packets, by one context at a time.
+ * than the budget has left.  All of them are copied in one flush and
+ * handed to napi_gro_receive() on this context, each queue's in ring
+ * order (xnb_tx_deliver), so the ring is consumed only as fast as the
+ * stack takes packets, by one context at a time.
  *
- * The dom0->guest direction (xnb_rx_gather) rides along uncounted: it
- * hands nothing to the stack, its own cost is bounded by the queue's
- * share of slots (xnb_queue_share), and counting it would let dom0's
- * transmits starve the guest's.  A queue with RX work left is put back
- * like any other (*requeued), which makes the poll keep the group
- * scheduled (xnb_group_run); so is one left waiting for the next pass
- * because its vif's budget was spent (xnb_group_pop).
+ * The pass's work is bounded whatever the number of queues: it starts
+ * no turn once NAPI's budget is used, nor once its turns used
+ * XNB_PASS_SLOTS ring slots, dom0->guest (xnb_rx_gather) and
+ * guest->dom0 counted alike, since both cost copies in this poll (a
+ * softirq, or the thread with BH off).  The queues not reached stay at
+ * the head of the active list and come first next time, so a pass cut
+ * short starves no one.  RX hands nothing to the stack: it is not
+ * counted in NAPI's budget, which would let dom0's transmits starve the
+ * guests' TX.  A queue with work left is put back at the tail; so is one
+ * left waiting for the next pass because its vif's budget was spent
+ * (xnb_group_pop).  Either way, or when the pass stopped with queues
+ * left, the poll keeps the group scheduled (xnb_group_run).
  */
-static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
+static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
 {
 	bool traced = trace_xnb_group_pass_enabled();
@@ -279,7 +303,6 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 	unsigned int n, served = 0;
 	struct xnb_queue *q;
 	LIST_HEAD(waiting);
-	int done = 0;
 
 	lockdep_assert_held(&g->pass_busy);
 	/* The pass's own counters, for its event: ours to read. */
@@ -296,22 +319,19 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 	g->pass_seq++;
 	spin_unlock_irq(&g->lock);
 
-	while (n-- && done < budget &&
+	while (n-- && xnb_pass_may_serve(a) &&
 	       (q = xnb_group_pop(g, vif_budget, &waiting, &share))) {
-		bool more;
-
 		if (!share) {
 			/* Its vif's budget is spent: it waits, still active,
 			 * with no kick to come (its channels stay masked until
 			 * it drains), so the poll must go on like for a queue
 			 * put back.
 			 */
-			*requeued = true;
+			a->requeued = true;
 			continue;
 		}
 		served++;
-		more = xnb_group_serve(g, q, share, budget - done, &done);
-		if (!more)
+		if (!xnb_group_serve(g, q, share, a))
 			continue;
 		spin_lock_irq(&g->lock);
 		/* Unless it was detached meanwhile, back to the tail.  Until
@@ -320,7 +340,7 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 		 */
 		if (rcu_dereference_protected(q->group,
 					      lockdep_is_held(&g->lock)) == g) {
-			*requeued = true;
+			a->requeued = true;
 			if (!q->queued) {
 				list_add_tail(&q->active_node, &g->active);
 				q->queued = true;
@@ -341,20 +361,16 @@ static int xnb_group_pass(struct xnb_group *g, int budget, bool *requeued)
 	u64_stats_inc(&g->stats.passes);
 	u64_stats_add(&g->stats.busy_ns, end - start);
 	u64_stats_update_end(&g->stats.sync);
+	xnb_group_note_max(g, end - start, a->slots);
 	if (traced) {
 		packets = u64_stats_read(&g->stats.packets) - packets;
 		ops = u64_stats_read(&g->stats.ops) - ops;
-		/* done counts the guest TX packets, the rest went to guests. */
-		trace_xnb_group_pass(g->index, served, done, packets - done,
-				     ops, end - start);
+		/* tx_packets counts guest TX, the rest went to guests. */
+		trace_xnb_group_pass(g->index, served, a->tx_packets,
+				     packets - a->tx_packets, ops,
+				     end - start, a->slots);
 	}
-	return done;
 }
-
-/* Light polls in a row that ended with queues kicked meanwhile, after
- * which the load counts as sustained.
- */
-#define XNB_LIGHT_REPOLLS	4
 
 /* Bits of xnb_group.pass_busy. */
 enum {
@@ -407,27 +423,19 @@ static void xnb_pass_unlock(struct xnb_group *g)
 		xnb_group_wake(g);
 }
 
-/* The light context hands the passes to the thread: why, for the event. */
-static void xnb_trace_to_thread(struct xnb_group *g, bool full, bool requeued)
-{
-	trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_THREAD,
-				full ? XNB_HANDOFF_BUDGET :
-				requeued ? XNB_HANDOFF_REQUEUED :
-				XNB_HANDOFF_REPOLLS);
-}
-
 /* The poll of either context.  worker=kthread: the light (softirq)
  * context runs the passes while the load is light, so a lone packet is
  * served in the softirq that took its event, with no thread to wake.  A
- * pass that ends with NAPI's budget used up, or a queue put back for
- * having work past its share, is sustained load, and so are
- * XNB_LIGHT_REPOLLS light polls in a row that found queues kicked
- * meanwhile (one such poll is not: the kick set NAPI's MISSED bit and
- * the light context is simply polled again).  The light context then
- * hands the passes to the thread, bound to the group's CPU, which polls
- * until a pass drains the group and hands them back.  worker=tasklet: the main context
- * is softirq and keeps them; NAPI hands it to ksoftirqd after
- * netdev_budget or 2 ms like any other device.
+ * pass that ends with NAPI's budget used up, or stopped at
+ * XNB_PASS_SLOTS with queues left, or put a queue back for having work
+ * past its share, is sustained load, and so are XNB_LIGHT_REPOLLS light
+ * polls in a row that found queues kicked meanwhile (one such poll is
+ * not: the kick set NAPI's MISSED bit and the light context is simply
+ * polled again); proto.c's xnb_pass_decide() judges.  The light context
+ * then hands the passes to the thread, bound to the group's CPU, which
+ * polls until a pass drains the group and hands them back.
+ * worker=tasklet: the main context is softirq and keeps them; NAPI hands
+ * it to ksoftirqd after netdev_budget or 2 ms like any other device.
  *
  * Only the owner (g->run) changes g->run, at the end of its pass, so a
  * context that finds itself owner stays so until it hands over; one
@@ -444,10 +452,10 @@ static void xnb_trace_to_thread(struct xnb_group *g, bool full, bool requeued)
 static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 			 u8 me, int budget)
 {
-	bool requeued = false;
-	int done;
+	struct xnb_pass_verdict v;
+	struct xnb_pass_acct a;
 
-	if (unlikely(!budget))
+	if (unlikely(budget <= 0))
 		return 0;
 	if (READ_ONCE(g->run) != me) {
 		/* Scheduled before the last handover: pass the kick on. */
@@ -462,46 +470,38 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 	}
 
 	g->polling = napi;
-	done = xnb_group_pass(g, budget, &requeued);
+	xnb_pass_begin(&a, budget, XNB_PASS_SLOTS);
+	xnb_group_pass(g, &a);
+	xnb_pass_decide(&a, me == XNB_RUN_LIGHT, READ_ONCE(g->nr_active),
+			&g->light_repolls, &v);
 
-	if (me == XNB_RUN_LIGHT) {
-		/* Steady load spread thin (no pass full, no queue past its
-		 * share, but never idle) is sustained too.
-		 */
-		if (!READ_ONCE(g->nr_active))
-			g->light_repolls = 0;
-		else if (g->light_repolls < XNB_LIGHT_REPOLLS)
-			g->light_repolls++;
-		if (done >= budget || requeued ||
-		    g->light_repolls >= XNB_LIGHT_REPOLLS) {
-			if (trace_xnb_group_handoff_enabled())
-				xnb_trace_to_thread(g, done >= budget, requeued);
-			g->light_repolls = 0;
-			u64_stats_update_begin(&g->stats.sync);
-			u64_stats_inc(&g->stats.handoffs);
-			u64_stats_update_end(&g->stats.sync);
-			WRITE_ONCE(g->run, XNB_RUN_MAIN);
-			napi_complete_done(napi, done);
-			xnb_pass_unlock(g);
-			napi_schedule(&g->napi);
-			/* Completed: NAPI wants less than the budget. */
-			return min(done, budget - 1);
-		}
-	} else if (done >= budget || READ_ONCE(g->nr_active)) {
+	switch (v.next) {
+	case XNB_NEXT_HANDOFF:
+		trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_THREAD,
+					v.reason);
+		u64_stats_update_begin(&g->stats.sync);
+		u64_stats_inc(&g->stats.handoffs);
+		u64_stats_update_end(&g->stats.sync);
+		WRITE_ONCE(g->run, XNB_RUN_MAIN);
+		napi_complete_done(napi, v.ret);
+		xnb_pass_unlock(g);
+		napi_schedule(&g->napi);
+		return v.ret;
+	case XNB_NEXT_AGAIN:
 		/* The thread, or tasklet's softirq: poll again. */
 		xnb_pass_unlock(g);
-		return budget;
+		return v.ret;
 	}
 	if (g->light_dev) {
 		/* The thread drained the group: back to the light context. */
-		if (trace_xnb_group_handoff_enabled() && me == XNB_RUN_MAIN)
+		if (me == XNB_RUN_MAIN)
 			trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_LIGHT,
 						XNB_HANDOFF_IDLE);
 		WRITE_ONCE(g->run, XNB_RUN_LIGHT);
 	}
-	napi_complete_done(napi, done);
+	napi_complete_done(napi, v.ret);
 	xnb_pass_unlock(g);
-	return done;
+	return v.ret;
 }
 
 static int xnb_group_poll(struct napi_struct *napi, int budget)
@@ -1189,14 +1189,16 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		struct xnb_queue *q;
 
 		xnb_group_stats_read(g, &c);
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s\n",
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s max_pass_ns %lu max_pass_slots %u\n",
 			   i, g->cpu, READ_ONCE(g->nr_queues), c.passes,
 			   c.packets, c.batches, c.ops,
 			   c.batches ? div64_u64(c.ops, c.batches) : 0,
 			   c.full_flushes, c.eagain_retries,
 			   div_u64(c.busy_ns, NSEC_PER_MSEC), g->moves_in,
 			   g->moves_out, c.handoffs,
-			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main");
+			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main",
+			   READ_ONCE(g->max_pass_ns),
+			   READ_ONCE(g->max_pass_slots));
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)
 			xnb_queue_show(m, g, q);

@@ -450,6 +450,86 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used)
 	return even < budget - used ? even : budget - used;
 }
 
+void xnb_pass_begin(struct xnb_pass_acct *a, u32 napi_budget, u32 cap)
+{
+	a->napi_budget = napi_budget;
+	a->cap = cap;
+	a->tx_packets = 0;
+	a->slots = 0;
+	a->stopped = XNB_PASS_GO;
+	a->requeued = false;
+}
+
+bool xnb_pass_may_serve(struct xnb_pass_acct *a)
+{
+	if (a->tx_packets >= a->napi_budget)
+		a->stopped = XNB_PASS_STOP_NAPI;
+	else if (a->slots >= a->cap)
+		a->stopped = XNB_PASS_STOP_CAP;
+	else
+		return true;
+	return false;
+}
+
+u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share)
+{
+	u32 left = a->tx_packets < a->napi_budget ?
+		   a->napi_budget - a->tx_packets : 0;
+
+	return share < left ? share : left;
+}
+
+void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots)
+{
+	a->tx_packets += tx_packets;
+	a->slots += slots;
+}
+
+void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
+		     u32 *repolls, struct xnb_pass_verdict *v)
+{
+	bool full = a->tx_packets >= a->napi_budget;
+	bool capped = a->stopped == XNB_PASS_STOP_CAP;
+	/* A completed context must report less than its budget. */
+	u32 done = full ? a->napi_budget - 1 : a->tx_packets;
+
+	v->reason = XNB_HANDOFF_IDLE;
+	if (!a->napi_budget) {
+		v->next = XNB_NEXT_COMPLETE;	/* netpoll's: no pass ran */
+		v->ret = 0;
+		return;
+	}
+	if (light) {
+		/* Steady load spread thin (no pass full or capped, no queue
+		 * past its share, but never idle) is sustained too.
+		 */
+		if (!active)
+			*repolls = 0;
+		else if (*repolls < XNB_LIGHT_REPOLLS)
+			(*repolls)++;
+		v->ret = done;
+		if (full || capped || a->requeued ||
+		    *repolls >= XNB_LIGHT_REPOLLS) {
+			v->next = XNB_NEXT_HANDOFF;
+			v->reason = full ? XNB_HANDOFF_BUDGET :
+				    capped ? XNB_HANDOFF_CAP :
+				    a->requeued ? XNB_HANDOFF_REQUEUED :
+				    XNB_HANDOFF_REPOLLS;
+			*repolls = 0;
+		} else {
+			v->next = XNB_NEXT_COMPLETE;
+		}
+		return;
+	}
+	if (full || capped || active) {
+		v->next = XNB_NEXT_AGAIN;
+		v->ret = a->napi_budget;
+	} else {
+		v->next = XNB_NEXT_COMPLETE;
+		v->ret = done;
+	}
+}
+
 /* Both loads scaled alike until the total fits in 22 bits, so that
  * busy (at most XNB_BAL_SCALE, 10 bits) times a load fits in a u32 and
  * no 64-bit division is needed.

@@ -411,6 +411,7 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
  * @g: the group whose pass runs
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
+ * @slots: the ring slots used are added to it (the pass's cap counts them)
  *
  * Each packet waits until the guest has posted enough buffers for it,
  * then its copy starts in the group's batch.  A guest that posts none
@@ -423,7 +424,8 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
  * vif's carrier_lock.
  * Return: the packets started; those dropped are not counted.
  */
-int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
+int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
+		  unsigned int *slots)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_vif *vif = q->vif;
@@ -508,6 +510,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 		used += need;
 		done++;
 	}
+	*slots += used;
 	return done;
 }
 

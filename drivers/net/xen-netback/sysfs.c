@@ -3,7 +3,7 @@
  * The worker groups as scripts see them: /sys/module/xen_netback/groups/.
  *
  * A stable interface (docs/admin.md): one directory per group, named by
- * its index, with one read-only value per file:
+ * its index, with one value per file:
  *
  *   cpu        the CPU the group is bound to
  *   mode       who runs its passes now: "light" (the softirq context
@@ -19,6 +19,11 @@
  *              value again
  *   passes packets batches ops handoffs moves_in moves_out
  *              counters since the group was created
+ *   max_pass_us, max_pass_slots
+ *              the longest pass (microseconds, rounded up) and the most
+ *              ring slots a pass used, both ways, since the group was
+ *              created or since root wrote 0 to that file, which resets
+ *              it; the only files that take a write
  *
  * debugfs (group.c's "groups", balance.c's "balance") stays the
  * developers' view, free to change; these names and formats are not.
@@ -143,13 +148,41 @@ static ssize_t xnb_show_moves_out(struct xnb_group_dir *d, struct xnb_group *g,
 	return sysfs_emit(buf, "%lu\n", g->moves_out);
 }
 
+static ssize_t xnb_show_max_pass_us(struct xnb_group_dir *d,
+				    struct xnb_group *g, char *buf)
+{
+	unsigned long ns = READ_ONCE(g->max_pass_ns);
+
+	/* Rounded up: a pass of 1 ns is not 0 (nor may ns + 999 wrap). */
+	return sysfs_emit(buf, "%lu\n",
+			  ns / NSEC_PER_USEC + !!(ns % NSEC_PER_USEC));
+}
+
+static void xnb_reset_max_pass_us(struct xnb_group *g)
+{
+	WRITE_ONCE(g->max_pass_ns, 0);
+}
+
+static ssize_t xnb_show_max_pass_slots(struct xnb_group_dir *d,
+				       struct xnb_group *g, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(g->max_pass_slots));
+}
+
+static void xnb_reset_max_pass_slots(struct xnb_group *g)
+{
+	WRITE_ONCE(g->max_pass_slots, 0);
+}
+
 /* A file of a group's directory: a value shown by @show, or, without
- * one, the u64 at @counter in the group's counters.
+ * one, the u64 at @counter in the group's counters; @reset, for the
+ * files a write of 0 resets.
  */
 struct xnb_group_attr {
 	struct kobj_attribute kattr;
 	ssize_t (*show)(struct xnb_group_dir *d, struct xnb_group *g,
 			char *buf);
+	void (*reset)(struct xnb_group *g);
 	size_t counter;
 };
 
@@ -183,12 +216,55 @@ static ssize_t xnb_group_attr_show(struct kobject *kobj,
 	return ret;
 }
 
-/* Read-only files, all read through xnb_group_attr_show(). */
+/* A write of 0 to a file with a reset; other values are refused.  Under
+ * the assign mutex, as a read: the group stays while it is reset.
+ */
+static ssize_t xnb_group_attr_store(struct kobject *kobj,
+				    struct kobj_attribute *kattr,
+				    const char *buf, size_t count)
+{
+	struct xnb_group_dir *d = container_of(kobj, struct xnb_group_dir,
+					       kobj);
+	const struct xnb_group_attr *a = container_of(kattr,
+						      struct xnb_group_attr,
+						      kattr);
+	struct xnb_group *g;
+	unsigned int v;
+	ssize_t ret;
+
+	ret = kstrtouint(buf, 0, &v);
+	if (ret)
+		return ret;
+	if (v)
+		return -EINVAL;	/* only a reset */
+	ret = mutex_lock_interruptible(&xnb_assign_mutex);
+	if (ret)
+		return ret;
+	g = xnb_dir_group(d);
+	if (g)
+		a->reset(g);
+	mutex_unlock(&xnb_assign_mutex);
+	return g ? count : -ENODEV;
+}
+
+/* Files read through xnb_group_attr_show(), read-only but for
+ * XNB_GROUP_RESETTABLE's.
+ */
 #define XNB_GROUP_VALUE(_name)						\
 	static struct xnb_group_attr xnb_attr_##_name = {		\
 		.kattr.attr = { .name = #_name, .mode = 0444 },		\
 		.kattr.show = xnb_group_attr_show,			\
 		.show = xnb_show_##_name,				\
+	}
+
+/* root writes 0 to reset it. */
+#define XNB_GROUP_RESETTABLE(_name)					\
+	static struct xnb_group_attr xnb_attr_##_name = {		\
+		.kattr.attr = { .name = #_name, .mode = 0644 },		\
+		.kattr.show = xnb_group_attr_show,			\
+		.kattr.store = xnb_group_attr_store,			\
+		.show = xnb_show_##_name,				\
+		.reset = xnb_reset_##_name,				\
 	}
 
 #define XNB_GROUP_COUNTER(_name)					\
@@ -209,6 +285,8 @@ XNB_GROUP_COUNTER(ops);
 XNB_GROUP_COUNTER(handoffs);
 XNB_GROUP_VALUE(moves_in);
 XNB_GROUP_VALUE(moves_out);
+XNB_GROUP_RESETTABLE(max_pass_us);
+XNB_GROUP_RESETTABLE(max_pass_slots);
 
 static struct attribute *xnb_group_attrs[] = {
 	&xnb_attr_cpu.kattr.attr,
@@ -222,6 +300,8 @@ static struct attribute *xnb_group_attrs[] = {
 	&xnb_attr_handoffs.kattr.attr,
 	&xnb_attr_moves_in.kattr.attr,
 	&xnb_attr_moves_out.kattr.attr,
+	&xnb_attr_max_pass_us.kattr.attr,
+	&xnb_attr_max_pass_slots.kattr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(xnb_group);

@@ -6,7 +6,7 @@
  * it is enabled.  trace.c creates them.
  *
  *   xnb_group_pass      a group's pass: queues served, packets each way,
- *                       grant copy ops, duration
+ *                       grant copy ops, duration, ring slots used
  *   xnb_group_handoff   the passes handed from the light (softirq)
  *                       context to the thread under sustained load, or
  *                       back once a pass drained the group
@@ -25,17 +25,14 @@
 #ifndef XNB_TRACE_ENUMS
 #define XNB_TRACE_ENUMS
 
+#include <xen/xnb_proto.h>
+
 enum xnb_handoff_dir {
 	XNB_HANDOFF_TO_THREAD,
 	XNB_HANDOFF_TO_LIGHT,
 };
 
-enum xnb_handoff_reason {
-	XNB_HANDOFF_BUDGET,	/* a light pass used NAPI's whole budget */
-	XNB_HANDOFF_REQUEUED,	/* a queue had work past its share */
-	XNB_HANDOFF_REPOLLS,	/* light polls in a row, never idle */
-	XNB_HANDOFF_IDLE,	/* a thread pass drained the group */
-};
+/* enum xnb_handoff_reason is proto.c's, which decides (xnb_proto.h). */
 
 enum xnb_move_reason {
 	XNB_MOVE_BALANCE,	/* the balancer, by measured load */
@@ -59,29 +56,36 @@ TRACE_DEFINE_ENUM(XNB_HANDOFF_BUDGET);
 TRACE_DEFINE_ENUM(XNB_HANDOFF_REQUEUED);
 TRACE_DEFINE_ENUM(XNB_HANDOFF_REPOLLS);
 TRACE_DEFINE_ENUM(XNB_HANDOFF_IDLE);
+TRACE_DEFINE_ENUM(XNB_HANDOFF_CAP);
 TRACE_DEFINE_ENUM(XNB_MOVE_BALANCE);
 TRACE_DEFINE_ENUM(XNB_MOVE_PIN);
 TRACE_DEFINE_ENUM(XNB_MOVE_REGROUP);
 
+/* slots: ring slots the pass used, both ways (at most XNB_PASS_SLOTS
+ * and one queue's turn); last, after the fields of older versions.
+ */
 TRACE_EVENT(xnb_group_pass,
 	    TP_PROTO(unsigned int group, unsigned int queues, unsigned int tx,
-		     unsigned int rx, unsigned int ops, u64 duration_ns),
-	    TP_ARGS(group, queues, tx, rx, ops, duration_ns),
+		     unsigned int rx, unsigned int ops, u64 duration_ns,
+		     unsigned int slots),
+	    TP_ARGS(group, queues, tx, rx, ops, duration_ns, slots),
 	    TP_STRUCT__entry(__field(unsigned int, group)
 			     __field(unsigned int, queues)
 			     __field(unsigned int, tx)
 			     __field(unsigned int, rx)
 			     __field(unsigned int, ops)
-			     __field(u64, duration_ns)),
+			     __field(u64, duration_ns)
+			     __field(unsigned int, slots)),
 	    TP_fast_assign(__entry->group = group;
 			   __entry->queues = queues;
 			   __entry->tx = tx;
 			   __entry->rx = rx;
 			   __entry->ops = ops;
-			   __entry->duration_ns = duration_ns;),
-	    TP_printk("group=%u queues=%u tx=%u rx=%u ops=%u duration_ns=%llu",
+			   __entry->duration_ns = duration_ns;
+			   __entry->slots = slots;),
+	    TP_printk("group=%u queues=%u tx=%u rx=%u ops=%u duration_ns=%llu slots=%u",
 		      __entry->group, __entry->queues, __entry->tx, __entry->rx,
-		      __entry->ops, __entry->duration_ns)
+		      __entry->ops, __entry->duration_ns, __entry->slots)
 );
 
 TRACE_EVENT(xnb_group_handoff,
@@ -101,7 +105,8 @@ TRACE_EVENT(xnb_group_handoff,
 				       { XNB_HANDOFF_BUDGET, "budget" },
 				       { XNB_HANDOFF_REQUEUED, "requeued" },
 				       { XNB_HANDOFF_REPOLLS, "repolls" },
-				       { XNB_HANDOFF_IDLE, "idle" }))
+				       { XNB_HANDOFF_IDLE, "idle" },
+				       { XNB_HANDOFF_CAP, "cap" }))
 );
 
 /* busy_from, busy_to: the groups' busy share over the balancer's last

@@ -304,6 +304,7 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * @g: the group whose pass runs
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
+ * @slots: the ring slots used are added to it (the pass's cap counts them)
  *
  * Parses each packet (proto.c), takes its credit, and starts its copy in
  * the group's batch; a malformed packet is answered with an error, a
@@ -318,7 +319,8 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * Return: the packets taken off the ring, dropped ones and filter
  * requests included.
  */
-int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
+int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
+		  unsigned int *slots)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_vif *vif = q->vif;
@@ -402,6 +404,7 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget)
 		}
 		done++;
 	}
+	*slots += used;
 	return done;
 }
 

@@ -24,7 +24,7 @@ lab_load_backend "groups=2 $XNB_PARAMS"
 G=$XNB_SYSFS
 P=/sys/module/xen_netback/parameters
 worker=$(cat $P/worker)
-files="cpu mode queues busy_pct passes packets batches ops handoffs moves_in moves_out"
+files="cpu mode queues busy_pct passes packets batches ops handoffs moves_in moves_out max_pass_us max_pass_slots"
 
 T=$(xnb_tracefs) || lab_fail "no tracefs in dom0"
 E=$T/events/xen_netback
@@ -137,7 +137,7 @@ if [ "$(cat $P/rebalance_ms)" != 0 ]; then
 	lab_assert_gt "$busy" 0 "busy_pct (balancer's measure) under traffic"
 fi
 grep -m3 'xnb_group_pass:' "$T/trace"
-n=$(grep -c 'xnb_group_pass: group=[0-9]* queues=[0-9]* tx=[0-9]* rx=[0-9]* ops=[0-9]* duration_ns=[0-9]*' "$T/trace")
+n=$(grep -c 'xnb_group_pass: group=[0-9]* queues=[0-9]* tx=[0-9]* rx=[0-9]* ops=[0-9]* duration_ns=[0-9]* slots=[0-9]*' "$T/trace")
 lab_assert_gt "$n" 0 "xnb_group_pass events"
 tx=$(awk '/xnb_group_pass:/ { for (i = 1; i <= NF; i++) if ($i ~ /^tx=/) s += substr($i, 4) }
 	END { print s + 0 }' "$T/trace")
