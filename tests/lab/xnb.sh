@@ -75,3 +75,105 @@ xnb_traffic() {
 	lab_assert_gt "$rx" 0 "dom0->guest throughput via $ip"
 	echo "$tx $rx"
 }
+
+# --- leak counters (soak, migrate) ------------------------------------------------
+# What dom0 and Xen hold for guests, taken with no guest before and after a
+# run: xnb_leak_counters > before ... xnb_leak_counters > after, then
+# xnb_leak_compare.
+
+# xnb_xen_key KEY: what Xen printed for debug key KEY (without "(XEN) ").
+# Only the text after the last "'KEY' pressed" line: the console ring
+# holds older dumps and the rest of the scenario's Xen log.
+xnb_xen_key() {
+	xl debug-keys "$1" || return 1
+	sleep 1
+	xl dmesg | sed 's/^(XEN) //' | awk -v k="'$1' pressed" '
+		index($0, k) { n = 0; delete l } { l[n++] = $0 }
+		END { for (i = 0; i < n; i++) print l[i] }'
+}
+xnb_meminfo_kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+# xnb_leak_counters: "name value" lines.
+xnb_leak_counters() {
+	sync; echo 3 > /proc/sys/vm/drop_caches
+	echo "slab_unreclaim_kb $(xnb_meminfo_kb SUnreclaim)"
+	echo "slab_kb $(xnb_meminfo_kb Slab)"
+	echo "vmalloc_used_kb $(xnb_meminfo_kb VmallocUsed)"
+	# Shared rings are mapped into dom0 by xenbus_map_ring_*.
+	echo "ring_mappings $(grep -c xenbus /proc/vmallocinfo)"
+	echo "vmalloc_areas $(wc -l < /proc/vmallocinfo)"
+	# Grant entries in use (active or shared) in any domain's table.
+	echo "grant_entries $(xnb_xen_key g | grep -cE '^ *\[0x[0-9a-f]+\] ')"
+	# Dom0's allocated event channel ports.
+	echo "evtchn_dom0 $(xnb_xen_key e | awk '
+		/^Event channel information for domain/ { d = ($NF == "0:") }
+		d && /^ +[0-9]+ \[/ { n++ } END { print n + 0 }')"
+	echo "irqs $(($(wc -l < /proc/interrupts) - 1))"
+	echo "irqs_vif $(grep -c 'vif' /proc/interrupts)"
+	# kworkers come and go with load: not counted.
+	echo "kthreads $(ps -e -o ppid=,comm= | awk '$1 == 2 && $2 !~ /^kworker/' | wc -l)"
+	echo "tasks $(ps -e -o comm= | grep -vc '^kworker')"
+	echo "hrtimers $(grep -cE '^ #[0-9]+:' /proc/timer_list)"
+	echo "hrtimers_netback $(grep -cE 'xnb|xenvif|netback' /proc/timer_list)"
+	echo "netdevs $(ls /sys/class/net | wc -l)"
+	echo "vifs $(lab_vifs | wc -l)"
+	echo "domains $(xl list | awk 'NR > 1' | wc -l)"
+	echo "backend_nodes $(xenstore-list /local/domain/0/backend/vif 2>/dev/null | wc -l)"
+	echo "module_refcnt $(cat /sys/module/xen_netback/refcnt)"
+	if [ "$NETBACK" = ours ]; then
+		echo "xnb_queues $(xnb_groups_file | awk '/^group / {
+			for (i = 1; i < NF; i++) if ($i == "queues") n += $(i + 1) }
+			END { print n + 0 }')"
+	fi
+}
+
+# xnb_quiesce: no guest, no vif, settled: the state the counters are taken in.
+xnb_quiesce() {
+	lab_destroy_all
+	lab_assert "no vif left" lab_wait 60 lab_no_vifs
+	lab_assert "no domain but dom0" lab_wait 60 \
+		sh -c '[ "$(xl list | awk "NR > 2" | wc -l)" = 0 ]'
+	sleep 3
+}
+
+# xnb_leak_compare TAG SLACK_KB BEFORE AFTER: one "TAG name before=B
+# after=A delta=D PASS|FAIL|INFO" line per counter of the files BEFORE and
+# AFTER.  Counters of objects must be back exactly; unreclaimable slab and
+# vmalloc may grow by SLACK_KB; the rest (INFO) vary with anything.  Adds
+# to XNB_LEAK_PASS and XNB_LEAK_FAIL.
+XNB_LEAK_PASS=0 XNB_LEAK_FAIL=0
+xnb_leak_compare() {
+	local tag=$1 slack_kb=$2 name before after verdict exact slack
+	exact=" ring_mappings grant_entries evtchn_dom0 irqs irqs_vif kthreads hrtimers_netback "
+	exact+=" netdevs vifs domains backend_nodes module_refcnt xnb_queues "
+	slack=" slab_unreclaim_kb vmalloc_used_kb "
+	while read -r name before; do
+		after=$(awk -v k="$name" '$1 == k { print $2 }' "$4")
+		verdict=INFO
+		if [[ $exact == *" $name "* ]]; then
+			verdict=PASS
+			[ "$after" = "$before" ] || verdict=FAIL
+		elif [[ $slack == *" $name "* ]]; then
+			verdict=PASS
+			[ "$((after - before))" -le "$slack_kb" ] || verdict=FAIL
+		fi
+		case $verdict in
+		PASS) XNB_LEAK_PASS=$((XNB_LEAK_PASS + 1)) ;;
+		FAIL) XNB_LEAK_FAIL=$((XNB_LEAK_FAIL + 1)) ;;
+		esac
+		echo "$tag $name before=$before after=$after delta=$((after - before)) $verdict"
+	done < "$3"
+}
+
+# xnb_leak_unload TAG: nothing holds the module: it unloads ("TAG
+# module_unload PASS|FAIL", counted as above), and loads again for what
+# follows.
+xnb_leak_unload() {
+	if lab_wait 30 rmmod xen-netback; then
+		XNB_LEAK_PASS=$((XNB_LEAK_PASS + 1))
+		echo "$1 module_unload PASS"
+		lab_load_backend
+	else
+		XNB_LEAK_FAIL=$((XNB_LEAK_FAIL + 1))
+		echo "$1 module_unload FAIL"
+	fi
+}

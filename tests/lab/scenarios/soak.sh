@@ -60,60 +60,6 @@ vif-bridge) soak_script='vif-bridge' ;;
 *) lab_fail "SOAK_HOTPLUG must be lean or vif-bridge" ;;
 esac
 
-# soak_xen_key KEY: what Xen printed for debug key KEY (without "(XEN) ").
-# Only the text after the last "'KEY' pressed" line: the console ring
-# holds older dumps and the rest of the scenario's Xen log.
-soak_xen_key() {
-	xl debug-keys "$1" || return 1
-	sleep 1
-	xl dmesg | sed 's/^(XEN) //' | awk -v k="'$1' pressed" '
-		index($0, k) { n = 0; delete l } { l[n++] = $0 }
-		END { for (i = 0; i < n; i++) print l[i] }'
-}
-meminfo_kb() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
-# soak_counters: "name value" lines.
-soak_counters() {
-	sync; echo 3 > /proc/sys/vm/drop_caches
-	echo "slab_unreclaim_kb $(meminfo_kb SUnreclaim)"
-	echo "slab_kb $(meminfo_kb Slab)"
-	echo "vmalloc_used_kb $(meminfo_kb VmallocUsed)"
-	# Shared rings are mapped into dom0 by xenbus_map_ring_*.
-	echo "ring_mappings $(grep -c xenbus /proc/vmallocinfo)"
-	echo "vmalloc_areas $(wc -l < /proc/vmallocinfo)"
-	# Grant entries in use (active or shared) in any domain's table.
-	echo "grant_entries $(soak_xen_key g | grep -cE '^ *\[0x[0-9a-f]+\] ')"
-	# Dom0's allocated event channel ports.
-	echo "evtchn_dom0 $(soak_xen_key e | awk '
-		/^Event channel information for domain/ { d = ($NF == "0:") }
-		d && /^ +[0-9]+ \[/ { n++ } END { print n + 0 }')"
-	echo "irqs $(($(wc -l < /proc/interrupts) - 1))"
-	echo "irqs_vif $(grep -c 'vif' /proc/interrupts)"
-	# kworkers come and go with load: not counted.
-	echo "kthreads $(ps -e -o ppid=,comm= | awk '$1 == 2 && $2 !~ /^kworker/' | wc -l)"
-	echo "tasks $(ps -e -o comm= | grep -vc '^kworker')"
-	echo "hrtimers $(grep -cE '^ #[0-9]+:' /proc/timer_list)"
-	echo "hrtimers_netback $(grep -cE 'xnb|xenvif|netback' /proc/timer_list)"
-	echo "netdevs $(ls /sys/class/net | wc -l)"
-	echo "vifs $(lab_vifs | wc -l)"
-	echo "domains $(xl list | awk 'NR > 1' | wc -l)"
-	echo "backend_nodes $(xenstore-list /local/domain/0/backend/vif 2>/dev/null | wc -l)"
-	echo "module_refcnt $(cat /sys/module/xen_netback/refcnt)"
-	if [ "$NETBACK" = ours ]; then
-		echo "xnb_queues $(xnb_groups_file | awk '/^group / {
-			for (i = 1; i < NF; i++) if ($i == "queues") n += $(i + 1) }
-			END { print n + 0 }')"
-	fi
-}
-
-# Quiet, no guest: the state both counts are taken in.
-soak_quiesce() {
-	lab_destroy_all
-	lab_assert "no vif left" lab_wait 60 lab_no_vifs
-	lab_assert "no domain but dom0" lab_wait 60 \
-		sh -c '[ "$(xl list | awk "NR > 2" | wc -l)" = 0 ]'
-	sleep 3
-}
-
 # Background pings and floods, stopped by soak_pings_stop (and on exit).
 soak_ping_pids=
 soak_pings_start() {	# soak_pings_start PING-OPTIONS -- IP...
@@ -392,8 +338,8 @@ soak_times_reset
 soak_guests_start
 soak_reordered=0
 soak_cycle 0 "$per" "$per" 0 1
-soak_quiesce
-soak_counters > $S/before
+xnb_quiesce
+xnb_leak_counters > $S/before
 lab_log "before: $(xargs < $S/before)"
 
 # --- the cycles --------------------------------------------------------------------
@@ -429,8 +375,8 @@ while ((lives < SOAK_VIFS)); do
 	fi
 done
 soak_now; elapsed=$((now - start))
-soak_quiesce
-soak_counters > $S/after
+xnb_quiesce
+xnb_leak_counters > $S/after
 lab_log "after: $(xargs < $S/after)"
 # Whole run (re-creations included) per lifecycle; each phase per cycle
 # (s); *_par: the xl processes' summed run time over their phase's wall
@@ -449,30 +395,10 @@ awk -v n="$SOAK_VIFS" -v c="$c" -v e="$elapsed" -v per="$per" -v h="$SOAK_HOTPLU
 	printf "XNB-METRIC soak detached=%d destroyed=%d destroy_s=%.1f recreated=%d recreate_s=%.1f reordered_cycles=%d\n",
 		n - dd, dd, (xs ? x / xs / 1e6 : 0), r, (r ? tr / r / 1e6 : 0), ro }'
 
-# Counters that must be back exactly, and the memory ones with a slack.
-exact=" ring_mappings grant_entries evtchn_dom0 irqs irqs_vif kthreads hrtimers_netback "
-exact+=" netdevs vifs domains backend_nodes module_refcnt xnb_queues "
-slack=" slab_unreclaim_kb vmalloc_used_kb "
-pass=0 fail=0
-while read -r name before; do
-	after=$(awk -v k="$name" '$1 == k { print $2 }' $S/after)
-	verdict=INFO
-	if [[ $exact == *" $name "* ]]; then
-		verdict=PASS
-		[ "$after" = "$before" ] || verdict=FAIL
-	elif [[ $slack == *" $name "* ]]; then
-		verdict=PASS
-		[ "$((after - before))" -le "$SOAK_MEM_SLACK_KB" ] || verdict=FAIL
-	fi
-	case $verdict in PASS) pass=$((pass + 1)) ;; FAIL) fail=$((fail + 1)) ;; esac
-	echo "XNB-SOAK $name before=$before after=$after delta=$((after - before)) $verdict"
-done < $S/before
+# The counters (xnb.sh): objects back exactly, memory within the slack.
+xnb_leak_compare XNB-SOAK "$SOAK_MEM_SLACK_KB" $S/before $S/after
 # Nothing holds the module: it unloads, and loads again for what follows.
-if lab_wait 30 rmmod xen-netback; then
-	pass=$((pass + 1)); echo "XNB-SOAK module_unload PASS"
-	lab_load_backend
-else
-	fail=$((fail + 1)); echo "XNB-SOAK module_unload FAIL"
-fi
+xnb_leak_unload XNB-SOAK
+pass=$XNB_LEAK_PASS fail=$XNB_LEAK_FAIL
 echo "XNB-SOAK $pass passed, $fail failed"
 [ "$fail" -eq 0 ] || lab_fail "soak: $fail counters not back after $SOAK_VIFS vif lifecycles"
