@@ -158,9 +158,10 @@ lab_wait_ping() {
 	lab_wait "${2:-60}" ping -c1 -W1 "$1" || lab_fail "no ping reply from $1"
 }
 lab_ping() { ping -c"${2:-3}" -W2 "$1"; }
-# lab_ping_start NAME IP...: a ping every 0.2 s to each IP in the
-# background, into /run/NAME-ping1.log, /run/NAME-ping2.log, ...; their
-# pids in LAB_PING_PIDS (for a scenario's EXIT trap).
+# lab_ping_start NAME IP...: a ping every LAB_PING_INTERVAL s (default
+# 0.2) to each IP in the background, each reply stamped with its time
+# (-D), into /run/NAME-ping1.log, /run/NAME-ping2.log, ...; their pids in
+# LAB_PING_PIDS (for a scenario's EXIT trap), their logs in LAB_PING_LOGS.
 LAB_PING_PIDS='' LAB_PING_LOGS=''
 lab_ping_start() {
 	local name=$1 ip n=0
@@ -168,27 +169,32 @@ lab_ping_start() {
 	LAB_PING_PIDS='' LAB_PING_LOGS=''
 	for ip; do
 		n=$((n + 1))
-		ping -i 0.2 -W1 "$ip" >"/run/$name-ping$n.log" 2>&1 &
+		ping -D -i "${LAB_PING_INTERVAL:-0.2}" -W1 "$ip" >"/run/$name-ping$n.log" 2>&1 &
 		LAB_PING_PIDS="$LAB_PING_PIDS $!"
 		LAB_PING_LOGS="$LAB_PING_LOGS /run/$name-ping$n.log"
 	done
 }
-# lab_ping_loss TAG MAX WHAT [replies]: stop lab_ping_start's pings (SIGINT
-# makes ping print its summary; should one not stop, TERM) and judge each
-# log: its last lines, "XNB-METRIC TAG NAME-pingN loss_pct=LOSS", and the
-# scenario fails unless the log has a summary and LOSS < MAX ("ping loss
-# LOSS% WHAT").  With "replies", a log without a summary counts the loss
-# from the replies instead (up to the last sequence answered).
-lab_ping_loss() {
-	local tag=$1 max=$2 what=$3 replies=${4:-} l loss
+# lab_ping_stop: stop lab_ping_start's pings (SIGINT makes ping print its
+# summary; should one not stop, TERM); their logs stay.
+lab_ping_stop() {
+	[ -n "$LAB_PING_PIDS" ] || return 0
 	# shellcheck disable=SC2086 # pids, split on purpose
-	kill -INT $LAB_PING_PIDS
+	kill -INT $LAB_PING_PIDS 2>/dev/null
 	sleep 1
 	# shellcheck disable=SC2086
 	kill $LAB_PING_PIDS 2>/dev/null
 	# shellcheck disable=SC2086
 	wait $LAB_PING_PIDS
 	LAB_PING_PIDS=	# reaped: an EXIT trap must not signal them again
+}
+# lab_ping_loss TAG MAX WHAT [replies]: lab_ping_stop, then judge each
+# log: its last lines, "XNB-METRIC TAG NAME-pingN loss_pct=LOSS", and the
+# scenario fails unless the log has a summary and LOSS < MAX ("ping loss
+# LOSS% WHAT").  With "replies", a log without a summary counts the loss
+# from the replies instead (up to the last sequence answered).
+lab_ping_loss() {
+	local tag=$1 max=$2 what=$3 replies=${4:-} l loss
+	lab_ping_stop
 	for l in $LAB_PING_LOGS; do
 		loss=$(sed -n 's/.* \([0-9.]*\)% packet loss.*/\1/p' "$l")
 		[ -n "$loss" ] || [ -z "$replies" ] || loss=$(awk -F'icmp_seq=' '/bytes from/ {
@@ -200,6 +206,47 @@ lab_ping_loss() {
 		awk -v l="$loss" -v max="$max" 'BEGIN { exit !(l < max) }' ||
 			lab_fail "ping loss $loss% $what"
 	done
+}
+# lab_ping_gap LOG INTERVAL: the outage a ping log (lab_ping_start's, every
+# INTERVAL s) shows: "sent=S received=R lost_run=N gap_ms=G silence_ms=M",
+# lost_run the longest run of consecutive sequence numbers without a
+# reply (before the first, between two, after the last: sent from the
+# summary, else the last sequence answered), gap_ms = lost_run *
+# INTERVAL, silence_ms the longest time between two replies by their
+# stamps (what the pings' own timing made of the gap).
+lab_ping_gap() {
+	awk -v iv="$2" '
+		/packets transmitted/ { sent = $1 }
+		/bytes from/ && /icmp_seq=/ && !/DUP!/ {
+			s = $0; sub(/.*icmp_seq=/, "", s); sub(/ .*/, "", s)
+			if (!(s in got)) { got[s] = 1; seq[++n] = s + 0 }
+			t = $1
+			if (t !~ /^\[[0-9.]+\]$/) next
+			gsub(/[][]/, "", t)
+			if (last != "" && t - last > sil) sil = t - last
+			last = t
+		}
+		END {
+			# Sequences in order (insertion sort: replies arrive in
+			# order but for the odd one).
+			for (i = 2; i <= n; i++) {
+				v = seq[i]
+				for (j = i - 1; j >= 1 && seq[j] > v; j--) seq[j + 1] = seq[j]
+				seq[j + 1] = v
+			}
+			if (sent == "") sent = n ? seq[n] : 0
+			run = n ? seq[1] - 1 : sent
+			for (i = 2; i <= n; i++) if (seq[i] - seq[i - 1] - 1 > run) run = seq[i] - seq[i - 1] - 1
+			if (n && sent - seq[n] > run) run = sent - seq[n]
+			printf "sent=%d received=%d lost_run=%d gap_ms=%d silence_ms=%d\n",
+				sent, n, run, run * iv * 1000 + 0.5, sil * 1000 + 0.5
+		}' "$1"
+}
+# lab_ping_reply_since LOG EPOCH: LOG (lab_ping_start's) has a reply
+# stamped at or after EPOCH (seconds, as date +%s.%N).
+lab_ping_reply_since() {
+	awk -v e="$2" '/bytes from/ { t = $1; gsub(/[][]/, "", t); if (t + 0 >= e + 0) f = 1 }
+		END { exit !f }' "$1"
 }
 
 # lab_net_attach N K: hot-add vif K to g<N>, wait for it and for ping.
