@@ -104,10 +104,10 @@ LAB_SCENARIO_TIMEOUT=$LAB_SCENARIO_TIMEOUT
 LAB_SCENARIO_TIMEOUTS="${LAB_SCENARIO_TIMEOUTS:-}"
 LAB_EXTRA_GUEST_SCENARIOS="${LAB_EXTRA_GUEST_SCENARIOS:-}"
 CFG
-# Bench knobs (bench/README.md) and the rate, soak and memsqueeze
-# scenarios' knobs (RATE_*, SOAK_*, MEMSQUEEZE_*) reach the scenario as
-# they are.
-for v in $(compgen -e | grep -E '^(BENCH|RATE|SOAK|MEMSQUEEZE)_' || true); do
+# Bench knobs (bench/README.md) and the rate, soak, memsqueeze and
+# migrate scenarios' knobs (RATE_*, SOAK_*, MEMSQUEEZE_*, MIGRATE_*)
+# reach the scenario as they are.
+for v in $(compgen -e | grep -E '^(BENCH|RATE|SOAK|MEMSQUEEZE|MIGRATE)_' || true); do
 	printf '%s=%q\n' "$v" "${!v}" >> "$work/root/lab/config"
 done
 (cd "$work/root" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) | gzip > "$work/run.cpio.gz"
