@@ -17,6 +17,7 @@
 #                                         lab-images, lab-module,
 #                                         lab-warnmod, lab-debrepo
 #               tests/lab/soak.mk         soak
+#               tests/lab/migrate.mk      migrate
 #               tests/lab/xdp/xdp.mk      lab-xdp
 #               tests/hostile/hostile.mk  hostile, hostile-guest
 #               tests/xnbctl/xnbctl.mk    xnbctl-test
@@ -228,6 +229,7 @@ docs-check: | docs-deps
 -include tests/tests.mk
 -include tests/lab/lab.mk
 -include tests/lab/soak.mk
+-include tests/lab/migrate.mk
 -include tests/lab/xdp/xdp.mk
 -include tests/hostile/hostile.mk
 -include tests/xnbctl/xnbctl.mk

@@ -13,8 +13,9 @@
 #                       hostile's printk from hard irq), lab-debrepo:
 #                       dom0's apt repository for SCENARIOS=deb
 #
-# soak.mk, xdp/xdp.mk, tests/hostile/hostile.mk and bench/bench.mk build
-# their targets on lab-images, lab-warnmod and lab-module.
+# soak.mk, migrate.mk, xdp/xdp.mk, tests/hostile/hostile.mk and
+# bench/bench.mk build their targets on lab-images, lab-warnmod and
+# lab-module.
 #
 # Two kinds of shell here: tests/lab/*.sh and scenarios/ run inside the
 # lab's dom0 (lab-run.sh copies them in); tests/lab/host/ runs on the
