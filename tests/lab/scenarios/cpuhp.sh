@@ -177,7 +177,7 @@ run_mode() {
 	wait "$tpid"
 	tpid=''
 	lab_ping_loss "cpuhp-$mode" 10 "across $cycles CPU hotplug cycles ($mode)" replies
-	lab_assert "[$mode] ping after the cycles" lab_ping "$ip" 3 >/dev/null
+	lab_assert "[$mode] ping after the cycles" lab_ping "$ip" 3
 
 	n=0
 	for l in /run/cpuhp-"$mode"-iperf*.log; do
