@@ -2,7 +2,8 @@
 /*
  * Pure protocol logic of the netback: ring index sanity, the guest TX
  * slot-chain walk, extra-info parsing, RX slot accounting, credit shaping,
- * worker-group choice, live rebalancing and the connect back-off.
+ * worker-group choice and the groups' CPUs across CPU hotplug, live
+ * rebalancing and the connect back-off.
  *
  * Nothing here touches kernel state, so drivers/net/xen-netback/proto.c
  * is compiled both into the module and into the userspace unit tests and
@@ -491,6 +492,43 @@ bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us);
  * Return: the index of the group chosen.
  */
 unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups);
+
+/* In xnb_cpu_place()'s load array: a CPU that takes no group (offline,
+ * or on its way out).
+ */
+#define XNB_CPU_OFF	0xffffffffu
+
+/**
+ * struct xnb_cpu_slot - Where one worker group runs, for xnb_cpu_place().
+ * @home: the CPU the group was given when its set was made
+ * @cur: the CPU it runs on now
+ */
+struct xnb_cpu_slot {
+	u32 home;
+	u32 cur;
+};
+
+/**
+ * xnb_cpu_place() - Where worker groups run as CPUs go and come back.
+ * @g: each group's home and current CPU; @g[i].cur is updated
+ * @nr_groups: entries of @g
+ * @load: by CPU number, 0 for a CPU that may take groups and XNB_CPU_OFF
+ *	for one that may not; on return, the groups on each CPU that may
+ * @nr_cpus: entries of @load
+ *
+ * CPU hotplug (group.c): called with the CPUs as they will be once the
+ * change is done.  A group whose home may take groups runs there.  Any
+ * other group stays where it runs if that CPU may take groups, else it
+ * goes to the one with the fewest groups (lowest number on ties),
+ * counting the groups placed before it, so that displaced groups spread.
+ * A CPU number at or past @nr_cpus counts as one that may not.  With no
+ * CPU that may, the groups stay where they are.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the number of groups whose @cur changed.
+ */
+u32 xnb_cpu_place(struct xnb_cpu_slot *g, u32 nr_groups, u32 *load,
+		  u32 nr_cpus);
 
 /* The least a queue's turn gets, unless the budget is smaller. */
 #define XNB_SHARE_FLOOR	8u

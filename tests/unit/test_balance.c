@@ -4,6 +4,8 @@
  * live rebalancing (xnb_balance_pick): at most one queue a interval moves
  * from the busiest group to the idlest, after an imbalance that lasted
  * XNB_BAL_STREAK intervals, and never one that would invite the way back.
+ * And the groups' CPUs across CPU hotplug (xnb_cpu_place): home when it
+ * is online, else where they run, else the CPU with the fewest groups.
  */
 #include "unit.h"
 
@@ -200,6 +202,99 @@ static void test_balance_no_groups(void **state)
 	assert_false(xnb_balance_pick(NULL, 0, NULL, 0, &st, &mv));
 }
 
+/* CPU hotplug: the groups' CPUs as xnb_cpu_place() leaves them. */
+#define OFF XNB_CPU_OFF
+
+struct cpu_case {
+	const char *name;
+	u32 nr_cpus, nr_groups;
+	u32 load[4];		/* 0 or OFF, as the caller builds it */
+	u32 home[8], cur[8];
+	u32 want[8];		/* each group's cur after */
+	u32 moved;
+	u32 after[4];		/* load after, OFF kept */
+};
+
+static const struct cpu_case cpu_cases[] = {
+	{ "all at home: nothing moves", 2, 2, { 0, 0 },
+	  { 0, 1 }, { 0, 1 }, { 0, 1 }, 0, { 1, 1 } },
+	{ "cpu 1 goes: its group to cpu 0", 2, 2, { 0, OFF },
+	  { 0, 1 }, { 0, 1 }, { 0, 0 }, 1, { 2, OFF } },
+	{ "cpu 1 back: its group home, the other stays", 2, 2, { 0, 0 },
+	  { 0, 1 }, { 0, 0 }, { 0, 1 }, 1, { 1, 1 } },
+	{ "lowest of equals", 4, 4, { 0, 0, OFF, 0 },
+	  { 0, 1, 2, 3 }, { 0, 1, 2, 3 }, { 0, 1, 0, 3 }, 1, { 2, 1, OFF, 1 } },
+	{ "two displaced spread", 4, 4, { OFF, 0, OFF, 0 },
+	  { 0, 1, 2, 3 }, { 0, 1, 0, 3 }, { 1, 1, 3, 3 }, 2,
+	  { OFF, 2, OFF, 2 } },
+	{ "homes first, then the displaced", 3, 3, { 0, 0, OFF },
+	  { 0, 1, 2 }, { 2, 0, 2 }, { 0, 1, 0 }, 3, { 2, 1, OFF } },
+	{ "not its home back: a fallback stays", 3, 3, { 0, 0, OFF },
+	  { 0, 1, 2 }, { 0, 0, 0 }, { 0, 1, 0 }, 1, { 2, 1, OFF } },
+	{ "8 groups, a cpu of 4 goes", 4, 8, { 0, 0, 0, OFF },
+	  { 0, 1, 2, 3, 0, 1, 2, 3 }, { 0, 1, 2, 3, 0, 1, 2, 3 },
+	  { 0, 1, 2, 0, 0, 1, 2, 1 }, 2, { 3, 3, 2, OFF } },
+	{ "no cpu takes groups: all stay", 2, 2, { OFF, OFF },
+	  { 0, 1 }, { 0, 1 }, { 0, 1 }, 0, { OFF, OFF } },
+	{ "cpus past the end take none", 2, 2, { 0, 0 },
+	  { 5, 1 }, { 7, 1 }, { 0, 1 }, 1, { 1, 1 } },
+	{ "no groups", 2, 0, { 0, OFF }, { 0 }, { 0 }, { 0 }, 0, { 0, OFF } },
+};
+
+static void test_cpu_place(void **state)
+{
+	unsigned int i, j;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(cpu_cases); i++) {
+		const struct cpu_case *t = &cpu_cases[i];
+		struct xnb_cpu_slot g[8];
+		u32 load[4];
+
+		print_message("%s\n", t->name);
+		memcpy(load, t->load, sizeof(load));
+		for (j = 0; j < t->nr_groups; j++) {
+			g[j].home = t->home[j];
+			g[j].cur = t->cur[j];
+		}
+		assert_int_equal(xnb_cpu_place(g, t->nr_groups, load,
+					       t->nr_cpus), t->moved);
+		for (j = 0; j < t->nr_groups; j++) {
+			assert_int_equal(g[j].cur, t->want[j]);
+			assert_int_equal(g[j].home, t->home[j]);
+		}
+		for (j = 0; j < t->nr_cpus; j++)
+			assert_int_equal(load[j], t->after[j]);
+		/* Placed once, placed for good: a second call moves none. */
+		for (j = 0; j < t->nr_cpus; j++)
+			load[j] = t->load[j];
+		assert_int_equal(xnb_cpu_place(g, t->nr_groups, load,
+					       t->nr_cpus), 0);
+	}
+}
+
+/* Five offline/online cycles of cpu 1 of 2: back where they began. */
+static void test_cpu_place_cycles(void **state)
+{
+	struct xnb_cpu_slot g[4] = { { 0, 0 }, { 1, 1 }, { 0, 0 }, { 1, 1 } };
+	unsigned int n;
+
+	(void)state;
+	for (n = 0; n < 5; n++) {
+		u32 off[2] = { 0, OFF }, on[2] = { 0, 0 };
+
+		assert_int_equal(xnb_cpu_place(g, 4, off, 2), 2);
+		assert_int_equal(off[0], 4);
+		assert_int_equal(g[1].cur, 0);
+		assert_int_equal(g[3].cur, 0);
+		assert_int_equal(xnb_cpu_place(g, 4, on, 2), 2);
+		assert_int_equal(on[0], 2);
+		assert_int_equal(on[1], 2);
+		assert_int_equal(g[1].cur, 1);
+		assert_int_equal(g[3].cur, 1);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +305,8 @@ int main(void)
 		cmocka_unit_test(test_balance_idle_noise),
 		cmocka_unit_test(test_balance_no_candidate_keeps_streak),
 		cmocka_unit_test(test_balance_no_groups),
+		cmocka_unit_test(test_cpu_place),
+		cmocka_unit_test(test_cpu_place_cycles),
 	};
 
 	return cmocka_run_group_tests_name("balance", tests, NULL, NULL);

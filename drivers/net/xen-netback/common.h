@@ -71,7 +71,9 @@
  *     main.c     groups, copy_batch: group.c swaps or resizes the groups
  *                under its assign mutex (xnb_groups_set_count/_batch),
  *                under which init and exit also take the groups up and
- *                down; then for groups sysfs.c makes the new set's
+ *                down (a new set is made under cpus_read_lock() too, so
+ *                the CPUs it chose stay online until it is published);
+ *                then for groups sysfs.c makes the new set's
  *                directories (xnb_sysfs_update, outside that mutex);
  *                rebalance_ms: (re)arms the balancer, only between
  *                xnb_balance_start and _stop
@@ -82,6 +84,18 @@
  *                (xnb_balance_pick) and moves at most one queue with
  *                group.c's xnb_group_move_locked (waits for the old
  *                group's poll, like a pin)
+ *
+ *   CPU hotplug: the hotplug thread of the CPU coming or going (process
+ *   context, may sleep; the hotplug holds the CPU hotplug lock)
+ *     group.c    xnb_cpu_online, xnb_cpu_offline (dynamic state
+ *                "net/xen-netback:online", CPUHP_AP_ONLINE_DYN): under
+ *                the assign mutex, move the groups off a CPU going
+ *                offline and back home when it returns (NAPI thread,
+ *                queues' irqs; xnb_cpu_place in proto.c decides).  The
+ *                state is added by group.c's init before the first set
+ *                and removed by its exit after the last set stopped;
+ *                in between the callbacks find the set in force, or
+ *                none (before the first, during exit) and do nothing.
  *
  *   control ring (ctrlring.c): requests served by a work item, which
  *                sends or holds back (interface.c's back-off) the late
@@ -104,6 +118,11 @@
  * ("Locking:").  Lock order, outermost first:
  *
  *   backend lock (xenbus.c) -> xnb_assign_mutex -> group sync_mutex
+ *   CPU hotplug lock (cpus_read_lock() around a new set; a hotplug under
+ *                way, whose callbacks take the mutex) -> xnb_assign_mutex:
+ *                no holder of the assign mutex may take cpus_read_lock()
+ *                or wait for a hotplug (not checked: modules do not get
+ *                lockdep_assert_cpus_held())
  *   xnb_sysfs_mutex -> xnb_assign_mutex (a sysfs read takes the latter
  *                only: directories are removed without it, see sysfs.c)
  *   backend lock -> rtnl (xnb_vif_start, unregister at destroy)
@@ -536,9 +555,13 @@ enum {
  *    lock; read with READ_ONCE by either poll, a kick's wake, debugfs.
  *  - sync_mutex: one pause (napi_disable of both contexts) at a time,
  *    held from xnb_group_pause to xnb_group_resume.
- *  - index, cpu, napi_dev, napi, light_dev, light: set up before the
- *    group is published and torn down once it serves no queue; fixed in
- *    between.
+ *  - index, home_cpu, napi_dev, napi, light_dev, light: set up before
+ *    the group is published and torn down once it serves no queue; fixed
+ *    in between.
+ *  - cpu: where the group runs now (its thread, its queues' irqs): its
+ *    home_cpu at start, then changed only by the CPU hotplug callbacks
+ *    (group.c), under xnb_assign_mutex, which its readers hold (attach,
+ *    sysfs, debugfs).
  *  - moves_in, moves_out: under xnb_assign_mutex.
  *  - max_pass_ns, max_pass_slots: raised by the pass (under the pass
  *    lock), reset to 0 by a sysfs write (under xnb_assign_mutex, which
@@ -547,7 +570,8 @@ enum {
  */
 struct xnb_group {
 	unsigned int index;		/* its place in its set (xnb_groups) */
-	int cpu;
+	int cpu;			/* where it runs now */
+	int home_cpu;			/* index mod online CPUs at start */
 	spinlock_t lock;		/* queues, active and their counts */
 	struct list_head queues;
 	struct list_head active;

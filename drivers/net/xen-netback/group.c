@@ -32,6 +32,8 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
@@ -44,6 +46,14 @@
 
 struct xnb_group *xnb_groups;
 static u32 *xnb_loads;			/* scratch for the choice */
+/* Scratch for xnb_cpu_place(): the set's slots (one per group, made
+ * with the set) and a count per CPU number (nr_cpu_ids, module-long).
+ * Under xnb_assign_mutex.
+ */
+static struct xnb_cpu_slot *xnb_slots;
+static u32 *xnb_cpu_loads;
+/* Our dynamic CPU hotplug state; CPUHP_INVALID when there is none. */
+static enum cpuhp_state xnb_cpuhp = CPUHP_INVALID;
 /* The set was taken down (exit, or a failed init): groups writes are
  * refused from then on.  Under xnb_assign_mutex.
  */
@@ -615,21 +625,47 @@ out:
 	return err;
 }
 
-/* The queue's event channels interrupt its group's CPU, so softirq NAPI
- * is raised there and a threaded NAPI wake-up stays local.  Best effort:
- * the channel still works, only further away, if Xen refuses.
+/* One of @q's irqs to @cpu, with the affinity hint saying so (shown in
+ * /proc/irq/<n>/affinity_hint, for tools that read it).  The irqs are
+ * bound with IRQF_NOBALANCING (interface.c), so user space cannot move
+ * them and irqbalance cannot undo this.  Best effort: the channel still
+ * works, only further away, if Xen refuses.
+ */
+static void xnb_irq_follow(struct xnb_queue *q, unsigned int irq, int cpu)
+{
+	const struct cpumask *mask = cpumask_of(cpu);
+
+	irq_update_affinity_hint(irq, mask);
+	if (irq_set_affinity(irq, mask))
+		net_dbg_ratelimited("%s: irq %u not moved to cpu %d\n",
+				    q->name, irq, cpu);
+}
+
+/* The queue's event channels interrupt its group's CPU (the one it runs
+ * on now: see xnb_group_set_cpu), so softirq NAPI is raised there and a
+ * threaded NAPI wake-up stays local.
  */
 static void xnb_queue_irqs_follow(struct xnb_queue *q, struct xnb_group *g)
+	__must_hold(&xnb_assign_mutex)
 {
-	const struct cpumask *mask = cpumask_of(g->cpu);
+	lockdep_assert_held(&xnb_assign_mutex);
+	if (q->tx_irq)
+		xnb_irq_follow(q, q->tx_irq, g->cpu);
+	if (q->rx_irq && q->rx_irq != q->tx_irq)
+		xnb_irq_follow(q, q->rx_irq, g->cpu);
+}
 
-	if (q->tx_irq && irq_set_affinity(q->tx_irq, mask))
-		net_dbg_ratelimited("%s: tx irq not moved to cpu %d\n",
-				    q->name, g->cpu);
-	if (q->rx_irq && q->rx_irq != q->tx_irq &&
-	    irq_set_affinity(q->rx_irq, mask))
-		net_dbg_ratelimited("%s: rx irq not moved to cpu %d\n",
-				    q->name, g->cpu);
+/* A queue in no group has no affinity hint: the unbind (free_irq())
+ * wants none left, and the next attach sets its own.
+ */
+static void xnb_queue_irqs_unhint(struct xnb_queue *q)
+	__must_hold(&xnb_assign_mutex)
+{
+	lockdep_assert_held(&xnb_assign_mutex);
+	if (q->tx_irq)
+		irq_update_affinity_hint(q->tx_irq, NULL);
+	if (q->rx_irq && q->rx_irq != q->tx_irq)
+		irq_update_affinity_hint(q->rx_irq, NULL);
 }
 
 static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
@@ -699,6 +735,7 @@ static void xnb_group_detach_locked(struct xnb_queue *q)
 	}
 	RCU_INIT_POINTER(q->group, NULL);
 	spin_unlock_irq(&g->lock);
+	xnb_queue_irqs_unhint(q);
 
 	xnb_group_sync(g);
 }
@@ -759,23 +796,21 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
  * netdev "xnb-g<index>", threaded (thread "napi/xnb-g<index>-0")
  * unless worker=tasklet, with worker=kthread its light softirq context
  * on a second one ("xnb-l<index>"), all enabled, serving CPU index mod
- * online CPUs.
+ * online CPUs: its home, where it runs until that CPU goes offline.
+ * The caller holds cpus_read_lock() (which lockdep_assert_cpus_held()
+ * would check, were it exported), so the CPUs stay online until the
+ * set is published; a later change is the hotplug callbacks' to follow.
  */
 static int xnb_group_start(struct xnb_group *g, unsigned int index)
 	__must_hold(&xnb_assign_mutex)
 {
-	unsigned int nr_cpus = num_online_cpus();
 	int err;
 
 	/* xnb_copy_batch changes under it. */
 	lockdep_assert_held(&xnb_assign_mutex);
 	g->index = index;
-	g->cpu = cpumask_nth(index % nr_cpus, cpu_online_mask);
-	/* A CPU gone offline since nr_cpus was read (groups written at
-	 * runtime): any online CPU will do.
-	 */
-	if (g->cpu >= nr_cpu_ids)
-		g->cpu = cpumask_first(cpu_online_mask);
+	g->home_cpu = cpumask_nth(index % num_online_cpus(), cpu_online_mask);
+	g->cpu = g->home_cpu;
 	spin_lock_init(&g->lock);
 	u64_stats_init(&g->stats.sync);
 	INIT_LIST_HEAD(&g->queues);
@@ -807,8 +842,8 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 			err = -ENOMEM;
 		if (err)
 			goto fail_napi;
-		/* Pinned to the group's CPU, where its irqs go too.  A CPU
-		 * going offline breaks the affinity, as for any thread.
+		/* Pinned to the group's CPU, where its irqs go too; moved
+		 * with them when that CPU goes offline (xnb_group_set_cpu).
 		 */
 		set_cpus_allowed_ptr(g->napi.thread, cpumask_of(g->cpu));
 
@@ -877,6 +912,122 @@ static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 	return 0;
 }
 
+/* Move @g to run on @cpu: its NAPI thread (worker=kthread) and every
+ * queue's irqs, which the softirq contexts follow (NAPI runs in the
+ * NET_RX of the CPU that took the event).
+ */
+static void xnb_group_set_cpu(struct xnb_group *g, unsigned int cpu)
+	__must_hold(&xnb_assign_mutex)
+{
+	int from = g->cpu, err;
+	struct xnb_queue *q;
+
+	lockdep_assert_held(&xnb_assign_mutex);
+	g->cpu = cpu;
+	/* kthread_bind() is for a thread not yet running: this one may be
+	 * polling, and set_cpus_allowed_ptr() migrates it.
+	 */
+	if (g->napi.thread) {
+		err = set_cpus_allowed_ptr(g->napi.thread, cpumask_of(cpu));
+		if (err)
+			pr_warn("group %u: thread not moved to cpu %u (%d)\n",
+				g->index, cpu, err);
+	}
+	/* The assign mutex keeps the list as it is. */
+	list_for_each_entry(q, &g->queues, group_node)
+		xnb_queue_irqs_follow(q, g);
+	if (cpu == g->home_cpu)
+		pr_info("group %u: back on cpu %u\n", g->index, cpu);
+	else
+		pr_info("group %u: cpu %d going offline, now on cpu %u\n",
+			g->index, from, cpu);
+}
+
+/* Place the groups of the set in force for the CPUs that will be online
+ * once the hotplug under way is done (@going, unless nr_cpu_ids, is on
+ * its way out), by xnb_cpu_place(): each at home when its home is
+ * online, else where it runs, else on the CPU with the fewest groups.
+ */
+static void xnb_groups_follow_cpus(unsigned int going)
+{
+	unsigned int i, cpu;
+
+	mutex_lock(&xnb_assign_mutex);
+	if (!xnb_groups)
+		goto out;	/* before init, or exit took the set down */
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		xnb_cpu_loads[cpu] = cpu_online(cpu) && cpu != going ?
+				     0 : XNB_CPU_OFF;
+	for (i = 0; i < xnb_nr_groups; i++) {
+		xnb_slots[i].home = xnb_groups[i].home_cpu;
+		xnb_slots[i].cur = xnb_groups[i].cpu;
+	}
+	if (!xnb_cpu_place(xnb_slots, xnb_nr_groups, xnb_cpu_loads,
+			   nr_cpu_ids))
+		goto out;
+	for (i = 0; i < xnb_nr_groups; i++)
+		if (xnb_slots[i].cur != xnb_groups[i].cpu)
+			xnb_group_set_cpu(&xnb_groups[i], xnb_slots[i].cur);
+out:
+	mutex_unlock(&xnb_assign_mutex);
+}
+
+/* CPU hotplug, state "net/xen-netback:online" (CPUHP_AP_ONLINE_DYN).
+ * Both callbacks run in the hotplug thread of @cpu while the hotplug
+ * holds the CPU hotplug lock: they may sleep, and must not take
+ * cpus_read_lock() (which lockdep_assert_cpus_held() would check, were
+ * it exported to modules).  They take xnb_assign_mutex, so nobody holds
+ * that mutex and waits for a hotplug (common.h's lock order).
+ *
+ * Online: @cpu is online but not yet active; a kernel thread may run
+ * there already.  The groups at home on @cpu come back.
+ * Offline: @cpu is still online but no longer active, before the kernel
+ * moves what is left on it (irqs, threads) anywhere it likes: the groups
+ * on @cpu go to the online CPUs with the fewest groups first.  A later
+ * step failing brings it back online through xnb_cpu_online().
+ */
+static int xnb_cpu_online(unsigned int cpu)
+{
+	xnb_groups_follow_cpus(nr_cpu_ids);
+	return 0;
+}
+
+static int xnb_cpu_offline(unsigned int cpu)
+{
+	xnb_groups_follow_cpus(cpu);
+	return 0;
+}
+
+/* Before the first set: a CPU that comes or goes from then on is seen
+ * (the callbacks do nothing until the set is published).  Without a
+ * state (none left, -ENOSPC) the groups still run, as they did before
+ * the driver followed hotplug: a CPU going offline breaks the affinity
+ * of its group's thread and irqs, and nothing brings them back.
+ */
+static void xnb_cpuhp_add(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN,
+					"net/xen-netback:online",
+					xnb_cpu_online, xnb_cpu_offline);
+	if (ret < 0) {
+		pr_warn("no CPU hotplug state (%d): groups will not follow CPUs going offline\n",
+			ret);
+		return;
+	}
+	xnb_cpuhp = ret;
+}
+
+/* After the last set: waits for the callbacks under way. */
+static void xnb_cpuhp_remove(void)
+{
+	if (xnb_cpuhp == CPUHP_INVALID)
+		return;
+	cpuhp_remove_state_nocalls(xnb_cpuhp);
+	xnb_cpuhp = CPUHP_INVALID;
+}
+
 /**
  * xnb_groups_init() - Start the groups, as many as the groups parameter says.
  *
@@ -884,37 +1035,52 @@ static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
  * copy_batch may be written from sysfs already, before and while this
  * runs: the count is read, the groups started and the set published
  * under xnb_assign_mutex, so a write either lands before and is used
- * here, or waits and replaces the set live.
+ * here, or waits and replaces the set live.  The CPU hotplug state is
+ * added first and the set made under cpus_read_lock(), so every CPU
+ * that comes or goes after the groups chose theirs is followed.
  *
- * Context: Process context (module init), may sleep.  Takes
- * xnb_assign_mutex.
- * Return: 0, or a negative errno with no group started; groups writes
- * are refused from then on, as after xnb_groups_exit().
+ * Context: Process context (module init), may sleep.  Takes the CPU
+ * hotplug lock (read), then xnb_assign_mutex.
+ * Return: 0, or a negative errno with no group started and no hotplug
+ * state left; groups writes are refused from then on, as after
+ * xnb_groups_exit().
  */
 int xnb_groups_init(void)
 {
+	struct xnb_cpu_slot *slots;
 	struct xnb_group *groups;
 	unsigned int n;
 	u32 *loads;
 	int err = -ENOMEM;
 
+	xnb_cpu_loads = kcalloc(nr_cpu_ids, sizeof(*xnb_cpu_loads),
+				GFP_KERNEL);
+	xnb_cpuhp_add();
+	cpus_read_lock();
 	mutex_lock(&xnb_assign_mutex);
 	/* Range-checked as it was stored (main.c); 0 is the default. */
 	n = xnb_nr_groups ? xnb_nr_groups : num_online_cpus();
 	groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
 	loads = kcalloc(n, sizeof(*loads), GFP_KERNEL);
-	if (groups && loads)
+	slots = kcalloc(n, sizeof(*slots), GFP_KERNEL);
+	if (groups && loads && slots && xnb_cpu_loads)
 		err = xnb_groups_start(groups, n);
 	if (!err) {
 		xnb_groups = groups;
 		xnb_loads = loads;
+		xnb_slots = slots;
 		WRITE_ONCE(xnb_nr_groups, n);
 		xnb_groups_gen++;
 	} else {
 		xnb_groups_gone = true;
 	}
 	mutex_unlock(&xnb_assign_mutex);
+	cpus_read_unlock();
 	if (err) {
+		xnb_cpuhp_remove();
+		kfree(xnb_cpu_loads);
+		xnb_cpu_loads = NULL;
+		kfree(slots);
 		kfree(loads);
 		kfree(groups);
 	}
@@ -930,13 +1096,16 @@ int xnb_groups_init(void)
  * count and all, so a write that replaced it before is stopped here
  * with the set it published, and one after is refused (-EBUSY).  The
  * groups stop once the mutex is dropped; a write that ran before still
- * stops its own old set, which is no longer ours.
+ * stops its own old set, which is no longer ours.  The CPU hotplug
+ * state goes last: a callback meanwhile finds no set and does nothing.
  *
  * Context: Process context (module exit, or a failed init), may sleep.
- * Takes xnb_assign_mutex.
+ * Takes xnb_assign_mutex, then (not under it) the CPU hotplug lock
+ * (read) to remove the state.
  */
 void xnb_groups_exit(void)
 {
+	struct xnb_cpu_slot *slots;
 	struct xnb_group *groups;
 	unsigned int i, n;
 	u32 *loads;
@@ -944,16 +1113,22 @@ void xnb_groups_exit(void)
 	mutex_lock(&xnb_assign_mutex);
 	groups = xnb_groups;
 	loads = xnb_loads;
+	slots = xnb_slots;
 	n = groups ? xnb_nr_groups : 0;
 	xnb_groups = NULL;
 	xnb_loads = NULL;
+	xnb_slots = NULL;
 	xnb_groups_gone = true;
 	mutex_unlock(&xnb_assign_mutex);
 
 	for (i = 0; i < n; i++)
 		xnb_group_stop(&groups[i]);
+	kfree(slots);
 	kfree(loads);
 	kfree(groups);
+	xnb_cpuhp_remove();
+	kfree(xnb_cpu_loads);
+	xnb_cpu_loads = NULL;
 }
 
 /* Move @g's queues to the groups now published: the pinned ones (pin
@@ -1002,25 +1177,30 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
  * xnb_groups_exit() (or a failed init) took the set down, refused.
  *
  * Context: Process context (a sysfs write, or the module's options at
- * load), sleeps.  Takes xnb_assign_mutex, and each old group's lock and
- * sync_mutex as its queues move.
+ * load), sleeps.  Takes the CPU hotplug lock (read: the new groups'
+ * CPUs stay online until the set is published), then xnb_assign_mutex,
+ * and each old group's lock and sync_mutex as its queues move.
  * Return: 0; -EBUSY once the module is unloading; -ENOMEM or the error
  * of a group that could not start, with nothing changed.
  */
 int xnb_groups_set_count(unsigned int n)
 {
 	unsigned int i, old_n, want = n ? n : num_online_cpus();
+	struct xnb_cpu_slot *slots, *old_slots;
 	struct xnb_group *groups, *old;
 	u32 *loads, *old_loads;
 	int err = 0;
 
 	groups = kcalloc(want, sizeof(*groups), GFP_KERNEL);
 	loads = kcalloc(want, sizeof(*loads), GFP_KERNEL);
-	if (!groups || !loads) {
+	slots = kcalloc(want, sizeof(*slots), GFP_KERNEL);
+	if (!groups || !loads || !slots) {
 		err = -ENOMEM;
 		goto free;
 	}
 
+	/* The new groups choose their CPUs from those online now. */
+	cpus_read_lock();
 	mutex_lock(&xnb_assign_mutex);
 	if (xnb_groups_gone) {
 		err = -EBUSY;
@@ -1039,8 +1219,10 @@ int xnb_groups_set_count(unsigned int n)
 	old = xnb_groups;
 	old_n = xnb_nr_groups;
 	old_loads = xnb_loads;
+	old_slots = xnb_slots;
 	xnb_groups = groups;
 	xnb_loads = loads;
+	xnb_slots = slots;
 	WRITE_ONCE(xnb_nr_groups, want);
 	xnb_groups_gen++;
 	for (i = 0; i < old_n; i++)
@@ -1048,18 +1230,22 @@ int xnb_groups_set_count(unsigned int n)
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], false);
 	mutex_unlock(&xnb_assign_mutex);
+	cpus_read_unlock();
 	pr_info("groups=%u: queues moved live from %u groups\n", want, old_n);
 
 	synchronize_rcu();
 	for (i = 0; i < old_n; i++)
 		xnb_group_stop(&old[i]);
+	kfree(old_slots);
 	kfree(old_loads);
 	kfree(old);
 	return 0;
 
 unlock:
 	mutex_unlock(&xnb_assign_mutex);
+	cpus_read_unlock();
 free:
+	kfree(slots);
 	kfree(loads);
 	kfree(groups);
 	if (err && err != -EBUSY)
@@ -1189,7 +1375,7 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		struct xnb_queue *q;
 
 		xnb_group_stats_read(g, &c);
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s max_pass_ns %lu max_pass_slots %u\n",
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s max_pass_ns %lu max_pass_slots %u home_cpu %d\n",
 			   i, g->cpu, READ_ONCE(g->nr_queues), c.passes,
 			   c.packets, c.batches, c.ops,
 			   c.batches ? div64_u64(c.ops, c.batches) : 0,
@@ -1198,7 +1384,7 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 			   g->moves_out, c.handoffs,
 			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main",
 			   READ_ONCE(g->max_pass_ns),
-			   READ_ONCE(g->max_pass_slots));
+			   READ_ONCE(g->max_pass_slots), g->home_cpu);
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)
 			xnb_queue_show(m, g, q);

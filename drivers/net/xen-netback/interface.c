@@ -453,12 +453,18 @@ static int xnb_map_ring(struct xnb_vif *vif, grant_ref_t ref, void **addr)
 	return xenbus_map_ring_valloc(vif->xbdev, &ref, 1, addr);
 }
 
+/* Bind one of @q's channels.  IRQF_NOBALANCING: where its irq goes is
+ * the group's (group.c points it at the group's CPU, and moves it with
+ * the group across CPU hotplug); the kernel refuses writes of
+ * /proc/irq/<n>/smp_affinity (EIO), so irqbalance cannot undo that.
+ */
 static int xnb_bind(struct xnb_queue *q, unsigned int evtchn,
 		    irq_handler_t handler)
 {
 	return bind_interdomain_evtchn_to_irqhandler_lateeoi(q->vif->xbdev,
 							      evtchn, handler,
-							      0, q->name, q);
+							      IRQF_NOBALANCING,
+							      q->name, q);
 }
 
 /**
@@ -607,7 +613,8 @@ static void xnb_queue_release(struct xnb_queue *q)
 	struct xnb_vif *vif = q->vif;
 
 	/* The worker first: it EOIs and notifies through the irqs.  An event
-	 * or a timer after this kicks nothing (the queue has no group).
+	 * or a timer after this kicks nothing (the queue has no group).  The
+	 * detach drops the irqs' affinity hints too, as free_irq() wants.
 	 */
 	xnb_group_detach(q);
 	/* Only handlers and the worker hold EOIs back: with both gone, the

@@ -437,6 +437,50 @@ unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups)
 	return best;
 }
 
+static bool xnb_cpu_takes(const u32 *load, u32 nr_cpus, u32 cpu)
+{
+	return cpu < nr_cpus && load[cpu] != XNB_CPU_OFF;
+}
+
+/* One more group on @cpu; a count never reaches XNB_CPU_OFF. */
+static void xnb_cpu_count(u32 *load, u32 cpu)
+{
+	if (load[cpu] < XNB_CPU_OFF - 1)
+		load[cpu]++;
+}
+
+u32 xnb_cpu_place(struct xnb_cpu_slot *g, u32 nr_groups, u32 *load,
+		  u32 nr_cpus)
+{
+	u32 i, c, best, moved = 0;
+
+	/* Home first, then count what stays: the displaced see it all. */
+	for (i = 0; i < nr_groups; i++) {
+		if (xnb_cpu_takes(load, nr_cpus, g[i].home) &&
+		    g[i].cur != g[i].home) {
+			g[i].cur = g[i].home;
+			moved++;
+		}
+		if (xnb_cpu_takes(load, nr_cpus, g[i].cur))
+			xnb_cpu_count(load, g[i].cur);
+	}
+	for (i = 0; i < nr_groups; i++) {
+		if (xnb_cpu_takes(load, nr_cpus, g[i].cur))
+			continue;
+		best = nr_cpus;
+		for (c = 0; c < nr_cpus; c++)
+			if (load[c] != XNB_CPU_OFF &&
+			    (best == nr_cpus || load[c] < load[best]))
+				best = c;
+		if (best == nr_cpus)
+			break;	/* no CPU takes groups: all stay */
+		g[i].cur = best;
+		xnb_cpu_count(load, best);
+		moved++;
+	}
+	return moved;
+}
+
 u32 xnb_queue_share(u32 budget, u32 active, u32 used)
 {
 	u32 even, floor;

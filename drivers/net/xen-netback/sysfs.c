@@ -5,7 +5,10 @@
  * A stable interface (docs/admin.md): one directory per group, named by
  * its index, with one value per file:
  *
- *   cpu        the CPU the group is bound to
+ *   cpu        the CPU the group runs on now (its thread, its queues'
+ *              irqs)
+ *   home_cpu   the CPU it was given when its set was made; cpu differs
+ *              while that one is offline (group.c follows CPU hotplug)
  *   mode       who runs its passes now: "light" (the softirq context
  *              that polls while the load is light) or "thread" with
  *              worker=kthread, "softirq" with worker=tasklet
@@ -85,7 +88,15 @@ static struct xnb_group *xnb_dir_group(const struct xnb_group_dir *d)
 static ssize_t xnb_show_cpu(struct xnb_group_dir *d, struct xnb_group *g,
 			    char *buf)
 {
+	/* Moved by the CPU hotplug callbacks, under the assign mutex. */
+	lockdep_assert_held(&xnb_assign_mutex);
 	return sysfs_emit(buf, "%d\n", g->cpu);
+}
+
+static ssize_t xnb_show_home_cpu(struct xnb_group_dir *d,
+				 struct xnb_group *g, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", g->home_cpu);
 }
 
 static ssize_t xnb_show_mode(struct xnb_group_dir *d, struct xnb_group *g,
@@ -275,6 +286,7 @@ static ssize_t xnb_group_attr_store(struct kobject *kobj,
 	}
 
 XNB_GROUP_VALUE(cpu);
+XNB_GROUP_VALUE(home_cpu);
 XNB_GROUP_VALUE(mode);
 XNB_GROUP_VALUE(queues);
 XNB_GROUP_VALUE(busy_pct);
@@ -290,6 +302,7 @@ XNB_GROUP_RESETTABLE(max_pass_slots);
 
 static struct attribute *xnb_group_attrs[] = {
 	&xnb_attr_cpu.kattr.attr,
+	&xnb_attr_home_cpu.kattr.attr,
 	&xnb_attr_mode.kattr.attr,
 	&xnb_attr_queues.kattr.attr,
 	&xnb_attr_busy_pct.kattr.attr,

@@ -3,8 +3,8 @@
 # sysfs: the interface admins' scripts use (docs/admin.md), and the
 # tracepoints.  One guest with 2 queues and 2 groups:
 #  - /sys/module/xen_netback/groups/ has a directory per group, each
-#    file reads a valid value (cpu online, mode light/thread or softirq,
-#    busy_pct 0..100, counters numbers);
+#    file reads a valid value (cpu online and equal to home_cpu, mode
+#    light/thread or softirq, busy_pct 0..100, counters numbers);
 #  - the groups' queues add up to the vif's, and ethtool -S's q<i>_group
 #    rows agree with them and with debugfs;
 #  - under guest->dom0 TCP, passes, packets and ops rise, busy_pct is
@@ -24,7 +24,7 @@ lab_load_backend "groups=2 $XNB_PARAMS"
 G=$XNB_SYSFS
 P=/sys/module/xen_netback/parameters
 worker=$(cat $P/worker)
-files="cpu mode queues busy_pct passes packets batches ops handoffs moves_in moves_out max_pass_us max_pass_slots"
+files="cpu home_cpu mode queues busy_pct passes packets batches ops handoffs moves_in moves_out max_pass_us max_pass_slots"
 
 T=$(xnb_tracefs) || lab_fail "no tracefs in dom0"
 E=$T/events/xen_netback
@@ -66,6 +66,11 @@ group_ok() {
 	v=/sys/devices/system/cpu/cpu$(xnb_sysfs "$n" cpu)
 	if [ ! -d "$v" ] || [ "$(cat "$v/online" 2>/dev/null || echo 1)" != 1 ]; then
 		echo "group $n: ${v##*/} not online"
+		return 1
+	fi
+	# Every CPU online: every group at home (cpuhp moves them).
+	if [ "$(xnb_sysfs "$n" cpu)" != "$(xnb_sysfs "$n" home_cpu)" ]; then
+		echo "group $n: cpu $(xnb_sysfs "$n" cpu), home_cpu $(xnb_sysfs "$n" home_cpu)"
 		return 1
 	fi
 	[ "$(xnb_sysfs "$n" busy_pct)" -le 100 ]
