@@ -21,7 +21,7 @@
 #               tests/lab/xdp/xdp.mk      lab-xdp
 #               tests/hostile/hostile.mk  hostile, hostile-guest
 #               tests/xnbctl/xnbctl.mk    xnbctl-test
-#               bench/bench.mk            bench
+#               bench/bench.mk            bench, bench-host
 #
 # scripts/ holds the tools of the whole project (check.sh, lint.sh,
 # build-matrix.sh, buildroot.sh, deb.sh, need.sh); the lab's and the

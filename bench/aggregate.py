@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Aggregate the "XNB-METRIC bench ..." lines of `make bench` lab runs.
+"""Aggregate the "XNB-METRIC bench ..." lines of `make bench` lab runs
+(and of `make bench-host` on a real dom0: info.env's RUN=host).
 
     aggregate.py --info INFO.env --workdir DIR --out PREFIX [--readme README.md] SERIAL.log...
     aggregate.py --csv OLD.csv --out PREFIX [--info INFO.env]   (re-render)
@@ -417,13 +418,34 @@ def md_table(table, cols):
     return lines
 
 
+def md_real_host(host):
+    """bench/bench-host.sh: the machine is the dom0 measured."""
+    return [
+        f"- host: {host.get('CPU', '?')}, {host.get('HOST_CPUS', '?')} CPUs under Xen "
+        f"({host.get('HOST_TOPOLOGY', '?')}), {host.get('HOST_MEM_MIB', '?')} MiB; {host.get('DISTRO', '?')}",
+        f"- Xen's {host.get('XEN_SCHED', '?')} scheduler, command line "
+        f"`{host.get('XEN_CMDLINE', '')}`; dom0 command line `{host.get('DOM0_CMDLINE', '')}`",
+        f"- compared: ours {host.get('OURS', '?')}; stock {host.get('STOCK', '?')}; "
+        f"backend loaded before the run, and after it again: {host.get('BEFORE', '?')}; "
+        f"{host.get('IPERF3', 'iperf3 ?')}",
+        f"- host load (loadavg 1/5/15 min) before / after the run: {host.get('LOAD_start', '?')} / "
+        f"{host.get('LOAD_end', '?')}; no other domain ran (bench-host refuses otherwise)",
+    ]
+
+
 def md_machine(host, info, quick):
     vifs = info.get("vifs", "first" if quick else "all")
-    if "LOAD_start" in host:  # bench/bench.sh: one boot, backends alternating
+    real = host.get("RUN") == "host"
+    if real:
+        load = None
+        runs = f"bench-host run {host.get('RC', '?')} in {host.get('SECS', '?')} s"
+    elif "LOAD_start" in host:  # bench/bench.sh: one boot, backends alternating
         load = (f"- host load (loadavg 1/5/15 min) before / after the run: {host.get('LOAD_start', '?')} / "
                 f"{host.get('LOAD_end', '?')}; other QEMU processes running: "
                 f"{host.get('OTHERQEMU_start', '?')} / {host.get('OTHERQEMU_end', '?')}")
         runs = f"lab run {host.get('RC', '?')} in {host.get('SECS', '?')} s"
+        if host.get("SCENARIO", "bench-full") != "bench-full":
+            runs += f" (scenario {host['SCENARIO']})"
     else:  # make check: one boot per backend
         load = (f"- host load (1-min loadavg) at the start of the ours/stock boots: "
                 f"{host.get('LOAD_ours', '?')} / {host.get('LOAD_stock', '?')}; other QEMU processes running: "
@@ -433,10 +455,12 @@ def md_machine(host, info, quick):
     order = ("ours and stock alternate in one boot (the module switched per cycle, the order "
              "reversed every other repetition)" if info.get("mode") == "alt"
              else "one boot per backend")
-    return [
+    machine = md_real_host(host) if real else [
         f"- host: {host.get('NPROC', '?')} CPUs, {host.get('CPU', '?')}, Linux {host.get('HOST_KERNEL', '?')}, "
         f"{host.get('QEMU', '?')} (TCG)",
         load,
+    ]
+    return machine + [
         f"- Xen {info.get('xen', '?')}, dom0 Linux {info.get('dom0_kernel', '?')}, "
         f"{info.get('dom0_vcpus', '?')} vcpus, {int(info.get('dom0_mem_kib', '0')) // 1024} MiB; "
         f"guests: 1 vcpu, {info.get('guest_mem', '?')} MiB, 1 queue per vif",
@@ -457,20 +481,27 @@ def md_machine(host, info, quick):
 def render_md(table, cols, default, targets, host, info, errors, skips, quick, plot):
     """The results page; plot is the PNG's file name, or None."""
     title = "QUICK smoke run: 1 repetition, short runs, noisy" if quick else "full run"
+    if host.get("RUN") == "host":
+        where = (f"on a real Xen host, in its dom0 with guests of the bench's own "
+                 f"(`make bench-host{' QUICK=1' if quick else ''}`)")
+    else:
+        where = f"in the QEMU TCG lab (`make bench{' QUICK=1' if quick else ''}`)"
     L = [f"# xen-netback bench, {host.get('DATE', '?')} ({title})", "",
          f"Ours (`{host.get('COMMIT', '?')}`) against Debian's stock `xen-netback.ko`, "
-         f"in the QEMU TCG lab (`make bench{' QUICK=1' if quick else ''}`).  "
+         f"{where}.  "
          "Cells: median [min-max] over the repetitions; ×R = ours/stock of the medians "
          "(↑ higher is better, ↓ lower is better)."]
     if quick:
-        L += ["", f"**QUICK**: one repetition of {info.get('t', '?')} s iperf runs on TCG guests; "
+        L += ["", f"**QUICK**: one repetition of {info.get('t', '?')} s iperf runs"
+              f"{'' if host.get('RUN') == 'host' else ' on TCG guests'}; "
               "the figures show the harness works, not how fast anything is."]
     L += [""] + md_table(table, cols) + [""]
     L += [f"Targets (reported, not asserted; default config = ours {default[1]}, "
           "groups = dom0 vcpus, kthread):", "",
           "| target | met | figures |", "|---|---|---|"]
     L += [f"| {t} | {ok} | {fig} |" for t, ok, fig in targets]
-    L += ["", "Machine and lab:", ""] + md_machine(host, info, quick)
+    L += ["", "Machine:" if host.get("RUN") == "host" else "Machine and lab:", ""]
+    L += md_machine(host, info, quick)
     if errors:
         L += ["", "Steps that failed (their figures are missing):", ""]
         L += [f"- {e}" for e in sorted(set(errors))]

@@ -6,12 +6,15 @@
 #                         configuration and stock alternating, 10 s runs
 #                         (about 40 minutes on an idle 2-core host)
 #   make bench QUICK=1    1 repetition, 2 s runs: a smoke test of the harness
+#   make bench-host       the same bench on a real Xen host, as root in its
+#                         dom0 (bench/bench-host.sh; QUICK=1 likewise,
+#                         XNB_YES=1 installs missing packages unasked)
 # Results: bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png}; see bench/bench.sh.
 # Targets are reported, never asserted.
 
 QUICK ?= 0
 
-.PHONY: bench bench-deps
+.PHONY: bench bench-deps bench-host
 
 # python3 aggregates, gnuplot draws (the lab's own packages come with
 # lab-fetch).
@@ -22,6 +25,11 @@ bench-deps:
 bench: NETBACK = ours
 bench: bench-deps lab-images lab-module
 	QUICK=$(QUICK) LAB_CACHE=$(LAB_CACHE) bench/bench.sh
+
+# No lab here: the host's own kernel, Xen and packages; bench-host.sh
+# checks them and builds the module itself.
+bench-host:
+	QUICK=$(QUICK) bench/bench-host.sh
 
 # make shellcheck (tests/tests.mk) covers the bench's scripts too.
 shellcheck: XNB_SHELL += $(wildcard $(CURDIR)/bench/*.sh)

@@ -19,9 +19,13 @@
 # summary of it between README.md's bench markers; the lab run (serial
 # log) stays in build/bench/<stamp>/.  Reports targets, asserts none:
 # exits non-zero only when the harness broke (the boot yielded no figure
-# at all, or the results could not be written).  BENCH_BACKENDS="ours
-# stock" picks the backends (stock alone boots without our module); the
-# other knobs are in bench/README.md.
+# at all, or the results could not be written; with bench-host below,
+# also when that scenario failed).  BENCH_BACKENDS="ours
+# stock" picks the backends (stock alone boots without our module);
+# BENCH_SCENARIO=bench-host runs bench/bench-host.sh in dom0 instead, as
+# on a real host (the proof of `make bench-host`: its figures are
+# aggregated here, dom0 has no python3); the other knobs are in
+# bench/README.md.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -40,6 +44,11 @@ mkdir -p "$results" "$work"
 set=${BENCH_SET:-full}
 [ "$QUICK" = 1 ] && set=quick
 backends=${BENCH_BACKENDS:-ours stock}
+scenario=${BENCH_SCENARIO:-bench-full}
+case $scenario in
+bench-full|bench-host) ;;
+*) echo "bench: BENCH_SCENARIO must be bench-full or bench-host" >&2; exit 1 ;;
+esac
 read -r reps cycle <<< "$(bench_knobs "$set"; echo "$BENCH_REPS $BENCH_CYCLE_TIMEOUT")"
 ncfg=0
 for b in $backends; do ncfg=$((ncfg + $(bench_selected "$set" "$b" 2 | wc -l))); done
@@ -50,6 +59,7 @@ case " $backends " in *" ours "*) netback=ours ;; esac
 
 info=$work/info.env
 "$here/bench-info.sh" "$QUICK" > "$info"
+echo "SCENARIO=$scenario" >> "$info"
 # The host's load and other QEMUs (pgrep -c prints 0 and fails when there
 # is none), before and after: a busy host shows in every figure.
 hostload() {
@@ -63,7 +73,7 @@ sto=$((reps * ncfg * (cycle + 30) + 300))
 echo "bench: one boot, $ncfg configuration(s) x $reps repetition(s), set $set," \
 	"budget $((sto + 300)) s, log $work/lab.out"
 t0=$(date +%s)
-NETBACK=$netback BENCH_SET=$set BENCH_BACKENDS=$backends SCENARIOS=bench-full \
+NETBACK=$netback BENCH_SET=$set BENCH_BACKENDS=$backends SCENARIOS=$scenario \
 	LAB_SCENARIO_TIMEOUT=$sto LAB_TIMEOUT=$((sto + 300)) \
 	LAB_RESULTS=$work/lab "$top/tests/lab/host/lab-run.sh" 2>&1 | tee "$work/lab.out"
 rc=${PIPESTATUS[0]}
@@ -74,6 +84,8 @@ case $rc in
 *) echo "RC=\"FAILED (lab-run exit $rc: $(grep -m1 -o 'FAIL .*' "$work/lab.out" | cut -c1-80 | tr -d '"'))\"" >> "$info" ;;
 esac
 status=0
+# bench-host asserts (refusal, cleanup, the module restored): its verdict counts.
+[ "$scenario" = bench-host ] && [ "$rc" != 0 ] && { echo "bench: scenario bench-host failed" >&2; status=1; }
 log=$work/lab/serial.log
 for b in $backends; do
 	# Not through a pipe into grep -q (SIGPIPE under pipefail).
@@ -89,7 +101,8 @@ out=$results/$stamp
 # A full run into bench/results is the latest: the README's bench section
 # (between its markers) becomes a short summary pointing at it.
 readme=()
-[ "$QUICK" = 0 ] && [ -z "${BENCH_RESULTS:-}" ] && readme=(--readme "$top/README.md")
+[ "$QUICK" = 0 ] && [ -z "${BENCH_RESULTS:-}" ] && [ "$scenario" = bench-full ] &&
+	readme=(--readme "$top/README.md")
 if ! python3 "$top/bench/aggregate.py" --info "$info" --workdir "$work" --out "$out" \
 		"${readme[@]}" "$log"; then
 	echo "bench: aggregation failed" >&2

@@ -3,9 +3,10 @@
 #
 # The bench library: what the bench-* scenarios measure and how
 # (bench/README.md describes the figures).  Sourced in dom0 after lib.sh
-# and xnb.sh; bench/bench.sh also sources it on the host, for the
-# configuration table and the knobs only (nothing here runs at source
-# time except definitions).
+# and xnb.sh: the lab's, or a real host's with bench/bench-host.sh (then
+# LAB_DIR, LAB_RUN, LAB_BRIDGE... are its own: lib.sh); bench/bench.sh
+# also sources it on the host, for the configuration table and the knobs
+# only (nothing here runs at source time except definitions).
 #
 # Every figure is one line on the console, never an assertion:
 #
@@ -74,23 +75,27 @@ BENCH_CFG=${BENCH_CFG:--} BENCH_REP=${BENCH_REP:-0}
 # Every bench vif uses a minimal hotplug script (bridge port + hotplug-status)
 # instead of vif-bridge: the latter serialises on a lock and takes seconds
 # per vif under TCG.  Same for both backends; lab_guest_create picks this
-# spec up.  bench_vif_script writes the script.
-BENCH_VIF_SCRIPT=/run/xnb-bench-vif
-lab_vif_spec() { echo "mac=$(lab_guest_mac "$1" "$2"),bridge=xenbr0,script=$BENCH_VIF_SCRIPT"; }
+# spec up.  bench_vif_script writes the script, with the bridge's name in
+# it (libxl runs it with an environment of its own).
+BENCH_VIF_SCRIPT=${LAB_RUN:-/run}/xnb-bench-vif
+lab_vif_spec() { echo "mac=$(lab_guest_mac "$1" "$2"),bridge=$LAB_BRIDGE,script=$BENCH_VIF_SCRIPT"; }
 
 bench_vif_script() {
-	cat > $BENCH_VIF_SCRIPT <<'SCRIPT'
-#!/bin/sh
+	{
+		echo '#!/bin/sh'
+		echo "br=$LAB_BRIDGE"
+		cat <<'SCRIPT'
 # libxl vif hotplug: $1 online|offline, env vif=<netdev>, XENBUS_PATH.
 case $1 in
 online|add)
-	ip link set dev "$vif" master xenbr0 && ip link set dev "$vif" up &&
+	ip link set dev "$vif" master "$br" && ip link set dev "$vif" up &&
 		exec xenstore-write "$XENBUS_PATH/hotplug-status" connected
 	exit 1 ;;
 esac
 exit 0
 SCRIPT
-	chmod +x $BENCH_VIF_SCRIPT
+	} > "$BENCH_VIF_SCRIPT"
+	chmod +x "$BENCH_VIF_SCRIPT"
 }
 
 # --- output ----------------------------------------------------------------------
@@ -179,14 +184,14 @@ tcp_clients() {
 bench_tcp() {
 	local dir=$1 n=$2 i sum=0 log
 	load_begin
-	tcp_clients "$dir" "$n" "$BENCH_T" /run/bench-tcp
+	tcp_clients "$dir" "$n" "$BENCH_T" "$LAB_RUN/bench-tcp"
 	wait
 	load_end "$dir" n="$n"
 	for ((i = 1; i <= n; i++)); do
-		log=/run/bench-tcp-$i.log
-		sum=$(awk -v s="$sum" -v r="$(bench_mbps $log)" 'BEGIN { print s + r }')
-		grep -q receiver $log || { tail -n 3 $log; bench_err "tcp_${dir}_g$i"; }
-		echo "bench: tcp $dir $n g$i: $(grep -m1 receiver $log)"
+		log=$LAB_RUN/bench-tcp-$i.log
+		sum=$(awk -v s="$sum" -v r="$(bench_mbps "$log")" 'BEGIN { print s + r }')
+		grep -q receiver "$log" || { tail -n 3 "$log"; bench_err "tcp_${dir}_g$i"; }
+		echo "bench: tcp $dir $n g$i: $(grep -m1 receiver "$log")"
 	done
 	bm "tcp_${dir}_gbps" "$(fgbps "$sum")" n="$n"
 }
@@ -214,9 +219,9 @@ bench_udp_rx() {
 	sleep 1
 	load_begin
 	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip 1)" -p $port -u -l 64 -b 1G \
-		-t "$BENCH_T" -f m > /run/bench-udprx.log 2>&1
+		-t "$BENCH_T" -f m > "$LAB_RUN/bench-udprx.log" 2>&1
 	load_end udprx
-	got=$(lab_iperf_result udp < /run/bench-udprx.log) || { tail -n 4 /run/bench-udprx.log; return 1; }
+	got=$(lab_iperf_result udp < "$LAB_RUN/bench-udprx.log") || { tail -n 4 "$LAB_RUN/bench-udprx.log"; return 1; }
 	bm udp64_rx_pps "$(awk -v r="$got" -v t="$BENCH_T" 'BEGIN { printf "%.0f", r / t }')"
 }
 
@@ -233,16 +238,16 @@ bench_fair() {
 		done
 	fi
 	a_p=$(ping_avg "$ip2")
-	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > /run/bench-fair.log 2>&1
-	a_t=$(fgbps "$(bench_mbps /run/bench-fair.log)")
+	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > "$LAB_RUN/bench-fair.log" 2>&1
+	a_t=$(fgbps "$(bench_mbps "$LAB_RUN/bench-fair.log")")
 	port=$((5400 + RANDOM % 90))
 	lab_guest_exec 1 "iperf3 -s -1 -p $port -D" >/dev/null || return 1
 	timeout -k 5 $((BENCH_T + 40)) iperf3 -c "$ip1" -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
 	timeout -k 5 $((BENCH_T + 40)) iperf3 -c "$ip1" -p $port -R -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
 	sleep 2
 	f_p=$(ping_avg "$ip2")
-	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > /run/bench-fair.log 2>&1
-	f_t=$(fgbps "$(bench_mbps /run/bench-fair.log)")
+	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > "$LAB_RUN/bench-fair.log" 2>&1
+	f_t=$(fgbps "$(bench_mbps "$LAB_RUN/bench-fair.log")")
 	wait
 	bm fair_alone_gbps "$a_t"
 	bm fair_flood_gbps "$f_t"
@@ -261,7 +266,7 @@ bench_fair() {
 # bench_rebal_on says whether this module has the parameter at all.
 bench_rebal_on() {
 	[ -e /sys/module/xen_netback/parameters/rebalance_ms ] ||
-		modinfo -p /lab/xen-netback.ko 2>/dev/null | grep -q '^rebalance_ms:'
+		modinfo -p "$LAB_DIR/xen-netback.ko" 2>/dev/null | grep -q '^rebalance_ms:'
 }
 # bench_rebal_moves: the rebalance_moves counter(s) of the groups file,
 # summed ("rebalance_moves=N" on the first line; also "rebalance_moves N"
@@ -307,15 +312,15 @@ bench_rebalance() {
 	bm rebal_g0_start "$(bench_in_g0 "$n")" n="$n"
 	for ((i = 1; i <= n; i++)); do
 		timeout -k 5 $((BENCH_T + 40)) iperf3 -c "$(lab_guest_ip $i)" -O 5 -t "$BENCH_T" -f m \
-			> /run/bench-rebal-$i.log 2>&1 &
+			> "$LAB_RUN/bench-rebal-$i.log" 2>&1 &
 	done
 	wait
 	bm rebal_g0_end "$(bench_in_g0 "$n")" n="$n"
 	m1=$(bench_rebal_moves)
 	for ((i = 1; i <= n; i++)); do
-		log=/run/bench-rebal-$i.log
-		grep -q receiver $log || { tail -n 3 $log; bench_err "rebal_g$i"; }
-		sum=$(awk -v s="$sum" -v r="$(bench_mbps $log)" 'BEGIN { print s + r }')
+		log=$LAB_RUN/bench-rebal-$i.log
+		grep -q receiver "$log" || { tail -n 3 "$log"; bench_err "rebal_g$i"; }
+		sum=$(awk -v s="$sum" -v r="$(bench_mbps "$log")" 'BEGIN { print s + r }')
 	done
 	bm rebal_rx_gbps "$(fgbps "$sum")" n="$n"
 	if [ -n "$m0" ] && [ -n "$m1" ]; then
@@ -337,14 +342,14 @@ bench_veth() {
 	sleep 1
 	load_begin
 	ip netns exec xnbA timeout -k 5 $((BENCH_T + 30)) iperf3 -c 10.99.0.2 -p 5401 -t "$BENCH_T" -f m \
-		> /run/bench-veth.log 2>&1
+		> "$LAB_RUN/bench-veth.log" 2>&1
 	bm veth_cpu_s "$(fsub "$(bench_dom0_cpu)" "$L_CPU")"
 	ip netns del xnbA; ip netns del xnbB
-	grep -q receiver /run/bench-veth.log || { tail -n 3 /run/bench-veth.log; return 1; }
-	bm veth_gbps "$(fgbps "$(bench_mbps /run/bench-veth.log)")"
+	grep -q receiver "$LAB_RUN/bench-veth.log" || { tail -n 3 "$LAB_RUN/bench-veth.log"; return 1; }
+	bm veth_gbps "$(fgbps "$(bench_mbps "$LAB_RUN/bench-veth.log")")"
 }
 
-# Profile (LAB_PERF=1 puts perf in /lab/perf): TCP DIR with g1..gN, like
+# Profile (LAB_PERF=1 puts perf in $LAB_DIR/perf): TCP DIR with g1..gN, like
 # bench_tcp, or (DIR udp) UDP 64 B from g1 to dom0, like bench_udp, while
 # perf samples every dom0 vcpu; prints the hottest symbols as bench-prof
 # lines (not metrics).
@@ -352,7 +357,7 @@ bench_veth() {
 # idling in Xen (xen_safe_halt) is told apart from grant copies.
 bench_profile() {	# DIR N
 	local dir=$1 n=$2 i tag port
-	local perf="env LD_LIBRARY_PATH=/lab/perf/lib /lab/perf/perf"
+	local perf="env LD_LIBRARY_PATH=$LAB_DIR/perf/lib $LAB_DIR/perf/perf"
 	tag="bench-prof $NETBACK $BENCH_CFG $dir n=$n:"
 	echo 0 > /proc/sys/kernel/kptr_restrict
 	echo -1 > /proc/sys/kernel/perf_event_paranoid
@@ -362,26 +367,26 @@ bench_profile() {	# DIR N
 		iperf3 -s -1 -p $port -D || return 1
 		sleep 1
 		lab_guest_exec 1 "iperf3 -c 192.0.2.1 -p $port -u -l 64 -b 1G -t 10 -f m" 70 \
-			> /run/bench-prof-1.log 2>&1 &
+			> "$LAB_RUN/bench-prof-1.log" 2>&1 &
 	else
-		tcp_clients "$dir" "$n" 10 /run/bench-prof
+		tcp_clients "$dir" "$n" 10 "$LAB_RUN/bench-prof"
 	fi
 	sleep 2
 	# Xen's view too: perf in a PV dom0 sees little of the time its vcpus
 	# spend inside hypercalls (grant copies), and nothing of the guests.
 	xentop -b -d 3 -i 2 2>/dev/null | awk '$1 == "NAME" { n++; next } n == 2 { printf "%s %s%% ", $1, $4 }
 		END { print "" }' | sed "s/^/$tag xentop cpu: /" &
-	$perf record -q -a -g -e cpu-clock -F 499 -o /run/perf.data -- sleep 6 2>&1 | tail -n 2
+	$perf record -q -a -g -e cpu-clock -F 499 -o "$LAB_RUN/perf.data" -- sleep 6 2>&1 | tail -n 2
 	wait
 	for ((i = 1; i <= n; i++)); do
-		grep -q receiver /run/bench-prof-$i.log || tail -n 2 /run/bench-prof-$i.log
+		grep -q receiver "$LAB_RUN/bench-prof-$i.log" || tail -n 2 "$LAB_RUN/bench-prof-$i.log"
 		if [ "$dir" = udp ]; then
-			echo "$tag load g1 $(lab_iperf_result udp < /run/bench-prof-1.log) datagrams received in 10 s"
+			echo "$tag load g1 $(lab_iperf_result udp < "$LAB_RUN/bench-prof-1.log") datagrams received in 10 s"
 			continue
 		fi
-		echo "$tag load g$i $(awk -v r="$(bench_mbps /run/bench-prof-$i.log)" 'BEGIN { printf "%.3f", r }') Mbit/s"
+		echo "$tag load g$i $(awk -v r="$(bench_mbps "$LAB_RUN/bench-prof-$i.log")" 'BEGIN { printf "%.3f", r }') Mbit/s"
 	done
-	$perf script -i /run/perf.data -F ip,sym 2>/dev/null | awk -v RS= -F '\n' '
+	$perf script -i "$LAB_RUN/perf.data" -F ip,sym 2>/dev/null | awk -v RS= -F '\n' '
 		function name(l) { sub(/^[ \t]*[0-9a-f]+ /, "", l); return l }
 		{
 			leaf = name($1)
@@ -390,15 +395,18 @@ bench_profile() {	# DIR N
 		}
 		END { for (k in n) printf "%6.2f%% %s\n", 100 * n[k] / all, k }' |
 		sort -rn | head -n 25 | sed "s/^ */$tag /"
-	rm -f /run/perf.data
+	rm -f "$LAB_RUN/perf.data"
 }
 
 # --- one cycle ---------------------------------------------------------------------
 # bench_destroy_all: lab_destroy_all with the guests destroyed at once, not
-# one after the other (an xl destroy takes 5-10 s under TCG).
+# one after the other (an xl destroy takes 5-10 s under TCG), and only the
+# bench's own (g<N>: on a real host nothing else is touched).
 bench_destroy_all() {
 	local d
-	for d in $(xl list | awk 'NR > 2 { print $1 }'); do xl destroy "$d" >/dev/null 2>&1 & done
+	for d in $(xl list | awk 'NR > 2 && $1 ~ /^g[0-9]+$/ { print $1 }'); do
+		xl destroy "$d" >/dev/null 2>&1 &
+	done
 	wait
 	lab_wait 60 lab_no_vifs
 }
@@ -448,7 +456,7 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 	local params=$2 vifs=$4 m0 n dir t0 tg
 	BENCH_CFG=$1 BENCH_REP=$3
 	t0=$(now)
-	if [ "$NETBACK" = ours ] && grep -qa rebalance_ms /lab/xen-netback.ko; then
+	if [ "$NETBACK" = ours ] && grep -qa rebalance_ms "$LAB_DIR/xen-netback.ko"; then
 		params="$params rebalance_ms=$BENCH_REBALANCE_MS"
 	fi
 	bench_progress "start (params '$params')"
@@ -476,7 +484,7 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 	if [ "$NETBACK" = ours ]; then
 		( bench_rebalance ) || bench_err rebalance
 	fi
-	if [ "$BENCH_REP" = 1 ] && [ -x /lab/perf/perf ]; then
+	if [ "$BENCH_REP" = 1 ] && [ -x "$LAB_DIR/perf/perf" ]; then
 		( bench_profile rx "$BENCH_GUESTS" ) || bench_err profile
 		( bench_profile tx "$BENCH_GUESTS" ) || bench_err profile
 		( bench_profile udp 1 ) || bench_err profile
@@ -507,7 +515,7 @@ bench_run() {
 		"mode=$mode rebalance_ms=$BENCH_REBALANCE_MS"
 	for b in ${BENCH_BACKENDS:-ours stock}; do
 		[ "$mode" = boot ] && [ "$b" != "$boot" ] && continue
-		[ "$b" = ours ] && [ ! -f /lab/xen-netback.ko ] && continue
+		[ "$b" = ours ] && [ ! -f "$LAB_DIR/xen-netback.ko" ] && continue
 		# "backend|name|parameters" lines.
 		cfgs+=$(bench_selected "$set" "$b" | sed "s/^/$b|/")$'\n'
 	done
@@ -532,10 +540,10 @@ bench_run() {
 				case $vifs_done in *" $b "*) ;; *) v=1 vifs_done+="$b " ;; esac
 			fi
 			NETBACK=$b BENCH_CFG=$name
-			# /lab/config (read by lib.sh) sets the boot's NETBACK: this
-			# cycle's comes after it.
+			# $LAB_DIR/config (read by lib.sh) sets the boot's NETBACK:
+			# this cycle's comes after it.
 			timeout -k 10 "$BENCH_CYCLE_TIMEOUT" bash -c \
-				". /lab/lib.sh; . /lab/xnb.sh; . /lab/bench-lib.sh; NETBACK=$b; bench_cycle '$name' '${c#*|}' $rep $v" ||
+				". \"\$LAB_DIR/lib.sh\"; . \"\$LAB_DIR/xnb.sh\"; . \"\$LAB_DIR/bench-lib.sh\"; NETBACK=$b; bench_cycle '$name' '${c#*|}' $rep $v" ||
 				bench_err "cycle rc=$?"
 		done <<< "$order"
 	done

@@ -11,7 +11,16 @@
 # One Xen in the image: 4.17 (bookworm) or 4.20 (trixie).
 PATH=$(echo /usr/lib/xen-[0-9]*/bin):/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
-[ -r /lab/config ] && . /lab/config
+# Where things are: the lab's files (scripts, our module, config), the
+# guests' kernel and ramdisk, scratch files, the guests' bridge.  The
+# lab's dom0 has the defaults; bench/bench-host.sh, which runs the bench
+# library on a real host, points them at a directory and a bridge of its
+# own (exported: the bench runs each cycle in a bash of its own).
+export LAB_DIR=${LAB_DIR:-/lab} LAB_IMAGES=${LAB_IMAGES:-/lab-images}
+export LAB_GUEST_KERNEL=${LAB_GUEST_KERNEL:-$LAB_IMAGES/vmlinux}
+export LAB_RUN=${LAB_RUN:-/run} LAB_BRIDGE=${LAB_BRIDGE:-xenbr0}
+# shellcheck source=/dev/null
+[ -r "$LAB_DIR/config" ] && . "$LAB_DIR/config"
 # lab_scenario_timeout NAME: NAME's budget (s): its entry in
 # LAB_SCENARIO_TIMEOUTS ("hostile=1350 ..."), else LAB_SCENARIO_TIMEOUT.
 # A scenario sees its own as LAB_SCENARIO_TIMEOUT (the runner names it in
@@ -62,18 +71,23 @@ lab_wait() {
 # --- backend module --------------------------------------------------------------
 lab_backend_loaded() { [ -d /sys/module/xen_netback ]; }
 # lab_load_backend [PARAMS]: (re)load the backend under test with PARAMS
-# (default: the run's XNB_PARAMS).  NETBACK=ours insmods /lab/xen-netback.ko,
-# NETBACK=stock modprobes Debian's module.
+# (default: the run's XNB_PARAMS).  NETBACK=ours insmods
+# $LAB_DIR/xen-netback.ko, NETBACK=stock modprobes Debian's module (or
+# insmods LAB_STOCK_KO, when bench-host.sh found it shadowed by another
+# xen-netback, e.g. ours installed by DKMS).
 lab_load_backend() {
 	local params=${1-$XNB_PARAMS}
 	lab_backend_loaded && lab_unload_backend
 	lab_log "loading backend ($NETBACK) params='$params'"
-	if [ "$NETBACK" = stock ]; then
+	if [ "$NETBACK" = stock ] && [ -n "${LAB_STOCK_KO:-}" ]; then
+		# shellcheck disable=SC2086
+		insmod "$LAB_STOCK_KO" $params || lab_fail "insmod $LAB_STOCK_KO $params"
+	elif [ "$NETBACK" = stock ]; then
 		# shellcheck disable=SC2086
 		modprobe xen-netback $params || lab_fail "modprobe xen-netback $params"
 	else
 		# shellcheck disable=SC2086
-		insmod /lab/xen-netback.ko $params || lab_fail "insmod xen-netback.ko $params"
+		insmod "$LAB_DIR/xen-netback.ko" $params || lab_fail "insmod xen-netback.ko $params"
 	fi
 }
 lab_unload_backend() {
@@ -87,21 +101,21 @@ lab_guest_mac() { printf '00:16:3e:00:%02x:%02x\n' "$1" "${2:-0}"; }
 lab_domid() { xl domid "g$1" 2>/dev/null; }
 lab_vif_name() { echo "vif$(lab_domid "$1").${2:-0}"; }
 lab_backend_path() { echo "/local/domain/0/backend/vif/$(lab_domid "$1")/${2:-0}"; }
-lab_vif_spec() { echo "mac=$(lab_guest_mac "$1" "$2"),bridge=xenbr0,script=vif-bridge"; }
+lab_vif_spec() { echo "mac=$(lab_guest_mac "$1" "$2"),bridge=$LAB_BRIDGE,script=vif-bridge"; }
 
 # The guest ramdisk: cached base image plus LAB_EXTRA_GUEST_DIR, if given,
 # for the scenarios in LAB_EXTRA_GUEST_SCENARIOS (default: all).  A boot
 # that also runs scenarios without a use for the extras (make check) keeps
 # their guests as they are in a boot of their own.
 lab_guest_ramdisk() {
-	local r=/run/lab-guest.img
+	local r=$LAB_RUN/lab-guest.img
 	case " ${LAB_EXTRA_GUEST_SCENARIOS:-${LAB_SCENARIO:-}} " in
 	*" ${LAB_SCENARIO:-} "*) ;;
-	*) echo /lab-images/guest.cpio.gz; return ;;
+	*) echo "$LAB_IMAGES/guest.cpio.gz"; return ;;
 	esac
-	if [ ! -e $r ]; then
-		cat /lab-images/guest.cpio.gz /lab/guest-extra.cpio.gz > $r 2>/dev/null ||
-			cp /lab-images/guest.cpio.gz $r
+	if [ ! -e "$r" ]; then
+		cat "$LAB_IMAGES/guest.cpio.gz" "$LAB_DIR/guest-extra.cpio.gz" > "$r" 2>/dev/null ||
+			cp "$LAB_IMAGES/guest.cpio.gz" "$r"
 	fi
 	echo $r
 }
@@ -110,13 +124,13 @@ lab_guest_ramdisk() {
 # lab_guest_create N [NVIFS] [EXTRA_XL_CFG_LINE...]: create g<N> with NVIFS
 # vifs (default 1) and return at once (boot several, then lab_guest_wait).
 lab_guest_create() {
-	local n=$1 nvifs=${2:-1} cfg=/run/g$1.cfg k vifs="" l
+	local n=$1 nvifs=${2:-1} cfg=$LAB_RUN/g$1.cfg k vifs="" l
 	shift; [ $# -gt 0 ] && shift
 	for ((k = 0; k < nvifs; k++)); do vifs="$vifs'$(lab_vif_spec "$n" $k)',"; done
 	{
 		echo "name='g$n'"
 		echo "type='pv'"
-		echo "kernel='/lab-images/vmlinux'"
+		echo "kernel='$LAB_GUEST_KERNEL'"
 		echo "ramdisk='$(lab_guest_ramdisk)'"
 		echo "extra='console=hvc0 xnb_id=$n quiet'"
 		echo "memory=$LAB_GUEST_MEM"
@@ -126,8 +140,8 @@ lab_guest_create() {
 	} > "$cfg"
 	xl destroy "g$n" >/dev/null 2>&1 || true
 	lab_log "creating g$n ($nvifs vifs)"
-	xl create "$cfg" >/run/g$n.create.log 2>&1 ||
-		{ cat /run/g$n.create.log; lab_fail "xl create g$n"; }
+	xl create "$cfg" > "$LAB_RUN/g$n.create.log" 2>&1 ||
+		{ cat "$LAB_RUN/g$n.create.log"; lab_fail "xl create g$n"; }
 }
 # lab_guest_wait N [NVIFS]: every vif Connected and answering ping.
 lab_guest_wait() {
@@ -160,7 +174,7 @@ lab_wait_ping() {
 lab_ping() { ping -c"${2:-3}" -W2 "$1"; }
 # lab_ping_start NAME IP...: a ping every LAB_PING_INTERVAL s (default
 # 0.2) to each IP in the background, each reply stamped with its time
-# (-D), into /run/NAME-ping1.log, /run/NAME-ping2.log, ...; their pids in
+# (-D), into $LAB_RUN/NAME-ping1.log, NAME-ping2.log, ...; their pids in
 # LAB_PING_PIDS (for a scenario's EXIT trap), their logs in LAB_PING_LOGS.
 LAB_PING_PIDS='' LAB_PING_LOGS=''
 lab_ping_start() {
@@ -169,9 +183,9 @@ lab_ping_start() {
 	LAB_PING_PIDS='' LAB_PING_LOGS=''
 	for ip; do
 		n=$((n + 1))
-		ping -D -i "${LAB_PING_INTERVAL:-0.2}" -W1 "$ip" >"/run/$name-ping$n.log" 2>&1 &
+		ping -D -i "${LAB_PING_INTERVAL:-0.2}" -W1 "$ip" >"$LAB_RUN/$name-ping$n.log" 2>&1 &
 		LAB_PING_PIDS="$LAB_PING_PIDS $!"
-		LAB_PING_LOGS="$LAB_PING_LOGS /run/$name-ping$n.log"
+		LAB_PING_LOGS="$LAB_PING_LOGS $LAB_RUN/$name-ping$n.log"
 	done
 }
 # lab_ping_stop: stop lab_ping_start's pings (SIGINT makes ping print its
@@ -349,7 +363,7 @@ lab_guest_exec() {
 	p=/local/domain/$d/data
 	xenstore-rm "$p/rc" 2>/dev/null
 	# A fifo, not <(...): dom0 has no /dev/fd.
-	f=/run/lab-exec.$BASHPID.$id
+	f=$LAB_RUN/lab-exec.$BASHPID.$id
 	mkfifo "$f" || lab_fail "mkfifo $f"
 	xenstore-watch "$p/rc" > "$f" 2>/dev/null &
 	w=$!

@@ -7,11 +7,13 @@
 #                     package list and the candidate versions of those packages.
 #   img-<k>/dom0.cpio.zst   dom0 initramfs: base + trimmed kernel modules + /init
 #                     + the guest images under /lab-images.
-#   img-<k>/guest.cpio.gz   guest initramfs (busybox, xen-netfront, iperf3).
+#   img-<k>/guest.cpio.gz   guest initramfs (busybox, xen-netfront, iperf3:
+#                     lab-guest.sh, which bench/bench-host.sh uses too).
 #   img-<k>/vmlinux   the kernel (dom0's and the guests'), uncompressed ELF.
-#                     Key for img-*: base key + kernel/xen packages + this
-#                     script's own text (the recipe), so editing the /init
-#                     below rebuilds the images but not the debootstrap.
+#                     Key for img-*: base key + kernel/xen packages + the
+#                     text of this script and lab-guest.sh (the recipe), so
+#                     editing an /init rebuilds the images but not the
+#                     debootstrap.
 #
 # Prints nothing but progress; writes $LAB_CACHE/images.env for lab-run.sh.
 set -euo pipefail
@@ -22,6 +24,8 @@ export BUILDROOT=${BUILDROOT:-/var/cache/xnb-lab/buildroot-trixie}
 MIRROR=${LAB_MIRROR:-http://deb.debian.org/debian}
 SUITE=$LAB_DIST
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/lab/host/lab-guest.sh
+. "$here/lab-guest.sh"
 top=$(cd "$here/../../.." && pwd)
 log() { echo "lab-build: $*" >&2; }
 # The cache is shared by every checkout on the machine: one build at a time.
@@ -92,7 +96,7 @@ if not elf.startswith(b'\x7fELF'):
 open(sys.argv[2], 'wb').write(elf)
 PY
 }
-recipe=$(sha256sum "$0" | cut -c1-12)
+recipe=$(cat "$0" "$here/lab-guest.sh" | sha256sum | cut -c1-12)
 img_key=$(printf '%s\n' "$base_key" "$LAB_KEY" "$recipe" | sha256sum | cut -c1-12)
 img=$LAB_CACHE/img-$img_key
 write_env() {
@@ -112,33 +116,12 @@ fi
 rm -rf "$img" && mkdir -p "$img"
 stage=$img/stage
 
-pack() { # pack DIR: newc cpio of DIR on stdout, owned by root
-	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet)
-}
-
-# Copy kernel modules NAMES (plus what they depend on) from the unpacked
-# linux-image into ROOT, then index them there.
-copy_modules() { # copy_modules ROOT NAMES...
-	local root=$1; shift
-	local m f
-	for m in "$@"; do
-		modprobe -d "$LAB_KROOT" -S "$LAB_KVER" --show-depends "$m" |
-			awk '$1 == "insmod" {print $2}'
-	done | sort -u | while read -r f; do
-		mkdir -p "$root/$(dirname "${f#"$LAB_KROOT"}")"
-		cp "$f" "$root/${f#"$LAB_KROOT"}"
-	done
-	cp "$LAB_KROOT/lib/modules/$LAB_KVER"/modules.{builtin,builtin.modinfo,order} \
-		"$root/lib/modules/$LAB_KVER/"
-	depmod -b "$root" "$LAB_KVER"
-}
-
 # --- dom0 ---
 log "dom0 rootfs"
 cp -a "$base" "$stage"
 rm -f "$stage/.done"
 rm -rf "${stage:?}/lib/modules" "${stage:?}/boot"
-copy_modules "$stage" $DOM0_MODS
+lab_copy_modules "$LAB_KROOT" "$LAB_KVER" "$stage" $DOM0_MODS
 # Nothing may load a backend behind the runner's back: we never start udev,
 # and the stock module is blacklisted for alias-driven loads anyway
 # (`modprobe xen-netback` by name still works for NETBACK=stock).
@@ -203,109 +186,11 @@ chmod +x "$stage/init"
 
 # --- guest ---
 log "guest rootfs"
-groot=$img/guest
-mkdir -p "$groot"/{bin,sbin,etc,proc,sys,dev,tmp,run,root,lib/modules,etc/guest-init.d}
-cp /bin/busybox "$groot/bin/busybox"
-for a in $(/bin/busybox --list); do
-	[ -e "$groot/bin/$a" ] || ln -s busybox "$groot/bin/$a"
-done
-copy_modules "$groot" xen-netfront
-# iperf3 and the xenstore clients (for the command channel) with their
-# libraries, taken from the dom0 rootfs so versions match.
-for b in /usr/bin/iperf3 /usr/bin/xenstore-read /usr/bin/xenstore-write /usr/bin/xenstore-rm \
-	/usr/bin/xenstore-watch; do
-	for f in $b $(chroot "$base" ldd "$b" | awk '/=> \// {print $3} /^\t\/lib/ {print $1}'); do
-		mkdir -p "$groot$(dirname "$f")"
-		cp -L "$base$f" "$groot$f"
-	done
-done
-
-cat > "$groot/init" <<'INIT'
-#!/bin/sh
-# Lab guest /init.  Kernel command line: xnb_id=N.  Interface ethK gets
-# 192.0.2.(10*N+K)/24 whenever it appears (hot-attached vifs too), with a
-# per-interface routing table so replies leave through the vif they came in on.
-# An interface is known by name and ifindex: a vif detached and another
-# attached between two looks get the same name, not the same ifindex.
-# Commands from dom0 arrive in xenstore data/cmd ("ID shell-command"); the
-# last 3000 bytes of the output go to data/out and data/out1 (xenstored
-# refuses a guest's node over 2048 bytes) and "ID rc" to data/rc.
-# Idle, the guest runs nothing: every wait is a xenstore watch.
-export PATH=/bin:/sbin:/usr/bin:/usr/sbin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-mkdir -p /dev/pts && mount -t devpts devpts /dev/pts
-exec </dev/console >/dev/console 2>&1
-ip link set lo up
-N=$(sed -n 's/.*xnb_id=\([0-9]*\).*/\1/p' /proc/cmdline)
-echo 1 > /proc/sys/net/ipv4/conf/all/arp_ignore
-echo 2 > /proc/sys/net/ipv4/conf/all/arp_announce
-insmod /lib/modules/*/kernel/drivers/net/xen-netfront.ko
-iperf3 -s -D
-for f in /etc/guest-init.d/*; do [ -x "$f" ] && "$f"; done
-echo "XNB-GUEST $N up"
-
-done_ifs=" "
-setup_ifs() {
-	now=" "
-	for d in /sys/class/net/eth*; do
-		read -r x 2>/dev/null < "$d/ifindex" || continue
-		i=${d##*/}; k=${i#eth}; now="$now$i:$x "
-		case "$done_ifs" in *" $i:$x "*) continue ;; esac
-		a=192.0.2.$((10 * N + k)); t=$((100 + k))
-		ip link set "$i" up
-		ip addr add "$a/24" dev "$i" 2>/dev/null
-		ip rule del from "$a" 2>/dev/null
-		ip rule add from "$a" table $t
-		ip route replace 192.0.2.0/24 dev "$i" src "$a" table $t
-		echo "XNB-GUEST $i $a"
-	done
-	done_ifs=$now
-}
-
-# run_cmd ID COMMAND: in the background, so the loop keeps listening;
-# stdin is not the loop's pipe of watch events.
-run_cmd() {
-	( o=/tmp/out.$1 t=/tmp/tail.$1
-	  sh -c "$2" > "$o" 2>&1; rc=$?
-	  tail -c 3000 "$o" > "$t"
-	  # A trailing newline of the first half must survive $(...).
-	  h=$(head -c 1500 "$t"; echo x)
-	  xenstore-write -- data/out "${h%x}" data/out1 "$(tail -c +1501 "$t")" \
-		data/rc "$1 $rc"
-	  rm -f "$o" "$t" ) </dev/null &
-}
-
-# Both watches fire once when set, then on every change: data/cmd for
-# commands, device/ for vifs (a hot-attached one writes its frontend
-# state there once its ethK exists).  Should the watches die, start over.
-while :; do
-	last=$(cat /tmp/cmd.last 2>/dev/null)
-	{ xenstore-watch data/cmd & xenstore-watch device & wait; } 2>/dev/null |
-	while read -r p; do
-		case "$p" in
-		device*)
-			setup_ifs ;;
-		*)
-			c=$(xenstore-read data/cmd 2>/dev/null)
-			if [ -n "$c" ] && [ "${c%% *}" != "$last" ]; then
-				last=${c%% *}
-				echo "$last" > /tmp/cmd.last
-				run_cmd "$last" "${c#* }"
-			fi ;;
-		esac
-	done
-	echo "XNB-GUEST $N xenstore watches ended, restarting them"
-	sleep 1
-done
-INIT
-chmod +x "$groot/init"
-pack "$groot" | gzip -6 > "$img/guest.cpio.gz"
+lab_guest_image "$base" "$LAB_KROOT" "$LAB_KVER" "$img"
 cp "$img/guest.cpio.gz" "$stage/lab-images/guest.cpio.gz"
 
 log "packing dom0 initramfs"
-pack "$stage" | zstd -q -T0 -10 > "$img/dom0.cpio.zst"
+lab_pack "$stage" | zstd -q -T0 -10 > "$img/dom0.cpio.zst"
 rm -rf "$stage"
 touch "$img/.done"
 for d in "$LAB_CACHE"/img-*; do [ "$d" = "$img" ] || rm -rf "$d"; done

@@ -18,7 +18,8 @@
 #
 # The only thing built here is a small cpio with this run's module, the
 # scripts that run in dom0 (tests/lab/*.sh and scenarios/, not this
-# host/ directory; the admin tool tools/xnbctl/xnbctl) and a config,
+# host/ directory; the admin tool tools/xnbctl/xnbctl; the bench's
+# scripts, bench/*.sh and aggregate.py) and a config,
 # appended to the cached dom0 initramfs
 # (the kernel unpacks concatenated cpio archives in order).  Results come
 # back on the serial console as "XNB-RESULT <scenario> PASS|FAIL" lines.
@@ -79,6 +80,10 @@ cp "$top"/tests/lab/*.sh "$work/root/lab/"
 cp "$top"/tests/lab/scenarios/*.sh "$work/root/lab/scenarios/"
 # The admin tool, as /lab/xnbctl (scenario xnbctl).
 cp "$top/tools/xnbctl/xnbctl" "$work/root/lab/"
+# The bench's scripts, as /lab/bench (scenario bench-host runs
+# bench-host.sh from them as on a real host).
+mkdir -p "$work/root/lab/bench"
+cp "$top"/bench/*.sh "$top/bench/aggregate.py" "$work/root/lab/bench/"
 [ "$NETBACK" = ours ] && cp "$MODULE" "$work/root/lab/xen-netback.ko"
 [ -f "$WARNMOD" ] && cp "$WARNMOD" "$work/root/lab/"
 [ -f "$IRQPRINTK" ] && cp "$IRQPRINTK" "$work/root/lab/"
