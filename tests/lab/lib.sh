@@ -294,27 +294,35 @@ lab_vifs() {
 lab_no_vifs() { [ -z "$(lab_vifs)" ]; }
 
 # --- traffic -------------------------------------------------------------------------
+# lab_iperf_out TIMEOUT IP ARGS...: `iperf3 -c IP ARGS -f m` from dom0 to
+# the guest's server, its output on stdout, its status returned.  A
+# refused connection means no server listens (iperf3 -s exits after
+# repeated errors): that is the lab's, not the driver's, so the server is
+# started again once, and the log says so.
+lab_iperf_out() {
+	local t=$1 ip=$2 out rc
+	shift 2
+	out=$(timeout "$t" iperf3 -c "$ip" "$@" -f m 2>&1); rc=$?
+	if [ $rc -ne 0 ] && [[ $out == *"Connection refused"* ]]; then
+		lab_log "iperf3 server at $ip not listening; restarting it" >&2
+		lab_guest_exec $((${ip##*.} / 10)) "iperf3 -s -D" >/dev/null
+		sleep 1
+		out=$(timeout "$t" iperf3 -c "$ip" "$@" -f m 2>&1); rc=$?
+	fi
+	echo "$out"
+	return $rc
+}
 # lab_iperf IP [-R] [SECONDS]: TCP between dom0 (client) and the guest's
 # iperf3 server.  Without -R dom0 sends (dom0->guest, the backend's RX path
 # towards the guest); with -R the guest sends (guest->dom0, TX path).
 # Prints the receiver-side rate in Gbit/s.
 lab_iperf() {
-	local ip=$1 rev="" t=3 out rc
-	[ "${2:-}" = -R ] && { rev=-R; shift; }
+	local ip=$1 rev=() t=3 out
+	[ "${2:-}" = -R ] && { rev=(-R); shift; }
 	[ -n "${2:-}" ] && t=$2
 	# Mbit/s from iperf3 (Gbit/s rounds a starved TCG run to 0.00).
-	out=$(timeout $((t + 30)) iperf3 -c "$ip" $rev -t "$t" -f m 2>&1); rc=$?
-	# A refused connection means no server listens: iperf3 -s exits after
-	# repeated errors.  That is the lab's, not the driver's: start it again
-	# once, and say so.
-	if [ $rc -ne 0 ] && [[ $out == *"Connection refused"* ]]; then
-		lab_log "iperf3 server at $ip not listening; restarting it" >&2
-		lab_guest_exec $((${ip##*.} / 10)) "iperf3 -s -D" >/dev/null
-		sleep 1
-		out=$(timeout $((t + 30)) iperf3 -c "$ip" $rev -t "$t" -f m 2>&1); rc=$?
-	fi
-	[ $rc -eq 0 ] ||
-		{ echo "$out" >&2; lab_diag "$ip" >&2; lab_fail "iperf3 -c $ip $rev failed"; }
+	out=$(lab_iperf_out $((t + 30)) "$ip" "${rev[@]}" -t "$t") ||
+		{ echo "$out" >&2; lab_diag "$ip" >&2; lab_fail "iperf3 -c $ip ${rev[*]} failed"; }
 	out=$(echo "$out" | lab_iperf_result tcp) || lab_fail "no iperf3 result for $ip"
 	awk -v r="$out" 'BEGIN { printf "%.4f\n", r / 1000 }'
 }

@@ -13,9 +13,9 @@ ls /sys/class/net/$vif/queues
 lab_assert "$vif has tx queue 1" test -d /sys/class/net/$vif/queues/tx-1
 lab_assert "$vif has no tx queue 2" test ! -d /sys/class/net/$vif/queues/tx-2
 ip=$(lab_guest_ip 1)
-out=$(timeout 40 iperf3 -c "$ip" -P 4 -t 3 -f m 2>&1) || { echo "$out"; lab_fail "iperf3 -P 4 to $ip"; }
+out=$(lab_iperf_out 40 "$ip" -P 4 -t 3) || { echo "$out"; lab_fail "iperf3 -P 4 to $ip"; }
 echo "$out" | tail -4
-out=$(timeout 40 iperf3 -c "$ip" -R -P 4 -t 3 -f m 2>&1) || { echo "$out"; lab_fail "iperf3 -R -P 4 from $ip"; }
+out=$(lab_iperf_out 40 "$ip" -R -P 4 -t 3) || { echo "$out"; lab_fail "iperf3 -R -P 4 from $ip"; }
 echo "$out" | tail -4
 if [ "$NETBACK" = ours ]; then
 	xnb_groups_file
@@ -35,7 +35,7 @@ if [ "$NETBACK" = ours ]; then
 	lab_assert "$vif-q1 pinned to group 0" lab_wait 10 xnb_in_group "$vif-q1" 0
 	echo 8 > /sys/module/xen_netback/parameters/budget || lab_fail "budget=8 refused"
 	for dir in "" -R; do
-		out=$(timeout 40 iperf3 -c "$ip" $dir -P 8 -t 3 -f m 2>&1) ||
+		out=$(lab_iperf_out 40 "$ip" $dir -P 8 -t 3) ||
 			{ echo "$out"; lab_fail "iperf3 $dir -P 8 to $ip at budget=8"; }
 		echo "$out" | grep SUM | tail -2
 		# Streams whose receiver got nothing ("0.00 MBytes").
