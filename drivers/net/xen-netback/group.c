@@ -15,8 +15,9 @@
  * budget has turns for wait at the head for the next pass.  NAPI's
  * budget caps the guest TX packets of the whole poll, which paces how
  * fast rings are consumed, and XNB_PASS_SLOTS the ring slots of its
- * turns both ways, which bounds a poll's copies however many vifs are
- * busy: the queues a pass did not reach come first in the next.  So a
+ * turns both ways (a turn is clipped to what is left), which bounds a
+ * poll's copies however many vifs are busy and whatever the budget: the
+ * queues a pass did not reach come first in the next.  So a
  * flooding vif gets one budget per pass like every other vif of the
  * group, whatever its number of queues, and an idle vif costs nothing.
  * Copy ops gathered during a poll go to the hypervisor together
@@ -193,13 +194,19 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 	return xnb_queue_share(budget, active, used);
 }
 
-/* The next queue with work, and its turn's slots in *share.  A queue
- * whose vif had its budget in this pass already gets none: it moves to
- * @waiting, still queued, and goes back to the head of the active list
- * when the pass ends (xnb_group_pass), so its turn comes first next time.
+/* The next queue with work, its share in *share (its vif's, or what is
+ * left of a turn the cap cut in the last pass if less) and its turn's
+ * slots in *turn: the share clipped to what is left of the pass's cap
+ * (@a).  The vif's other queues are charged the turn, what the queue
+ * was given, not its share.  A queue whose vif had its budget in this
+ * pass already gets none: it moves to @waiting, still queued, and goes
+ * back to the head of the active list when the pass ends
+ * (xnb_group_pass), so its turn comes first next time.
  */
 static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
-				       struct list_head *waiting, u32 *share)
+				       const struct xnb_pass_acct *a,
+				       struct list_head *waiting, u32 *share,
+				       u32 *turn)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q;
@@ -211,11 +218,14 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	if (q) {
 		*share = xnb_group_share(g, q, budget);
 		if (*share) {
+			if (q->turn_left && q->turn_left < *share)
+				*share = q->turn_left;
+			*turn = xnb_pass_turn_slots(a, *share);
 			list_del_init(&q->active_node);
 			q->queued = false;
 			WRITE_ONCE(g->nr_active, g->nr_active - 1);
 			q->share_pass = g->pass_seq;
-			q->share_slots = *share;
+			q->share_slots = *turn;
 		} else {
 			list_move_tail(&q->active_node, waiting);
 		}
@@ -224,24 +234,35 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	return q;
 }
 
-/* Serve one queue: at most @share ring slots dom0->guest, and at most
- * @share guest->dom0, fewer when NAPI's budget has fewer packets left
- * (xnb_pass_tx_slots).  Charges the turn's TX packets and slots, both
- * ways, to @a; true when the queue still has work.
+/* Serve one queue's turn of @turn slots each way (its @share, clipped
+ * to what is left of the pass's cap): dom0->guest first, leaving part
+ * of the cap to guest->dom0 if requests wait there (xnb_pass_rx_slots);
+ * then guest->dom0, fewer when NAPI's budget has fewer packets left or
+ * RX left less of the cap (xnb_pass_tx_slots).  A slot at least each
+ * way.  Charges the turn's TX packets and slots, both ways, to @a, RX's
+ * before TX's turn is sized.  A turn the cap cut keeps in turn_left
+ * what it has left for the next pass (xnb_pass_turn_left).  True when
+ * the queue still has work.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
-			    u32 share, struct xnb_pass_acct *a)
+			    u32 share, u32 turn, struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
 {
 	unsigned int slots = 0;
+	u32 rx_limit;
 	int rx, tx;
 
 	lockdep_assert_held(&g->pass_busy);
+	q->turn_left = 0;
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
-	rx = xnb_rx_gather(g, q, share, &slots);
-	tx = xnb_tx_gather(g, q, xnb_pass_tx_slots(a, share), &slots);
+	rx_limit = xnb_pass_rx_slots(a, turn, xnb_tx_waiting(q));
+	rx = xnb_rx_gather(g, q, rx_limit, &slots);
+	xnb_pass_charge(a, 0, slots);
+	q->turn_left = xnb_pass_turn_left(share, turn, rx_limit, slots);
+	slots = 0;
+	tx = xnb_tx_gather(g, q, xnb_pass_tx_slots(a, turn), &slots);
 	xnb_pass_charge(a, tx, slots);
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_add(&g->stats.packets, rx + tx);
@@ -257,6 +278,7 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 
 	if (xnb_tx_pending(q) || xnb_rx_pending(q))
 		return true;
+	q->turn_left = 0;	/* drained: its next turn is a new one */
 
 eoi:
 	/* Rings drained: let the event channels fire again. */
@@ -291,24 +313,30 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * order (xnb_tx_deliver), so the ring is consumed only as fast as the
  * stack takes packets, by one context at a time.
  *
- * The pass's work is bounded whatever the number of queues: it starts
- * no turn once NAPI's budget is used, nor once its turns used
- * XNB_PASS_SLOTS ring slots, dom0->guest (xnb_rx_gather) and
+ * The pass's work is bounded whatever the number of queues and the
+ * budget: it starts no turn once NAPI's budget is used, nor once its
+ * turns used XNB_PASS_SLOTS ring slots, dom0->guest (xnb_rx_gather) and
  * guest->dom0 counted alike, since both cost copies in this poll (a
- * softirq, or the thread with BH off).  The queues not reached stay at
- * the head of the active list and come first next time, so a pass cut
- * short starves no one.  RX hands nothing to the stack: it is not
- * counted in NAPI's budget, which would let dom0's transmits starve the
- * guests' TX.  A queue with work left is put back at the tail; so is one
- * left waiting for the next pass because its vif's budget was spent
- * (xnb_group_pop).  Either way, or when the pass stopped with queues
- * left, the poll keeps the group scheduled (xnb_group_run).
+ * softirq, or the thread with BH off); and a turn gets no more than
+ * what is left of those (xnb_pass_turn_slots), so a pass moves at most
+ * XNB_PASS_MAX_SLOTS.  The queues not reached stay at the head of the
+ * active list and come first next time, so a pass cut short starves no
+ * one.  RX hands nothing to the stack: it is not counted in NAPI's
+ * budget, which would let dom0's transmits starve the guests' TX.  A
+ * queue with work left is put back at the tail; one whose turn the cap
+ * cut, or whose vif's budget was spent (xnb_group_pop), waits at the
+ * head and goes on first in the next pass, so a cut turn is neither
+ * lost nor charged twice.  Either way, or when the pass stopped with
+ * queues left, the poll keeps the group scheduled (xnb_group_run).
+ *
+ * tests/unit/test_pass.c's model_pass() mirrors this loop, with
+ * xnb_group_pop() and xnb_group_serve(): change them together.
  */
 static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
 {
 	bool traced = trace_xnb_group_pass_enabled();
-	u32 share, vif_budget = READ_ONCE(xnb_budget);
+	u32 share, turn, vif_budget = READ_ONCE(xnb_budget);
 	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
 	unsigned int n, served = 0;
 	struct xnb_queue *q;
@@ -330,7 +358,8 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	spin_unlock_irq(&g->lock);
 
 	while (n-- && xnb_pass_may_serve(a) &&
-	       (q = xnb_group_pop(g, vif_budget, &waiting, &share))) {
+	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share,
+				  &turn))) {
 		if (!share) {
 			/* Its vif's budget is spent: it waits, still active,
 			 * with no kick to come (its channels stay masked until
@@ -341,12 +370,13 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 			continue;
 		}
 		served++;
-		if (!xnb_group_serve(g, q, share, a))
+		if (!xnb_group_serve(g, q, share, turn, a))
 			continue;
 		spin_lock_irq(&g->lock);
-		/* Unless it was detached meanwhile, back to the tail.  Until
-		 * this pass ends it cannot join another group (a detach waits
-		 * for the pass): its group is g or NULL, written under g->lock.
+		/* Unless it was detached meanwhile, back to the tail, or with
+		 * its turn cut by the cap, first in the next pass.  Until this
+		 * pass ends it cannot join another group (a detach waits for
+		 * the pass): its group is g or NULL, written under g->lock.
 		 */
 		if (rcu_dereference_protected(q->group,
 					      lockdep_is_held(&g->lock)) == g) {
@@ -356,11 +386,14 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 				q->queued = true;
 				WRITE_ONCE(g->nr_active, g->nr_active + 1);
 			}
+			if (q->turn_left)
+				list_move_tail(&q->active_node, &waiting);
 		}
 		spin_unlock_irq(&g->lock);
 	}
-	/* Those whose vif had its budget first next time, before the queues
-	 * this pass did not reach (a detach meanwhile took its queue off).
+	/* Those whose turn the cap cut or whose vif had its budget first
+	 * next time, in the order met, before the queues this pass did not
+	 * reach (a detach meanwhile took its queue off).
 	 */
 	spin_lock_irq(&g->lock);
 	list_splice(&waiting, &g->active);
@@ -686,6 +719,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	list_add_tail(&q->group_node, &g->queues);
 	g->nr_queues++;
 	q->share_slots = 0;	/* no turn in g's pass yet */
+	q->turn_left = 0;
 	/* Publishes g to xnb_group_kick()'s lockless read. */
 	rcu_assign_pointer(q->group, g);
 	spin_unlock_irq(&g->lock);

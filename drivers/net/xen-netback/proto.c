@@ -515,12 +515,44 @@ bool xnb_pass_may_serve(struct xnb_pass_acct *a)
 	return false;
 }
 
+u32 xnb_pass_turn_slots(const struct xnb_pass_acct *a, u32 share)
+{
+	u32 left = a->slots < a->cap ? a->cap - a->slots : 0;
+
+	if (share > left)
+		share = left;
+	return share ? share : 1;
+}
+
 u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share)
 {
 	u32 left = a->tx_packets < a->napi_budget ?
 		   a->napi_budget - a->tx_packets : 0;
+	u32 turn = xnb_pass_turn_slots(a, share);
 
+	if (left > turn)
+		left = turn;
 	return share < left ? share : left;
+}
+
+u32 xnb_pass_turn_left(u32 share, u32 turn, u32 rx_limit, u32 rx_used)
+{
+	if (turn >= share || rx_used < rx_limit || rx_used >= share)
+		return 0;
+	return share - rx_used;
+}
+
+u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, bool tx_waits)
+{
+	u32 left = a->slots < a->cap ? a->cap - a->slots : 0;
+	u32 tx = tx_waits ? xnb_pass_tx_slots(a, turn) : 0;
+
+	if (tx > left / 2)
+		tx = left / 2;
+	left -= tx;
+	if (turn > left)
+		turn = left;
+	return turn ? turn : 1;
 }
 
 void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots)
