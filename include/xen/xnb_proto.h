@@ -566,16 +566,17 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * does next.  The pass gives queues their turns from the head of the
  * active list.  It starts no further turn once NAPI's budget (guest TX
  * packets, the ones that go up the stack) is used, or once its turns
- * used XNB_PASS_SLOTS ring slots, both directions counted.  A turn is
- * clipped to what is left of the cap (xnb_pass_turn_slots()): RX gets
- * that, less a part for waiting TX (xnb_pass_rx_slots()), TX what RX
- * left of it (xnb_pass_tx_slots()), each a slot at least.
- * Only the packet that crosses a limit still goes, so a pass moves at
- * most XNB_PASS_MAX_SLOTS, whatever the budget and however many vifs
- * the group serves.  The queues not reached stay at the head of the
- * list and come first in the next poll: the list is the round-robin
- * cursor.  A slot carries at most a page: a pass copies at most
- * XNB_PASS_MAX_SLOTS pages, about 1.4 MiB.
+ * used XNB_PASS_SLOTS ring slots, both directions counted, a turn that
+ * used none counting one (xnb_pass_turn_end()): so a pass gives at most
+ * XNB_PASS_SLOTS turns.  A turn is clipped to what is left of the cap
+ * (xnb_pass_turn_slots()): RX gets that, less a part for waiting TX
+ * (xnb_pass_rx_slots()), TX what RX left of it (xnb_pass_tx_slots()),
+ * each a slot at least.  Only the packet that crosses a limit still
+ * goes, so a pass moves at most XNB_PASS_MAX_SLOTS, whatever the budget
+ * and however many vifs the group serves.  The queues not reached stay
+ * at the head of the list and come first in the next poll: the list is
+ * the round-robin cursor.  A slot carries at most a page: a pass copies
+ * at most XNB_PASS_MAX_SLOTS pages, about 1.4 MiB.
  */
 #define XNB_PASS_SLOTS		256u
 /* The most a pass's turns use: XNB_PASS_SLOTS - 1 before its last turn,
@@ -724,6 +725,20 @@ u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share);
  * Context: Any context; no locks, no sleeping.
  */
 void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots);
+
+/**
+ * xnb_pass_turn_end() - Close a turn's account.
+ * @a: the pass's account
+ * @start: @a->slots when the turn began
+ *
+ * A turn that used no slot (a disabled vif, RX waiting for guest
+ * buffers, TX held for credit, a full response ring) still cost a look
+ * at the queue: it is charged one, so the cap bounds the number of
+ * turns of a pass too (XNB_PASS_SLOTS), not only their slots.
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
+void xnb_pass_turn_end(struct xnb_pass_acct *a, u32 start);
 
 /**
  * enum xnb_pass_next - What the poll does once its pass is over.

@@ -147,6 +147,46 @@ static void test_pass_turn_left(void **state)
 	}
 }
 
+/* A turn that used no slot is charged one; so a pass over many queues
+ * that each use none (disabled, blocked for buffers, held for credit)
+ * stops after XNB_PASS_SLOTS turns, with the rest for the next poll.
+ */
+static void test_pass_turn_end(void **state)
+{
+	static const struct {
+		u32 slots, used, want;
+	} c[] = {
+		{ 0, 0, 1 },
+		{ 0, 1, 1 },
+		{ 0, 17, 17 },
+		{ 100, 0, 101 },
+		{ 255, 0, 256 },
+		{ 255, 40, 295 },
+	};
+	struct xnb_pass_acct a;
+	unsigned int i, turns;
+	u32 start;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		xnb_pass_begin(&a, 64, XNB_PASS_SLOTS);
+		xnb_pass_charge(&a, 0, c[i].slots);
+		start = a.slots;
+		xnb_pass_charge(&a, 0, c[i].used);
+		xnb_pass_turn_end(&a, start);
+		assert_int_equal(a.slots, c[i].want);
+	}
+
+	xnb_pass_begin(&a, 64, XNB_PASS_SLOTS);
+	for (turns = 0; turns < 10000 && xnb_pass_may_serve(&a); turns++) {
+		start = a.slots;
+		xnb_pass_charge(&a, 0, 0);
+		xnb_pass_turn_end(&a, start);
+	}
+	assert_int_equal(turns, XNB_PASS_SLOTS);
+	assert_int_equal(a.stopped, XNB_PASS_STOP_CAP);
+}
+
 static void test_pass_tx_slots(void **state)
 {
 	static const struct {
@@ -375,7 +415,7 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		      u32 *next_head)
 {
 	u32 waiting[MAXN], back[MAXN], rest[MAXN], nw = 0, nb = 0, nr;
-	u32 share, turn, id, rx, tx, lim, i = 0, n = m->n;
+	u32 share, turn, start, id, rx, tx, lim, i = 0, n = m->n;
 
 	m->seq++;
 	xnb_pass_begin(a, m->napi, m->cap);
@@ -396,6 +436,7 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		if (m->turn_left[id] && m->turn_left[id] < share)
 			share = m->turn_left[id];
 		turn = xnb_pass_turn_slots(a, share);
+		start = a->slots;
 		m->share_pass[id] = m->seq;
 		m->share_slots[id] = turn;
 		/* xnb_group_serve(): RX (TX always waits here), charged,
@@ -408,6 +449,7 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		lim = xnb_pass_tx_slots(a, turn);
 		tx = used_of(lim, m->pkt);
 		xnb_pass_charge(a, tx / m->pkt, tx);
+		xnb_pass_turn_end(a, start);	/* a no-op: both ways busy */
 		m->vif_slots[id / MAXQ] += rx + tx;
 		m->last_turn[id] = m->seq;
 		/* Still busy: a cut turn goes on first next time, with the
@@ -626,6 +668,7 @@ int main(void)
 		cmocka_unit_test(test_pass_turn_slots),
 		cmocka_unit_test(test_pass_rx_slots),
 		cmocka_unit_test(test_pass_turn_left),
+		cmocka_unit_test(test_pass_turn_end),
 		cmocka_unit_test(test_pass_tx_slots),
 		cmocka_unit_test(test_pass_decide),
 		cmocka_unit_test(test_pass_decide_napi_rules),

@@ -317,17 +317,18 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * budget: it starts no turn once NAPI's budget is used, nor once its
  * turns used XNB_PASS_SLOTS ring slots, dom0->guest (xnb_rx_gather) and
  * guest->dom0 counted alike, since both cost copies in this poll (a
- * softirq, or the thread with BH off); and a turn gets no more than
- * what is left of those (xnb_pass_turn_slots), so a pass moves at most
- * XNB_PASS_MAX_SLOTS.  The queues not reached stay at the head of the
- * active list and come first next time, so a pass cut short starves no
- * one.  RX hands nothing to the stack: it is not counted in NAPI's
- * budget, which would let dom0's transmits starve the guests' TX.  A
- * queue with work left is put back at the tail; one whose turn the cap
- * cut, or whose vif's budget was spent (xnb_group_pop), waits at the
- * head and goes on first in the next pass, so a cut turn is neither
- * lost nor charged twice.  Either way, or when the pass stopped with
- * queues left, the poll keeps the group scheduled (xnb_group_run).
+ * softirq, or the thread with BH off), and a turn that used none counts
+ * one (so a pass gives XNB_PASS_SLOTS turns at most); and a turn gets
+ * no more than what is left of those (xnb_pass_turn_slots), so a pass
+ * moves at most XNB_PASS_MAX_SLOTS.  The queues not reached stay at the
+ * head of the active list and come first next time, so a pass cut short
+ * starves no one.  RX hands nothing to the stack: it is not counted in
+ * NAPI's budget, which would let dom0's transmits starve the guests'
+ * TX.  A queue with work left is put back at the tail; one whose turn
+ * the cap cut, or whose vif's budget was spent (xnb_group_pop), waits
+ * at the head and goes on first in the next pass, so a cut turn is
+ * neither lost nor charged twice.  Either way, or when the pass stopped
+ * with queues left, the poll keeps the group scheduled (xnb_group_run).
  *
  * tests/unit/test_pass.c's model_pass() mirrors this loop, with
  * xnb_group_pop() and xnb_group_serve(): change them together.
@@ -336,11 +337,12 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
 {
 	bool traced = trace_xnb_group_pass_enabled();
-	u32 share, turn, vif_budget = READ_ONCE(xnb_budget);
+	u32 share, turn, start_slots, vif_budget = READ_ONCE(xnb_budget);
 	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
 	unsigned int n, served = 0;
 	struct xnb_queue *q;
 	LIST_HEAD(waiting);
+	bool more;
 
 	lockdep_assert_held(&g->pass_busy);
 	/* The pass's own counters, for its event: ours to read. */
@@ -370,7 +372,14 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 			continue;
 		}
 		served++;
-		if (!xnb_group_serve(g, q, share, turn, a))
+		start_slots = a->slots;
+		more = xnb_group_serve(g, q, share, turn, a);
+		/* One slot at least a turn, so the cap bounds the turns too:
+		 * a disabled vif, RX waiting for buffers, TX held for credit
+		 * or a full response ring use none.
+		 */
+		xnb_pass_turn_end(a, start_slots);
+		if (!more)
 			continue;
 		spin_lock_irq(&g->lock);
 		/* Unless it was detached meanwhile, back to the tail, or with

@@ -561,6 +561,12 @@ void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots)
 	a->slots += slots;
 }
 
+void xnb_pass_turn_end(struct xnb_pass_acct *a, u32 start)
+{
+	if (a->slots == start)
+		a->slots++;
+}
+
 void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
 		     u32 *repolls, struct xnb_pass_verdict *v)
 {
