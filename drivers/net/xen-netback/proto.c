@@ -576,6 +576,10 @@ void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
 	u32 done = full ? a->napi_budget - 1 : a->tx_packets;
 
 	v->reason = XNB_HANDOFF_IDLE;
+	/* Not reached from group.c, whose poll returns before any pass on
+	 * a budget of 0 (netpoll's); kept so the function is total, as the
+	 * unit tests take it.
+	 */
 	if (!a->napi_budget) {
 		v->next = XNB_NEXT_COMPLETE;	/* netpoll's: no pass ran */
 		v->ret = 0;
