@@ -92,10 +92,15 @@
  *                the assign mutex, move the groups off a CPU going
  *                offline and back home when it returns (NAPI thread,
  *                queues' irqs; xnb_cpu_place in proto.c decides).  The
- *                state is added by group.c's init before the first set
- *                and removed by its exit after the last set stopped;
- *                in between the callbacks find the set in force, or
- *                none (before the first, during exit) and do nothing.
+ *                offline one runs once the CPU is no longer active: the
+ *                scheduler may have moved a NAPI thread woken there
+ *                meanwhile, widening its affinity, which the callback
+ *                then sets again; irqs move only later in the hotplug.
+ *                The state is added by group.c's init before the first
+ *                set and removed by its exit after the last set
+ *                stopped; in between the callbacks find the set in
+ *                force, or none (before the first, during exit) and do
+ *                nothing.
  *
  *   control ring (ctrlring.c): requests served by a work item, which
  *                sends or holds back (interface.c's back-off) the late

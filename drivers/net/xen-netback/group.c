@@ -1024,10 +1024,20 @@ out:
  *
  * Online: @cpu is online but not yet active; a kernel thread may run
  * there already.  The groups at home on @cpu come back.
- * Offline: @cpu is still online but no longer active, before the kernel
- * moves what is left on it (irqs, threads) anywhere it likes: the groups
- * on @cpu go to the online CPUs with the fewest groups first.  A later
- * step failing brings it back online through xnb_cpu_online().
+ *
+ * Offline: @cpu is still online but no longer active: the teardown of
+ * CPUHP_AP_ACTIVE (sched_cpu_deactivate()) ran before ours, and from
+ * then on the scheduler keeps kernel threads that are not per-CPU off
+ * @cpu.  A group's NAPI thread woken, or scheduled, there meanwhile
+ * (this callback may also wait for the assign mutex) is moved by
+ * select_fallback_rq(), which widens its affinity to any CPU it may
+ * use, silently for a kernel thread; the callback then binds it to the
+ * group's new CPU.  The irqs stay on @cpu until CPUHP_TEARDOWN_CPU
+ * moves what is left on it, after this callback, which moves them
+ * first.  So the groups on @cpu go to the online CPUs with the fewest
+ * groups first, threads and irqs, before @cpu is gone, their threads
+ * possibly after a stretch elsewhere.  A later step failing brings
+ * @cpu back online through xnb_cpu_online().
  */
 static int xnb_cpu_online(unsigned int cpu)
 {
