@@ -72,7 +72,8 @@
  *                under its assign mutex (xnb_groups_set_count/_batch),
  *                under which init and exit also take the groups up and
  *                down (a new set is made under cpus_read_lock() too, so
- *                the CPUs it chose stay online until it is published);
+ *                the CPUs it chose stay online until it is published,
+ *                and dropped then: the queues move under the mutex);
  *                then for groups sysfs.c makes the new set's
  *                directories (xnb_sysfs_update, outside that mutex);
  *                rebalance_ms: (re)arms the balancer, only between

@@ -1231,8 +1231,9 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
  *
  * Context: Process context (a sysfs write, or the module's options at
  * load), sleeps.  Takes the CPU hotplug lock (read: the new groups'
- * CPUs stay online until the set is published), then xnb_assign_mutex,
- * and each old group's lock and sync_mutex as its queues move.
+ * CPUs stay online until the set is published, and no longer), then
+ * xnb_assign_mutex, and each old group's lock and sync_mutex as its
+ * queues move.
  * Return: 0; -EBUSY once the module is unloading; -ENOMEM or the error
  * of a group that could not start, with nothing changed.
  */
@@ -1278,12 +1279,23 @@ int xnb_groups_set_count(unsigned int n)
 	xnb_slots = slots;
 	WRITE_ONCE(xnb_nr_groups, want);
 	xnb_groups_gen++;
+	/* Published, so the CPU lock has done its part: from here the
+	 * hotplug callbacks follow the new set's CPUs.  A hotplug starting
+	 * now waits in its CPUHP_AP_ONLINE_DYN callback for the mutex until
+	 * every queue has moved, and that holds it before
+	 * CPUHP_TEARDOWN_CPU: a CPU going offline stays online (if no
+	 * longer active) meanwhile, so irqs pointed at a new group's CPU
+	 * here point at an online CPU, and the callback then moves that
+	 * group, its queues included, under the mutex.  The moves take no
+	 * cpus_read_lock() and wait for no hotplug (common.h's lock order),
+	 * so a hotplug need not wait for them all.
+	 */
+	cpus_read_unlock();
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], true);
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], false);
 	mutex_unlock(&xnb_assign_mutex);
-	cpus_read_unlock();
 	pr_info("groups=%u: queues moved live from %u groups\n", want, old_n);
 
 	synchronize_rcu();
