@@ -671,16 +671,21 @@ out:
  * /proc/irq/<n>/affinity_hint, for tools that read it).  The irqs are
  * bound with IRQF_NOBALANCING (interface.c), so user space cannot move
  * them and irqbalance cannot undo this.  Best effort: the channel still
- * works, only further away, if Xen refuses.
+ * works, only further away, if Xen refuses; then the irq has no hint
+ * rather than one naming a CPU it is not on.  Not
+ * irq_set_affinity_and_hint(): it sets the hint first and returns 0
+ * whether the move worked or not (6.1 to 6.12).
  */
 static void xnb_irq_follow(struct xnb_queue *q, unsigned int irq, int cpu)
 {
 	const struct cpumask *mask = cpumask_of(cpu);
+	int err;
 
-	irq_update_affinity_hint(irq, mask);
-	if (irq_set_affinity(irq, mask))
-		net_dbg_ratelimited("%s: irq %u not moved to cpu %d\n",
-				    q->name, irq, cpu);
+	err = irq_set_affinity(irq, mask);
+	irq_update_affinity_hint(irq, err ? NULL : mask);
+	if (err)
+		net_dbg_ratelimited("%s: irq %u not moved to cpu %d (%d)\n",
+				    q->name, irq, cpu, err);
 }
 
 /* The queue's event channels interrupt its group's CPU (the one it runs
