@@ -967,8 +967,8 @@ static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 static void xnb_group_set_cpu(struct xnb_group *g, unsigned int cpu)
 	__must_hold(&xnb_assign_mutex)
 {
-	int from = g->cpu, err;
 	struct xnb_queue *q;
+	int err;
 
 	lockdep_assert_held(&xnb_assign_mutex);
 	g->cpu = cpu;
@@ -984,27 +984,27 @@ static void xnb_group_set_cpu(struct xnb_group *g, unsigned int cpu)
 	/* The assign mutex keeps the list as it is. */
 	list_for_each_entry(q, &g->queues, group_node)
 		xnb_queue_irqs_follow(q, g);
-	if (cpu == g->home_cpu)
-		pr_info("group %u: back on cpu %u\n", g->index, cpu);
-	else
-		pr_info("group %u: cpu %d going offline, now on cpu %u\n",
-			g->index, from, cpu);
+	pr_debug("group %u: now on cpu %u (home %d)\n", g->index, cpu,
+		 g->home_cpu);
 }
 
 /* Place the groups of the set in force for the CPUs that will be online
- * once the hotplug under way is done (@going, unless nr_cpu_ids, is on
- * its way out), by xnb_cpu_place(): each at home when its home is
- * online, else where it runs, else on the CPU with the fewest groups.
+ * once the hotplug of @cpu is done (@going: on its way out, else just
+ * come), by xnb_cpu_place(): each at home when its home is online, else
+ * where it runs, else on the CPU with the fewest groups.  One line in
+ * the log per hotplug that moved a group (each group's move is a
+ * pr_debug).
  */
-static void xnb_groups_follow_cpus(unsigned int going)
+static void xnb_groups_follow_cpus(unsigned int hp_cpu, bool going)
 {
-	unsigned int i, cpu;
+	unsigned int i, cpu, moved = 0;
 
 	mutex_lock(&xnb_assign_mutex);
 	if (!xnb_groups)
 		goto out;	/* before init, or exit took the set down */
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		xnb_cpu_loads[cpu] = cpu_online(cpu) && cpu != going ?
+		xnb_cpu_loads[cpu] = cpu_online(cpu) &&
+				     !(going && cpu == hp_cpu) ?
 				     0 : XNB_CPU_OFF;
 	for (i = 0; i < xnb_nr_groups; i++) {
 		xnb_slots[i].home = xnb_groups[i].home_cpu;
@@ -1013,9 +1013,18 @@ static void xnb_groups_follow_cpus(unsigned int going)
 	if (!xnb_cpu_place(xnb_slots, xnb_nr_groups, xnb_cpu_loads,
 			   nr_cpu_ids))
 		goto out;
-	for (i = 0; i < xnb_nr_groups; i++)
-		if (xnb_slots[i].cur != xnb_groups[i].cpu)
-			xnb_group_set_cpu(&xnb_groups[i], xnb_slots[i].cur);
+	for (i = 0; i < xnb_nr_groups; i++) {
+		if (xnb_slots[i].cur == xnb_groups[i].cpu)
+			continue;
+		xnb_group_set_cpu(&xnb_groups[i], xnb_slots[i].cur);
+		moved++;
+	}
+	if (moved && going)
+		pr_info("cpu %u going offline: %u of %u groups moved off it\n",
+			hp_cpu, moved, xnb_nr_groups);
+	else if (moved)
+		pr_info("cpu %u online: %u of %u groups back home\n", hp_cpu,
+			moved, xnb_nr_groups);
 out:
 	mutex_unlock(&xnb_assign_mutex);
 }
@@ -1046,13 +1055,13 @@ out:
  */
 static int xnb_cpu_online(unsigned int cpu)
 {
-	xnb_groups_follow_cpus(nr_cpu_ids);
+	xnb_groups_follow_cpus(cpu, false);
 	return 0;
 }
 
 static int xnb_cpu_offline(unsigned int cpu)
 {
-	xnb_groups_follow_cpus(cpu);
+	xnb_groups_follow_cpus(cpu, true);
 	return 0;
 }
 
