@@ -892,8 +892,12 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 			goto fail_napi;
 		/* Pinned to the group's CPU, where its irqs go too; moved
 		 * with them when that CPU goes offline (xnb_group_set_cpu).
+		 * A refusal leaves it free to run anywhere: slower, not wrong.
 		 */
-		set_cpus_allowed_ptr(g->napi.thread, cpumask_of(g->cpu));
+		err = set_cpus_allowed_ptr(g->napi.thread, cpumask_of(g->cpu));
+		if (err)
+			pr_warn("group %u: thread not bound to cpu %u (%d)\n",
+				index, g->cpu, err);
 
 		g->light_dev = xnb_alloc_netdev_dummy();
 		if (!g->light_dev) {
@@ -1122,7 +1126,8 @@ int xnb_groups_init(void)
 
 	xnb_cpu_loads = kcalloc(nr_cpu_ids, sizeof(*xnb_cpu_loads),
 				GFP_KERNEL);
-	xnb_cpuhp_add();
+	if (xnb_cpu_loads)	/* the callbacks' scratch; else no set */
+		xnb_cpuhp_add();
 	cpus_read_lock();
 	mutex_lock(&xnb_assign_mutex);
 	/* Range-checked as it was stored (main.c); 0 is the default. */
