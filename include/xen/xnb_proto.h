@@ -60,6 +60,10 @@
  * in the first slot, which a guest's XDP program needs.
  */
 #define XNB_RX_HEADROOM_MAX	2048u
+/* RX: the slots one packet takes at most: netfront's XNB_TX_MAX_DATA
+ * data slots (xnb_rx_fits()), the GSO extra and the hash extra.
+ */
+#define XNB_RX_MAX_SLOTS	(XNB_TX_MAX_DATA + 2u)
 
 /* Why a packet was dropped or the vif disabled; for log lines and tests. */
 enum xnb_tx_reason {
@@ -562,15 +566,24 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * does next.  The pass gives queues their turns from the head of the
  * active list.  It starts no further turn once NAPI's budget (guest TX
  * packets, the ones that go up the stack) is used, or once its turns
- * used XNB_PASS_SLOTS ring slots, both directions counted: a turn under
- * way finishes, so a pass moves at most XNB_PASS_SLOTS - 1 slots plus
- * one turn (the queue's share each way, and the packet that crosses it)
- * however many vifs the group serves.  The queues not reached stay at
- * the head of the list and come first in the next poll: the list is the
- * round-robin cursor.  256 slots is 1 MiB of copies at most, about one
- * batch of the default copy_batch.
+ * used XNB_PASS_SLOTS ring slots, both directions counted, a turn that
+ * used none counting one (xnb_pass_turn_end()): so a pass gives at most
+ * XNB_PASS_SLOTS turns.  A turn is clipped to what is left of the cap
+ * (xnb_pass_turn_slots()): RX gets that, less a part for waiting TX
+ * (xnb_pass_rx_slots()), TX what RX left of it (xnb_pass_tx_slots()),
+ * each a slot at least.  Only the packet that crosses a limit still
+ * goes, so a pass moves at most XNB_PASS_MAX_SLOTS, whatever the budget
+ * and however many vifs the group serves.  The queues not reached stay
+ * at the head of the list and come first in the next poll: the list is
+ * the round-robin cursor.  A slot carries at most a page: a pass copies
+ * at most XNB_PASS_MAX_SLOTS pages, about 1.4 MiB.
  */
 #define XNB_PASS_SLOTS		256u
+/* The most a pass's turns use: XNB_PASS_SLOTS - 1 before its last turn,
+ * then a guest RX packet and a guest TX packet that cross the cap.
+ */
+#define XNB_PASS_MAX_SLOTS	(XNB_PASS_SLOTS - 1u + XNB_RX_MAX_SLOTS + \
+				 XNB_TX_MAX_SLOTS)
 /* Light polls in a row that ended with queues kicked meanwhile, after
  * which the load counts as sustained.
  */
@@ -631,15 +644,75 @@ void xnb_pass_begin(struct xnb_pass_acct *a, u32 napi_budget, u32 cap);
 bool xnb_pass_may_serve(struct xnb_pass_acct *a);
 
 /**
- * xnb_pass_tx_slots() - The guest TX slots of a turn.
+ * xnb_pass_turn_slots() - What is left of the cap for a turn.
  * @a: the pass's account, which may serve (xnb_pass_may_serve())
  * @share: the turn's share (xnb_queue_share())
  *
- * Every guest TX packet takes a slot at least, so a turn gets no more
- * slots than NAPI's budget has packets left.
+ * A turn uses no more of the cap than is left of it, so the cap bounds
+ * the pass whatever the budget: @share, clipped to the slots left below
+ * @a->cap, and one at least (the turn of a direction served after the
+ * other took the rest still moves a packet; the cap holds the pass's
+ * next turn off).  A clipped turn is what the queue was given: its vif
+ * is charged that in this pass, not its share (group.c), and the rest
+ * goes on in the next pass (xnb_pass_turn_left()).
  *
  * Context: Any context; no locks, no sleeping.
- * Return: min(@share, the packets NAPI's budget has left).
+ * Return: max(1, min(@share, @a->cap - @a->slots)).
+ */
+u32 xnb_pass_turn_slots(const struct xnb_pass_acct *a, u32 share);
+
+/**
+ * xnb_pass_turn_left() - What a turn the cap cut has left.
+ * @share: the turn's share (xnb_queue_share(), or the rest of a cut
+ *	turn if less)
+ * @turn: what the cap left of it (xnb_pass_turn_slots())
+ * @rx_limit: the guest RX slots the turn had (xnb_pass_rx_slots())
+ * @rx_used: the guest RX slots it used
+ *
+ * A turn the cap cut (@turn below @share) goes on first in the next
+ * pass while its RX, stopped at the limit, has more: with what is left
+ * of its share after what RX used, so the packet crossing each piece's
+ * limit counts and a cut turn gets neither more nor less than a whole
+ * one.  A turn whose RX stopped short of its limit (no more packets, no
+ * guest buffers) is over, as is one the cap did not cut.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: @share - @rx_used for a cut turn whose RX used its limit but
+ * not its share; else 0.
+ */
+u32 xnb_pass_turn_left(u32 share, u32 turn, u32 rx_limit, u32 rx_used);
+
+/**
+ * xnb_pass_rx_slots() - The guest RX slots of a turn.
+ * @a: the pass's account, which may serve (xnb_pass_may_serve())
+ * @turn: the turn's slots each way (xnb_pass_turn_slots())
+ * @tx_waits: guest TX requests wait on the queue's ring
+ *
+ * RX goes first in a turn.  When the turn is clipped by the cap, RX
+ * alone could use all of it and leave guest TX a packet per pass (the
+ * guests' ACKs of what they receive among them), so while TX requests
+ * wait RX leaves it the slots TX would get (xnb_pass_tx_slots()), at
+ * most half of what is left of the cap.  A turn that fits the cap twice
+ * is not split.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: @turn, less TX's part of the cap when @tx_waits, one at least.
+ */
+u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, bool tx_waits);
+
+/**
+ * xnb_pass_tx_slots() - The guest TX slots of a turn.
+ * @a: the pass's account, which may serve (xnb_pass_may_serve()), with
+ *	the turn's RX charged already
+ * @share: the turn's share (xnb_queue_share())
+ *
+ * Every guest TX packet takes a slot at least, so a turn gets no more
+ * slots than NAPI's budget has packets left; nor more than RX left of
+ * the cap (xnb_pass_turn_slots()).
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: min(@share, the packets NAPI's budget has left, what is left
+ * of the cap, one at least).
  */
 u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share);
 
@@ -652,6 +725,20 @@ u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share);
  * Context: Any context; no locks, no sleeping.
  */
 void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots);
+
+/**
+ * xnb_pass_turn_end() - Close a turn's account.
+ * @a: the pass's account
+ * @start: @a->slots when the turn began
+ *
+ * A turn that used no slot (a disabled vif, RX waiting for guest
+ * buffers, TX held for credit, a full response ring) still cost a look
+ * at the queue: it is charged one, so the cap bounds the number of
+ * turns of a pass too (XNB_PASS_SLOTS), not only their slots.
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
+void xnb_pass_turn_end(struct xnb_pass_acct *a, u32 start);
 
 /**
  * enum xnb_pass_next - What the poll does once its pass is over.

@@ -4,11 +4,14 @@
  * it starts no further turn, and what its poll does next (the handoff
  * decision and NAPI's return value).  Then the pass itself, modelled as
  * far as the list goes (as test_share.c does): queues taken from the
- * head of the active list, each given its share (xnb_queue_share), put
- * back at the tail with work left, those whose vif's budget was spent
- * waiting at the head for the next pass.  Whatever the number of busy
- * vifs, a pass moves at most XNB_PASS_SLOTS - 1 slots plus one turn, the
- * next pass starts where a capped one stopped, and no vif starves.
+ * head of the active list, each given its share (xnb_queue_share)
+ * clipped to what is left of the cap, put back at the tail with work
+ * left; those whose turn the cap cut, or whose vif's budget was spent,
+ * waiting at the head for the next pass (model_pass() mirrors group.c's
+ * xnb_group_pass()).  Whatever the number of busy vifs and the budget,
+ * a pass moves at most XNB_PASS_SLOTS - 1 slots plus a packet each way,
+ * the next pass starts where a capped one stopped, a cut turn goes on
+ * there, and the vifs get the same slots within a round.
  */
 #include <stdio.h>
 
@@ -49,27 +52,170 @@ static void test_pass_may_serve(void **state)
 	}
 }
 
-static void test_pass_tx_slots(void **state)
+/* A turn gets what is left of the cap, one slot at least. */
+static void test_pass_turn_slots(void **state)
 {
 	static const struct {
-		u32 napi, tx, share, want;
+		u32 cap, slots, share, want;
 	} c[] = {
-		{ 64, 0, 64, 64 },
-		{ 64, 0, 1024, 64 },	/* no more slots than packets left */
-		{ 64, 60, 64, 4 },
-		{ 64, 63, 8, 1 },
-		{ 64, 64, 8, 0 },
-		{ 64, 70, 8, 0 },	/* never wraps */
-		{ 300, 0, 8, 8 },
-		{ 64, 0, 0, 0 },
+		{ 256, 0, 64, 64 },
+		{ 256, 0, 1024, 256 },	/* budget=1024: clipped to the cap */
+		{ 256, 200, 64, 56 },	/* clipped to what is left */
+		{ 256, 192, 64, 64 },	/* exactly what is left */
+		{ 256, 255, 64, 1 },
+		{ 256, 256, 64, 1 },	/* TX after RX took the rest */
+		{ 256, 300, 1024, 1 },	/* RX crossed it: never wraps */
+		{ 256, 0, 1, 1 },
+		{ 1, 0, 64, 1 },
+		{ ~0u, 0, 1024, 1024 },	/* no cap: the share */
 	};
 	struct xnb_pass_acct a;
 	unsigned int i;
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		print_message("cap %u slots %u share %u\n", c[i].cap,
+			      c[i].slots, c[i].share);
+		xnb_pass_begin(&a, 64, c[i].cap);
+		xnb_pass_charge(&a, 0, c[i].slots);
+		assert_int_equal(xnb_pass_turn_slots(&a, c[i].share),
+				 c[i].want);
+	}
+}
+
+/* RX leaves waiting TX its part of a clipped turn, at most half. */
+static void test_pass_rx_slots(void **state)
+{
+	static const struct {
+		u32 napi, tx, slots, turn;
+		bool tx_waits;
+		u32 want;
+	} c[] = {
+		{ 64, 0, 0, 64, true, 64 },	/* fits twice: whole */
+		{ 64, 0, 0, 64, false, 64 },
+		{ 64, 0, 0, 256, false, 256 },	/* no TX: all of it */
+		{ 64, 0, 0, 256, true, 192 },	/* TX's 64 left to it */
+		{ 300, 0, 0, 256, true, 128 },	/* at most half */
+		{ 64, 60, 0, 256, true, 252 },	/* NAPI has 4 left */
+		{ 64, 0, 136, 120, true, 60 },
+		{ 64, 0, 200, 56, true, 28 },
+		{ 64, 0, 255, 1, true, 1 },	/* one at least */
+		{ 64, 0, 255, 1, false, 1 },
+	};
+	struct xnb_pass_acct a;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		print_message("napi %u tx %u slots %u turn %u tx_waits %d\n",
+			      c[i].napi, c[i].tx, c[i].slots, c[i].turn,
+			      c[i].tx_waits);
 		xnb_pass_begin(&a, c[i].napi, XNB_PASS_SLOTS);
-		xnb_pass_charge(&a, c[i].tx, c[i].tx);
+		xnb_pass_charge(&a, c[i].tx, c[i].slots);
+		assert_int_equal(xnb_pass_rx_slots(&a, c[i].turn,
+						   c[i].tx_waits), c[i].want);
+	}
+}
+
+/* A cut turn goes on with its share less what RX used. */
+static void test_pass_turn_left(void **state)
+{
+	static const struct {
+		u32 share, turn, rx_limit, rx_used, want;
+	} c[] = {
+		{ 64, 64, 64, 68, 0 },		/* not cut */
+		{ 64, 64, 60, 60, 0 },		/* split, not cut: over */
+		{ 1024, 256, 192, 204, 820 },	/* cut: the rest */
+		{ 1024, 256, 256, 256, 768 },
+		{ 128, 52, 26, 34, 94 },	/* the crossing packet counts */
+		{ 1024, 256, 192, 100, 0 },	/* RX ran out: over */
+		{ 1024, 256, 192, 0, 0 },	/* TX only: over */
+		{ 76, 52, 26, 80, 0 },		/* RX crossed the share */
+		{ 76, 52, 26, 76, 0 },
+		{ 64, 1, 1, 1, 63 },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		print_message("share %u turn %u rx_limit %u rx_used %u\n",
+			      c[i].share, c[i].turn, c[i].rx_limit,
+			      c[i].rx_used);
+		assert_int_equal(xnb_pass_turn_left(c[i].share, c[i].turn,
+						    c[i].rx_limit,
+						    c[i].rx_used), c[i].want);
+	}
+}
+
+/* A turn that used no slot is charged one; so a pass over many queues
+ * that each use none (disabled, blocked for buffers, held for credit)
+ * stops after XNB_PASS_SLOTS turns, with the rest for the next poll.
+ */
+static void test_pass_turn_end(void **state)
+{
+	static const struct {
+		u32 slots, used, want;
+	} c[] = {
+		{ 0, 0, 1 },
+		{ 0, 1, 1 },
+		{ 0, 17, 17 },
+		{ 100, 0, 101 },
+		{ 255, 0, 256 },
+		{ 255, 40, 295 },
+	};
+	struct xnb_pass_acct a;
+	unsigned int i, turns;
+	u32 start;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		xnb_pass_begin(&a, 64, XNB_PASS_SLOTS);
+		xnb_pass_charge(&a, 0, c[i].slots);
+		start = a.slots;
+		xnb_pass_charge(&a, 0, c[i].used);
+		xnb_pass_turn_end(&a, start);
+		assert_int_equal(a.slots, c[i].want);
+	}
+
+	xnb_pass_begin(&a, 64, XNB_PASS_SLOTS);
+	for (turns = 0; turns < 10000 && xnb_pass_may_serve(&a); turns++) {
+		start = a.slots;
+		xnb_pass_charge(&a, 0, 0);
+		xnb_pass_turn_end(&a, start);
+	}
+	assert_int_equal(turns, XNB_PASS_SLOTS);
+	assert_int_equal(a.stopped, XNB_PASS_STOP_CAP);
+}
+
+static void test_pass_tx_slots(void **state)
+{
+	static const struct {
+		u32 napi, tx, slots, share, want;
+	} c[] = {
+		{ 64, 0, 0, 64, 64 },
+		{ 64, 0, 0, 1024, 64 },	/* no more slots than packets left */
+		{ 64, 60, 60, 64, 4 },
+		{ 64, 63, 63, 8, 1 },
+		{ 64, 64, 64, 8, 0 },
+		{ 64, 70, 70, 8, 0 },	/* never wraps */
+		{ 300, 0, 0, 8, 8 },
+		{ 64, 0, 0, 0, 0 },
+		/* The turn's RX charged: TX gets what it left of the cap. */
+		{ 64, 0, 250, 64, 6 },
+		{ 300, 10, 100, 1024, 156 },
+		{ 64, 0, 256, 64, 1 },	/* RX took the rest: a packet */
+		{ 64, 0, 275, 1024, 1 },	/* RX crossed the cap */
+		{ 64, 64, 275, 1024, 0 },	/* NAPI's budget still first */
+	};
+	struct xnb_pass_acct a;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		print_message("napi %u tx %u slots %u share %u\n", c[i].napi,
+			      c[i].tx, c[i].slots, c[i].share);
+		xnb_pass_begin(&a, c[i].napi, XNB_PASS_SLOTS);
+		xnb_pass_charge(&a, c[i].tx, c[i].slots);
 		assert_int_equal(xnb_pass_tx_slots(&a, c[i].share), c[i].want);
 	}
 }
@@ -214,7 +360,7 @@ static void test_pass_decide_napi_rules(void **state)
 struct model {
 	u32 nv, nq, budget, cap, pkt, napi;
 	u32 list[MAXN], n;		/* active list: vif * MAXQ + queue */
-	u32 share_pass[MAXN], share_slots[MAXN];
+	u32 share_pass[MAXN], share_slots[MAXN], turn_left[MAXN];
 	u64 vif_slots[MAXV];
 	u32 last_turn[MAXN];		/* the pass of its last turn */
 	u32 seq;
@@ -259,12 +405,17 @@ static u32 model_share(struct model *m, u32 id)
 	return xnb_queue_share(m->budget, m->nq, used);
 }
 
-/* One pass; returns its slots and the first queue served in *first. */
+/* One pass; returns its slots and the first queue served in *first.
+ * This mirrors group.c's xnb_group_pass() with its xnb_group_pop() and
+ * xnb_group_serve(): the order of the turns, what waits where, the clip
+ * to the cap, RX charged before TX's turn is sized.  It must change
+ * with them, or the model tests something group.c no longer does.
+ */
 static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		      u32 *next_head)
 {
-	u32 waiting[MAXN], back[MAXN], nw = 0, nb = 0, i = 0, n = m->n;
-	u32 rest[MAXN], nr, share, id, rx, tx, lim;
+	u32 waiting[MAXN], back[MAXN], rest[MAXN], nw = 0, nb = 0, nr;
+	u32 share, turn, start, id, rx, tx, lim, i = 0, n = m->n;
 
 	m->seq++;
 	xnb_pass_begin(a, m->napi, m->cap);
@@ -279,15 +430,35 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		}
 		if (*first == MAXN)
 			*first = id;
+		/* xnb_group_pop(): the rest of a cut turn, clipped to the
+		 * cap, the vif charged what was given.
+		 */
+		if (m->turn_left[id] && m->turn_left[id] < share)
+			share = m->turn_left[id];
+		turn = xnb_pass_turn_slots(a, share);
+		start = a->slots;
 		m->share_pass[id] = m->seq;
-		m->share_slots[id] = share;
-		rx = used_of(share, m->pkt);
-		lim = xnb_pass_tx_slots(a, share);
+		m->share_slots[id] = turn;
+		/* xnb_group_serve(): RX (TX always waits here), charged,
+		 * what a cut turn has left, then TX.
+		 */
+		lim = xnb_pass_rx_slots(a, turn, true);
+		rx = used_of(lim, m->pkt);
+		xnb_pass_charge(a, 0, rx);
+		m->turn_left[id] = xnb_pass_turn_left(share, turn, lim, rx);
+		lim = xnb_pass_tx_slots(a, turn);
 		tx = used_of(lim, m->pkt);
-		xnb_pass_charge(a, tx / m->pkt, rx + tx);
+		xnb_pass_charge(a, tx / m->pkt, tx);
+		xnb_pass_turn_end(a, start);	/* a no-op: both ways busy */
 		m->vif_slots[id / MAXQ] += rx + tx;
 		m->last_turn[id] = m->seq;
-		back[nb++] = id;	/* still busy: to the tail */
+		/* Still busy: a cut turn goes on first next time, with the
+		 * waiting, in the order met; the others to the tail.
+		 */
+		if (m->turn_left[id])
+			waiting[nw++] = id;
+		else
+			back[nb++] = id;
 		a->requeued = true;
 	}
 	/* Waiting first, then the queues not reached, then the served. */
@@ -300,28 +471,33 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 	return a->slots;
 }
 
-/* Over many passes: each is bounded by the cap plus one turn; every
- * queue has a turn at least once every ceil(queues / turns per pass)
- * passes (plus the passes its vif's other queues wait), and the vifs'
- * totals stay within a round of each other.
+/* Over many passes: each is bounded by the cap less one plus a packet
+ * each way, whatever the budget; every queue has a turn at least once
+ * every ceil(queues / turns per pass) passes (plus the passes its vif's
+ * other queues wait), and the vifs' totals stay within a round of each
+ * other.
  */
 static void run_model(u32 nv, u32 nq, u32 budget, u32 cap, u32 pkt, u32 napi)
 {
 	u32 floor = budget < XNB_SHARE_FLOOR ? budget : XNB_SHARE_FLOOR;
-	u32 turn_max = 2 * (budget + pkt - 1), bound = cap - 1 + turn_max;
+	u32 bound = cap - 1 + 2 * pkt, turn_max = 2 * (budget + pkt - 1);
 	u32 pass, first, head, slots, id, v, passes, nids;
-	u32 turns_min, turns_vif, period;
+	u32 turns_min, turns_vif, share_max, pieces, period;
 	u64 lo = ~0ULL, hi = 0;
 	struct xnb_pass_acct a;
 	static struct model m;
 
 	model_init(&m, nv, nq, budget, cap, pkt, napi);
 	nids = nv * nq;
+	if (turn_max > bound)
+		turn_max = bound;
 	/* The fewest turns a pass gives before the cap or NAPI stops it
 	 * (a turn is at most turn_max slots, and ceil(budget / pkt) TX
 	 * packets), one at least; and the turns a vif gets in one pass
-	 * (its other queues wait for the next).  A round of every queue
-	 * takes at most the first bound's passes, plus the waits.
+	 * (its other queues wait for the next).  A turn the cap cuts goes
+	 * on in the next pass: the piece that started it, then pieces of
+	 * the cap until its share is done.  A round of every queue's
+	 * pieces takes at most the first bound's passes, plus the waits.
 	 */
 	turns_min = cap / turn_max;
 	if (turns_min > napi / ((budget + pkt - 1) / pkt))
@@ -329,7 +505,9 @@ static void run_model(u32 nv, u32 nq, u32 budget, u32 cap, u32 pkt, u32 napi)
 	if (turns_min < 1)
 		turns_min = 1;
 	turns_vif = budget / floor;
-	period = (nids + turns_min - 1) / turns_min +
+	share_max = budget / nq < floor ? floor : budget / nq;
+	pieces = 1 + (share_max + cap - 1) / cap;
+	period = (nids * pieces + turns_min - 1) / turns_min +
 		 (nq + turns_vif - 1) / turns_vif + 1;
 	passes = 8 * period;
 	for (pass = 1; pass <= passes; pass++) {
@@ -352,8 +530,11 @@ static void run_model(u32 nv, u32 nq, u32 budget, u32 cap, u32 pkt, u32 napi)
 		if (m.vif_slots[v] > hi)
 			hi = m.vif_slots[v];
 	}
-	/* Equal turns per round: the totals differ by a round at most. */
-	if (hi - lo > (u64)turn_max * nq)
+	/* Equal turns per round: the totals differ by a vif's round at
+	 * most, its budget each way and the packets crossing its queues'
+	 * pieces.
+	 */
+	if (hi - lo > 2 * (budget + (u64)nq * pieces * (pkt - 1)))
 		fail_msg("%u vifs x %u queues, budget %u: vifs got %llu .. %llu slots",
 			 nv, nq, budget, (unsigned long long)lo,
 			 (unsigned long long)hi);
@@ -377,6 +558,10 @@ static void test_pass_model_bounded_fair(void **state)
 		{ 1, 8, 1024, 17 },
 		{ 3, 5, 100, 3 },
 		{ 32, 8, 64, 17 },
+		{ 32, 8, 1024, 17 },	/* every turn clipped */
+		{ 4, 8, 1024, 1 },
+		{ 3, 5, 300, 20 },	/* a clipped turn now and then */
+		{ 32, 2, 200, 1 },
 	};
 	unsigned int i;
 
@@ -411,10 +596,46 @@ static void test_pass_model_cursor(void **state)
 	}
 }
 
+/* budget=1024 over 32 vifs: every turn is cut by the cap and goes on
+ * first in the passes after, until its share is done, then the next
+ * vif's; each vif holds the head for as many passes as the others.
+ */
+static void test_pass_model_cut(void **state)
+{
+	static struct model m;
+	struct xnb_pass_acct a;
+	u32 first, head, pass, prev = MAXN, run = 0, runs = 0, lo = ~0u, hi = 0;
+
+	(void)state;
+	model_init(&m, 32, 1, 1024, XNB_PASS_SLOTS, 17, 64);
+	for (pass = 1; pass <= 400; pass++) {
+		model_pass(&m, &a, &first, &head);
+		assert_int_equal(a.stopped, XNB_PASS_STOP_CAP);
+		if (first == prev) {
+			run++;
+			continue;
+		}
+		/* The next vif in order, once the last one's turn is done. */
+		if (prev != MAXN) {
+			assert_int_equal(first / MAXQ, (prev / MAXQ + 1) % 32);
+			if (runs++) {	/* the first run may start mid-turn */
+				lo = run < lo ? run : lo;
+				hi = run > hi ? run : hi;
+			}
+		}
+		prev = first;
+		run = 1;
+	}
+	assert_true(runs > 32);
+	assert_true(lo >= 4);	/* 1024 slots in pieces of the cap at most */
+	assert_true(hi - lo <= 1);
+}
+
 /* The issue: without the cap (and no TX to run NAPI's budget out), one
  * pass over 32 busy vifs at budget 64 gives every vif its turn, 32 x 68
  * slots each way, 8.5 MiB each way in pages; with it, at most the cap
- * plus one turn.
+ * less one and a packet each way.  A whole turn at budget=1024 was
+ * 1037 + 64 + 17 slots: clipped, the same bound holds.
  */
 static void test_pass_model_issue(void **state)
 {
@@ -428,19 +649,32 @@ static void test_pass_model_issue(void **state)
 	assert_int_equal(slots, 32 * 2 * used_of(64, 17));
 	model_init(&m, 32, 1, 64, XNB_PASS_SLOTS, 17, 64);
 	slots = model_pass(&m, &a, &first, &head);
-	assert_true(slots < XNB_PASS_SLOTS + 2 * used_of(64, 17));
+	assert_true(slots <= XNB_PASS_SLOTS - 1 + 2 * 17);
 	assert_int_equal(a.stopped, XNB_PASS_STOP_CAP);
+	model_init(&m, 32, 1, 1024, XNB_PASS_SLOTS, 17, 64);
+	slots = model_pass(&m, &a, &first, &head);
+	assert_true(slots <= XNB_PASS_SLOTS - 1 + 2 * 17);
+	assert_int_equal(a.stopped, XNB_PASS_STOP_CAP);
+	/* The driver's bound: packets of the most slots each way. */
+	model_init(&m, 1, 1, 1024, XNB_PASS_SLOTS, XNB_RX_MAX_SLOTS, 1024);
+	slots = model_pass(&m, &a, &first, &head);
+	assert_true(slots <= XNB_PASS_MAX_SLOTS);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pass_may_serve),
+		cmocka_unit_test(test_pass_turn_slots),
+		cmocka_unit_test(test_pass_rx_slots),
+		cmocka_unit_test(test_pass_turn_left),
+		cmocka_unit_test(test_pass_turn_end),
 		cmocka_unit_test(test_pass_tx_slots),
 		cmocka_unit_test(test_pass_decide),
 		cmocka_unit_test(test_pass_decide_napi_rules),
 		cmocka_unit_test(test_pass_model_bounded_fair),
 		cmocka_unit_test(test_pass_model_cursor),
+		cmocka_unit_test(test_pass_model_cut),
 		cmocka_unit_test(test_pass_model_issue),
 	};
 

@@ -72,7 +72,8 @@
  *                under its assign mutex (xnb_groups_set_count/_batch),
  *                under which init and exit also take the groups up and
  *                down (a new set is made under cpus_read_lock() too, so
- *                the CPUs it chose stay online until it is published);
+ *                the CPUs it chose stay online until it is published,
+ *                and dropped then: the queues move under the mutex);
  *                then for groups sysfs.c makes the new set's
  *                directories (xnb_sysfs_update, outside that mutex);
  *                rebalance_ms: (re)arms the balancer, only between
@@ -92,10 +93,15 @@
  *                the assign mutex, move the groups off a CPU going
  *                offline and back home when it returns (NAPI thread,
  *                queues' irqs; xnb_cpu_place in proto.c decides).  The
- *                state is added by group.c's init before the first set
- *                and removed by its exit after the last set stopped;
- *                in between the callbacks find the set in force, or
- *                none (before the first, during exit) and do nothing.
+ *                offline one runs once the CPU is no longer active: the
+ *                scheduler may have moved a NAPI thread woken there
+ *                meanwhile, widening its affinity, which the callback
+ *                then sets again; irqs move only later in the hotplug.
+ *                The state is added by group.c's init before the first
+ *                set and removed by its exit after the last set
+ *                stopped; in between the callbacks find the set in
+ *                force, or none (before the first, during exit) and do
+ *                nothing.
  *
  *   control ring (ctrlring.c): requests served by a work item, which
  *                sends or holds back (interface.c's back-off) the late
@@ -280,10 +286,11 @@ struct xnb_backoff {
  *    under the lock, a sibling's group in the pass's share).
  *  - ring state (tx, rx private indices, tx_id, tx_extra, tx_pkt,
  *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
- *    worked, flush_group, load, the stats' writes): the pass of the
- *    queue's group, which holds that group's pass lock (pass_busy);
- *    while the queue is in no group, the xenbus thread.  A detach waits
- *    for the group's poll (xnb_group_sync), so the two never overlap.
+ *    worked, flush_group, load, the stats' writes) and turn_left: the
+ *    pass of the queue's group, which holds that group's pass lock
+ *    (pass_busy); while the queue is in no group, the xenbus thread (an
+ *    attach clears turn_left).  A detach waits for the group's poll
+ *    (xnb_group_sync), so the two never overlap.
  *    The event handlers read a snapshot lockless (READ_ONCE of
  *    req_cons, tx_held, rx_blocked_since, rx_want, tx_prod_eoi) and
  *    judge events by it (proto.c); the worker writes all five with
@@ -314,6 +321,7 @@ struct xnb_queue {
 	bool queued;
 	u32 share_pass;			/* group->pass_seq of its last turn */
 	u32 share_slots;		/* the slots it was given then */
+	u32 turn_left;			/* a cut turn's rest (pass_busy) */
 
 	/* Guest TX ring and its per-slot answers, by ring index. */
 	struct xen_netif_tx_back_ring tx;
@@ -717,6 +725,7 @@ extern const struct xnb_copy_ops xnb_tx_copy_ops;
 int xnb_tx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget, unsigned int *slots);
 bool xnb_tx_pending(struct xnb_queue *queue);
+bool xnb_tx_waiting(const struct xnb_queue *queue);
 enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
 

@@ -15,8 +15,9 @@
  * budget has turns for wait at the head for the next pass.  NAPI's
  * budget caps the guest TX packets of the whole poll, which paces how
  * fast rings are consumed, and XNB_PASS_SLOTS the ring slots of its
- * turns both ways, which bounds a poll's copies however many vifs are
- * busy: the queues a pass did not reach come first in the next.  So a
+ * turns both ways (a turn is clipped to what is left), which bounds a
+ * poll's copies however many vifs are busy and whatever the budget: the
+ * queues a pass did not reach come first in the next.  So a
  * flooding vif gets one budget per pass like every other vif of the
  * group, whatever its number of queues, and an idle vif costs nothing.
  * Copy ops gathered during a poll go to the hypervisor together
@@ -193,13 +194,19 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 	return xnb_queue_share(budget, active, used);
 }
 
-/* The next queue with work, and its turn's slots in *share.  A queue
- * whose vif had its budget in this pass already gets none: it moves to
- * @waiting, still queued, and goes back to the head of the active list
- * when the pass ends (xnb_group_pass), so its turn comes first next time.
+/* The next queue with work, its share in *share (its vif's, or what is
+ * left of a turn the cap cut in the last pass if less) and its turn's
+ * slots in *turn: the share clipped to what is left of the pass's cap
+ * (@a).  The vif's other queues are charged the turn, what the queue
+ * was given, not its share.  A queue whose vif had its budget in this
+ * pass already gets none: it moves to @waiting, still queued, and goes
+ * back to the head of the active list when the pass ends
+ * (xnb_group_pass), so its turn comes first next time.
  */
 static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
-				       struct list_head *waiting, u32 *share)
+				       const struct xnb_pass_acct *a,
+				       struct list_head *waiting, u32 *share,
+				       u32 *turn)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q;
@@ -211,11 +218,14 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	if (q) {
 		*share = xnb_group_share(g, q, budget);
 		if (*share) {
+			if (q->turn_left && q->turn_left < *share)
+				*share = q->turn_left;
+			*turn = xnb_pass_turn_slots(a, *share);
 			list_del_init(&q->active_node);
 			q->queued = false;
 			WRITE_ONCE(g->nr_active, g->nr_active - 1);
 			q->share_pass = g->pass_seq;
-			q->share_slots = *share;
+			q->share_slots = *turn;
 		} else {
 			list_move_tail(&q->active_node, waiting);
 		}
@@ -224,24 +234,35 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	return q;
 }
 
-/* Serve one queue: at most @share ring slots dom0->guest, and at most
- * @share guest->dom0, fewer when NAPI's budget has fewer packets left
- * (xnb_pass_tx_slots).  Charges the turn's TX packets and slots, both
- * ways, to @a; true when the queue still has work.
+/* Serve one queue's turn of @turn slots each way (its @share, clipped
+ * to what is left of the pass's cap): dom0->guest first, leaving part
+ * of the cap to guest->dom0 if requests wait there (xnb_pass_rx_slots);
+ * then guest->dom0, fewer when NAPI's budget has fewer packets left or
+ * RX left less of the cap (xnb_pass_tx_slots).  A slot at least each
+ * way.  Charges the turn's TX packets and slots, both ways, to @a, RX's
+ * before TX's turn is sized.  A turn the cap cut keeps in turn_left
+ * what it has left for the next pass (xnb_pass_turn_left).  True when
+ * the queue still has work.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
-			    u32 share, struct xnb_pass_acct *a)
+			    u32 share, u32 turn, struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
 {
 	unsigned int slots = 0;
+	u32 rx_limit;
 	int rx, tx;
 
 	lockdep_assert_held(&g->pass_busy);
+	q->turn_left = 0;
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
-	rx = xnb_rx_gather(g, q, share, &slots);
-	tx = xnb_tx_gather(g, q, xnb_pass_tx_slots(a, share), &slots);
+	rx_limit = xnb_pass_rx_slots(a, turn, xnb_tx_waiting(q));
+	rx = xnb_rx_gather(g, q, rx_limit, &slots);
+	xnb_pass_charge(a, 0, slots);
+	q->turn_left = xnb_pass_turn_left(share, turn, rx_limit, slots);
+	slots = 0;
+	tx = xnb_tx_gather(g, q, xnb_pass_tx_slots(a, turn), &slots);
 	xnb_pass_charge(a, tx, slots);
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_add(&g->stats.packets, rx + tx);
@@ -257,6 +278,7 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 
 	if (xnb_tx_pending(q) || xnb_rx_pending(q))
 		return true;
+	q->turn_left = 0;	/* drained: its next turn is a new one */
 
 eoi:
 	/* Rings drained: let the event channels fire again. */
@@ -291,28 +313,36 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * order (xnb_tx_deliver), so the ring is consumed only as fast as the
  * stack takes packets, by one context at a time.
  *
- * The pass's work is bounded whatever the number of queues: it starts
- * no turn once NAPI's budget is used, nor once its turns used
- * XNB_PASS_SLOTS ring slots, dom0->guest (xnb_rx_gather) and
+ * The pass's work is bounded whatever the number of queues and the
+ * budget: it starts no turn once NAPI's budget is used, nor once its
+ * turns used XNB_PASS_SLOTS ring slots, dom0->guest (xnb_rx_gather) and
  * guest->dom0 counted alike, since both cost copies in this poll (a
- * softirq, or the thread with BH off).  The queues not reached stay at
- * the head of the active list and come first next time, so a pass cut
- * short starves no one.  RX hands nothing to the stack: it is not
- * counted in NAPI's budget, which would let dom0's transmits starve the
- * guests' TX.  A queue with work left is put back at the tail; so is one
- * left waiting for the next pass because its vif's budget was spent
- * (xnb_group_pop).  Either way, or when the pass stopped with queues
- * left, the poll keeps the group scheduled (xnb_group_run).
+ * softirq, or the thread with BH off), and a turn that used none counts
+ * one (so a pass gives XNB_PASS_SLOTS turns at most); and a turn gets
+ * no more than what is left of those (xnb_pass_turn_slots), so a pass
+ * moves at most XNB_PASS_MAX_SLOTS.  The queues not reached stay at the
+ * head of the active list and come first next time, so a pass cut short
+ * starves no one.  RX hands nothing to the stack: it is not counted in
+ * NAPI's budget, which would let dom0's transmits starve the guests'
+ * TX.  A queue with work left is put back at the tail; one whose turn
+ * the cap cut, or whose vif's budget was spent (xnb_group_pop), waits
+ * at the head and goes on first in the next pass, so a cut turn is
+ * neither lost nor charged twice.  Either way, or when the pass stopped
+ * with queues left, the poll keeps the group scheduled (xnb_group_run).
+ *
+ * tests/unit/test_pass.c's model_pass() mirrors this loop, with
+ * xnb_group_pop() and xnb_group_serve(): change them together.
  */
 static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
 {
 	bool traced = trace_xnb_group_pass_enabled();
-	u32 share, vif_budget = READ_ONCE(xnb_budget);
+	u32 share, turn, start_slots, vif_budget = READ_ONCE(xnb_budget);
 	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
 	unsigned int n, served = 0;
 	struct xnb_queue *q;
 	LIST_HEAD(waiting);
+	bool more;
 
 	lockdep_assert_held(&g->pass_busy);
 	/* The pass's own counters, for its event: ours to read. */
@@ -330,7 +360,8 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	spin_unlock_irq(&g->lock);
 
 	while (n-- && xnb_pass_may_serve(a) &&
-	       (q = xnb_group_pop(g, vif_budget, &waiting, &share))) {
+	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share,
+				  &turn))) {
 		if (!share) {
 			/* Its vif's budget is spent: it waits, still active,
 			 * with no kick to come (its channels stay masked until
@@ -341,12 +372,20 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 			continue;
 		}
 		served++;
-		if (!xnb_group_serve(g, q, share, a))
+		start_slots = a->slots;
+		more = xnb_group_serve(g, q, share, turn, a);
+		/* One slot at least a turn, so the cap bounds the turns too:
+		 * a disabled vif, RX waiting for buffers, TX held for credit
+		 * or a full response ring use none.
+		 */
+		xnb_pass_turn_end(a, start_slots);
+		if (!more)
 			continue;
 		spin_lock_irq(&g->lock);
-		/* Unless it was detached meanwhile, back to the tail.  Until
-		 * this pass ends it cannot join another group (a detach waits
-		 * for the pass): its group is g or NULL, written under g->lock.
+		/* Unless it was detached meanwhile, back to the tail, or with
+		 * its turn cut by the cap, first in the next pass.  Until this
+		 * pass ends it cannot join another group (a detach waits for
+		 * the pass): its group is g or NULL, written under g->lock.
 		 */
 		if (rcu_dereference_protected(q->group,
 					      lockdep_is_held(&g->lock)) == g) {
@@ -356,11 +395,14 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 				q->queued = true;
 				WRITE_ONCE(g->nr_active, g->nr_active + 1);
 			}
+			if (q->turn_left)
+				list_move_tail(&q->active_node, &waiting);
 		}
 		spin_unlock_irq(&g->lock);
 	}
-	/* Those whose vif had its budget first next time, before the queues
-	 * this pass did not reach (a detach meanwhile took its queue off).
+	/* Those whose turn the cap cut or whose vif had its budget first
+	 * next time, in the order met, before the queues this pass did not
+	 * reach (a detach meanwhile took its queue off).
 	 */
 	spin_lock_irq(&g->lock);
 	list_splice(&waiting, &g->active);
@@ -629,16 +671,21 @@ out:
  * /proc/irq/<n>/affinity_hint, for tools that read it).  The irqs are
  * bound with IRQF_NOBALANCING (interface.c), so user space cannot move
  * them and irqbalance cannot undo this.  Best effort: the channel still
- * works, only further away, if Xen refuses.
+ * works, only further away, if Xen refuses; then the irq has no hint
+ * rather than one naming a CPU it is not on.  Not
+ * irq_set_affinity_and_hint(): it sets the hint first and returns 0
+ * whether the move worked or not (6.1 to 6.12).
  */
 static void xnb_irq_follow(struct xnb_queue *q, unsigned int irq, int cpu)
 {
 	const struct cpumask *mask = cpumask_of(cpu);
+	int err;
 
-	irq_update_affinity_hint(irq, mask);
-	if (irq_set_affinity(irq, mask))
-		net_dbg_ratelimited("%s: irq %u not moved to cpu %d\n",
-				    q->name, irq, cpu);
+	err = irq_set_affinity(irq, mask);
+	irq_update_affinity_hint(irq, err ? NULL : mask);
+	if (err)
+		net_dbg_ratelimited("%s: irq %u not moved to cpu %d (%d)\n",
+				    q->name, irq, cpu, err);
 }
 
 /* The queue's event channels interrupt its group's CPU (the one it runs
@@ -686,6 +733,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	list_add_tail(&q->group_node, &g->queues);
 	g->nr_queues++;
 	q->share_slots = 0;	/* no turn in g's pass yet */
+	q->turn_left = 0;
 	/* Publishes g to xnb_group_kick()'s lockless read. */
 	rcu_assign_pointer(q->group, g);
 	spin_unlock_irq(&g->lock);
@@ -844,8 +892,12 @@ static int xnb_group_start(struct xnb_group *g, unsigned int index)
 			goto fail_napi;
 		/* Pinned to the group's CPU, where its irqs go too; moved
 		 * with them when that CPU goes offline (xnb_group_set_cpu).
+		 * A refusal leaves it free to run anywhere: slower, not wrong.
 		 */
-		set_cpus_allowed_ptr(g->napi.thread, cpumask_of(g->cpu));
+		err = set_cpus_allowed_ptr(g->napi.thread, cpumask_of(g->cpu));
+		if (err)
+			pr_warn("group %u: thread not bound to cpu %u (%d)\n",
+				index, g->cpu, err);
 
 		g->light_dev = xnb_alloc_netdev_dummy();
 		if (!g->light_dev) {
@@ -919,8 +971,8 @@ static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 static void xnb_group_set_cpu(struct xnb_group *g, unsigned int cpu)
 	__must_hold(&xnb_assign_mutex)
 {
-	int from = g->cpu, err;
 	struct xnb_queue *q;
+	int err;
 
 	lockdep_assert_held(&xnb_assign_mutex);
 	g->cpu = cpu;
@@ -936,27 +988,27 @@ static void xnb_group_set_cpu(struct xnb_group *g, unsigned int cpu)
 	/* The assign mutex keeps the list as it is. */
 	list_for_each_entry(q, &g->queues, group_node)
 		xnb_queue_irqs_follow(q, g);
-	if (cpu == g->home_cpu)
-		pr_info("group %u: back on cpu %u\n", g->index, cpu);
-	else
-		pr_info("group %u: cpu %d going offline, now on cpu %u\n",
-			g->index, from, cpu);
+	pr_debug("group %u: now on cpu %u (home %d)\n", g->index, cpu,
+		 g->home_cpu);
 }
 
 /* Place the groups of the set in force for the CPUs that will be online
- * once the hotplug under way is done (@going, unless nr_cpu_ids, is on
- * its way out), by xnb_cpu_place(): each at home when its home is
- * online, else where it runs, else on the CPU with the fewest groups.
+ * once the hotplug of @cpu is done (@going: on its way out, else just
+ * come), by xnb_cpu_place(): each at home when its home is online, else
+ * where it runs, else on the CPU with the fewest groups.  One line in
+ * the log per hotplug that moved a group (each group's move is a
+ * pr_debug).
  */
-static void xnb_groups_follow_cpus(unsigned int going)
+static void xnb_groups_follow_cpus(unsigned int hp_cpu, bool going)
 {
-	unsigned int i, cpu;
+	unsigned int i, cpu, moved = 0;
 
 	mutex_lock(&xnb_assign_mutex);
 	if (!xnb_groups)
 		goto out;	/* before init, or exit took the set down */
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		xnb_cpu_loads[cpu] = cpu_online(cpu) && cpu != going ?
+		xnb_cpu_loads[cpu] = cpu_online(cpu) &&
+				     !(going && cpu == hp_cpu) ?
 				     0 : XNB_CPU_OFF;
 	for (i = 0; i < xnb_nr_groups; i++) {
 		xnb_slots[i].home = xnb_groups[i].home_cpu;
@@ -965,9 +1017,18 @@ static void xnb_groups_follow_cpus(unsigned int going)
 	if (!xnb_cpu_place(xnb_slots, xnb_nr_groups, xnb_cpu_loads,
 			   nr_cpu_ids))
 		goto out;
-	for (i = 0; i < xnb_nr_groups; i++)
-		if (xnb_slots[i].cur != xnb_groups[i].cpu)
-			xnb_group_set_cpu(&xnb_groups[i], xnb_slots[i].cur);
+	for (i = 0; i < xnb_nr_groups; i++) {
+		if (xnb_slots[i].cur == xnb_groups[i].cpu)
+			continue;
+		xnb_group_set_cpu(&xnb_groups[i], xnb_slots[i].cur);
+		moved++;
+	}
+	if (moved && going)
+		pr_info("cpu %u going offline: %u of %u groups moved off it\n",
+			hp_cpu, moved, xnb_nr_groups);
+	else if (moved)
+		pr_info("cpu %u online: %u of %u groups back home\n", hp_cpu,
+			moved, xnb_nr_groups);
 out:
 	mutex_unlock(&xnb_assign_mutex);
 }
@@ -981,20 +1042,30 @@ out:
  *
  * Online: @cpu is online but not yet active; a kernel thread may run
  * there already.  The groups at home on @cpu come back.
- * Offline: @cpu is still online but no longer active, before the kernel
- * moves what is left on it (irqs, threads) anywhere it likes: the groups
- * on @cpu go to the online CPUs with the fewest groups first.  A later
- * step failing brings it back online through xnb_cpu_online().
+ *
+ * Offline: @cpu is still online but no longer active: the teardown of
+ * CPUHP_AP_ACTIVE (sched_cpu_deactivate()) ran before ours, and from
+ * then on the scheduler keeps kernel threads that are not per-CPU off
+ * @cpu.  A group's NAPI thread woken, or scheduled, there meanwhile
+ * (this callback may also wait for the assign mutex) is moved by
+ * select_fallback_rq(), which widens its affinity to any CPU it may
+ * use, silently for a kernel thread; the callback then binds it to the
+ * group's new CPU.  The irqs stay on @cpu until CPUHP_TEARDOWN_CPU
+ * moves what is left on it, after this callback, which moves them
+ * first.  So the groups on @cpu go to the online CPUs with the fewest
+ * groups first, threads and irqs, before @cpu is gone, their threads
+ * possibly after a stretch elsewhere.  A later step failing brings
+ * @cpu back online through xnb_cpu_online().
  */
 static int xnb_cpu_online(unsigned int cpu)
 {
-	xnb_groups_follow_cpus(nr_cpu_ids);
+	xnb_groups_follow_cpus(cpu, false);
 	return 0;
 }
 
 static int xnb_cpu_offline(unsigned int cpu)
 {
-	xnb_groups_follow_cpus(cpu);
+	xnb_groups_follow_cpus(cpu, true);
 	return 0;
 }
 
@@ -1055,7 +1126,8 @@ int xnb_groups_init(void)
 
 	xnb_cpu_loads = kcalloc(nr_cpu_ids, sizeof(*xnb_cpu_loads),
 				GFP_KERNEL);
-	xnb_cpuhp_add();
+	if (xnb_cpu_loads)	/* the callbacks' scratch; else no set */
+		xnb_cpuhp_add();
 	cpus_read_lock();
 	mutex_lock(&xnb_assign_mutex);
 	/* Range-checked as it was stored (main.c); 0 is the default. */
@@ -1178,8 +1250,9 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
  *
  * Context: Process context (a sysfs write, or the module's options at
  * load), sleeps.  Takes the CPU hotplug lock (read: the new groups'
- * CPUs stay online until the set is published), then xnb_assign_mutex,
- * and each old group's lock and sync_mutex as its queues move.
+ * CPUs stay online until the set is published, and no longer), then
+ * xnb_assign_mutex, and each old group's lock and sync_mutex as its
+ * queues move.
  * Return: 0; -EBUSY once the module is unloading; -ENOMEM or the error
  * of a group that could not start, with nothing changed.
  */
@@ -1225,12 +1298,23 @@ int xnb_groups_set_count(unsigned int n)
 	xnb_slots = slots;
 	WRITE_ONCE(xnb_nr_groups, want);
 	xnb_groups_gen++;
+	/* Published, so the CPU lock has done its part: from here the
+	 * hotplug callbacks follow the new set's CPUs.  A hotplug starting
+	 * now waits in its CPUHP_AP_ONLINE_DYN callback for the mutex until
+	 * every queue has moved, and that holds it before
+	 * CPUHP_TEARDOWN_CPU: a CPU going offline stays online (if no
+	 * longer active) meanwhile, so irqs pointed at a new group's CPU
+	 * here point at an online CPU, and the callback then moves that
+	 * group, its queues included, under the mutex.  The moves take no
+	 * cpus_read_lock() and wait for no hotplug (common.h's lock order),
+	 * so a hotplug need not wait for them all.
+	 */
+	cpus_read_unlock();
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], true);
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], false);
 	mutex_unlock(&xnb_assign_mutex);
-	cpus_read_unlock();
 	pr_info("groups=%u: queues moved live from %u groups\n", want, old_n);
 
 	synchronize_rcu();

@@ -20,8 +20,6 @@
 #include "trace.h"
 
 #define XNB_RX_MASK		(XNB_RX_RING_SIZE - 1)
-/* Slots of one packet: netfront's 18 data slots, GSO and hash extras. */
-#define XNB_RX_MAX_SLOTS	(XNB_TX_MAX_DATA + 2)
 
 static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
 {

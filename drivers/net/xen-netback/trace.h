@@ -61,8 +61,9 @@ TRACE_DEFINE_ENUM(XNB_MOVE_BALANCE);
 TRACE_DEFINE_ENUM(XNB_MOVE_PIN);
 TRACE_DEFINE_ENUM(XNB_MOVE_REGROUP);
 
-/* slots: ring slots the pass used, both ways (at most XNB_PASS_SLOTS
- * and one queue's turn); last, after the fields of older versions.
+/* slots: ring slots the pass used, both ways, a turn that used none
+ * counting one (at most XNB_PASS_MAX_SLOTS); last, after the fields of
+ * older versions.
  */
 TRACE_EVENT(xnb_group_pass,
 	    TP_PROTO(unsigned int group, unsigned int queues, unsigned int tx,

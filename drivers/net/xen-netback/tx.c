@@ -53,6 +53,25 @@ bool xnb_tx_pending(struct xnb_queue *q)
 }
 
 /**
+ * xnb_tx_waiting() - Whether guest TX requests wait, at a glance.
+ * @q: the queue, served by the caller's pass
+ *
+ * A hint for sizing the turn's RX (xnb_pass_rx_slots()): unlike
+ * xnb_tx_pending() it re-arms nothing, and a producer index past the
+ * ring counts as work (the gather then disables the vif).
+ *
+ * Context: The group's poll (BH off), inside the pass serving @q.
+ * Return: true when requests are posted and no packet waits for credit.
+ */
+bool xnb_tx_waiting(const struct xnb_queue *q)
+{
+	if (q->tx_held || READ_ONCE(q->vif->disabled))
+		return false;
+	return xnb_ring_unconsumed(READ_ONCE(q->tx.sring->req_prod),
+				   q->tx.req_cons, XNB_TX_RING_SIZE) != 0;
+}
+
+/**
  * xnb_tx_event() - Judge a guest TX event.
  * @q: the queue whose TX channel fired
  *

@@ -17,10 +17,11 @@
 #    queue goes home with the group when CPU1 returns;
 # and throughout: the queue's irqs refuse a user write of their
 # smp_affinity (IRQF_NOBALANCING: irqbalance cannot move them), dmesg
-# logs each move, the hotplug state exists only while the module is
-# loaded, every iperf3 run completes and ping loss stays under 10 %
-# (XNB-METRIC).  A CPU going offline pauses dom0 for a moment, nothing
-# more: the loss is reported, not expected to be 0 under TCG.
+# has one line for each hotplug that moved the group, the hotplug state
+# exists only while the module is loaded, every iperf3 run completes
+# and ping loss stays under 10 % (XNB-METRIC).  A CPU going offline
+# pauses dom0 for a moment, nothing more: the loss is reported, not
+# expected to be 0 under TCG.
 . /lab/xnb.sh
 xnb_ours_only
 CPUHP_CYCLES=${CPUHP_CYCLES:-5}
@@ -187,8 +188,12 @@ run_mode() {
 		echo "XNB-METRIC cpuhp-$mode ${l##*/} tcp_mbit=$r"
 	done
 	lab_assert "[$mode] iperf3 ran during the cycles" test "$n" -ge 2
-	moves=$(dmesg | tail -n +$((d0 + 1)) | grep -c "group 1: cpu $HOME_CPU going offline, now on cpu")
-	back=$(dmesg | tail -n +$((d0 + 1)) | grep -c "group 1: back on cpu $HOME_CPU\$")
+	# One line per hotplug that moved a group; with 2 groups, group 1.
+	# (A "no longer affine" line is no failure: the scheduler may move
+	# the NAPI thread before our callback does; for a kernel thread it
+	# prints none.)
+	moves=$(dmesg | tail -n +$((d0 + 1)) | grep -c "xen_netback: cpu $HOME_CPU going offline: 1 of 2 groups moved off it\$")
+	back=$(dmesg | tail -n +$((d0 + 1)) | grep -c "xen_netback: cpu $HOME_CPU online: 1 of 2 groups back home\$")
 	echo "XNB-METRIC cpuhp-$mode cycles=$cycles logged_away=$moves logged_back=$back iperf_runs=$n"
 	lab_assert "[$mode] each move away logged" test "$moves" = "$cycles"
 	lab_assert "[$mode] each move back logged" test "$back" = "$cycles"

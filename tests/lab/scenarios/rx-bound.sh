@@ -1,16 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# rx-bound: a group's pass stays bounded however many vifs are busy
-# (XNB_PASS_SLOTS ring slots, both ways, plus one turn).  32 vifs in one
+# rx-bound: a group's pass stays bounded however many vifs are busy and
+# whatever the budget (XNB_PASS_SLOTS ring slots, both ways, less one,
+# plus a packet crossing each way).  32 vifs in one
 # group (groups=1): 4 guests with 8 vifs each, every vif receiving TCP
 # from dom0 at once (dom0 -> guest: the RX path, which a pass once served
 # for every queue before deciding anything), for 8 s at budget=64, then
 # at budget=1024.  Each phase asserts:
 #  - every vif received: its bytes delivered to the guest rose and its
 #    iperf3 receiver got data (passes cut short starve no vif);
-#  - the most slots a pass used (groups/0/max_pass_slots) is within the
-#    cap and one turn: 255 + min(budget + 19, 256) dom0->guest + 136
-#    guest->dom0 (NAPI's 64 packets, and the packet that crosses);
+#  - the most slots a pass used (groups/0/max_pass_slots) is at most
+#    XNB_PASS_MAX_SLOTS, at both budgets: 255 + a dom0->guest packet
+#    (20 slots at most) + a guest->dom0 packet (73 at most);
 #  - once the traffic stops, no queue waits for a turn and nothing stays
 #    queued for a guest; idle, the passes leave the thread.
 # And max_pass_us / max_pass_slots take a write of 0 (a reset), refuse
@@ -29,7 +30,9 @@ lab_load_backend "groups=1 $XNB_PARAMS"
 P=/sys/module/xen_netback/parameters
 G=$XNB_SYSFS/0
 GUESTS="1 2 3 4" VIFS=8 T=8
-XNB_PASS_SLOTS=256	# include/xen/xnb_proto.h
+# include/xen/xnb_proto.h: XNB_PASS_SLOTS - 1 + XNB_RX_MAX_SLOTS +
+# XNB_TX_MAX_SLOTS.
+XNB_PASS_MAX_SLOTS=$((256 - 1 + 20 + 73))
 
 # put FILE VALUE: write VALUE to FILE; fails as the write does.
 put() { echo "$2" 2>/dev/null >"$1"; }
@@ -84,7 +87,7 @@ not_thread() { [ "$(xnb_sysfs 0 mode)" != thread ]; }
 # phase BUDGET: every vif receives from dom0 for T s at budget BUDGET.
 phase() {
 	local b=$1 n k i=0 ip vif log r lo='' hi=0 sum=0 us sl dp dh cap=na
-	local pids=() ips=() vifs=() before=() passes handoffs bound
+	local pids=() ips=() vifs=() before=() passes handoffs bound=$XNB_PASS_MAX_SLOTS
 	put $P/budget "$b" || lab_fail "budget=$b refused"
 	passes=$(xnb_sysfs 0 passes) handoffs=$(xnb_sysfs 0 handoffs)
 	if [ -n "$TR" ]; then
@@ -122,7 +125,6 @@ phase() {
 		hi=$(awk -v h="$hi" -v r="$r" 'BEGIN { print r > h ? r : h }')
 	done
 	echo "XNB-METRIC rx-bound budget=$b vifs=${#vifs[@]} max_pass_us=$us max_pass_slots=$sl passes=$dp handoffs=$dh cap_handoffs=$cap min_mbps=$lo max_mbps=$hi sum_mbps=$sum"
-	bound=$((XNB_PASS_SLOTS - 1 + (b + 19 < 256 ? b + 19 : 256) + 64 + 72))
 	[ "$sl" -le "$bound" ] || { xnb_groups_file | grep '^group'; lab_fail "budget=$b: a pass used $sl slots, more than $bound"; }
 	lab_wait 10 settled || { xnb_groups_file; lab_fail "budget=$b: queues left waiting or queued after the traffic"; }
 	lab_wait 10 not_thread || lab_fail "budget=$b: the passes stay in the thread, idle"
