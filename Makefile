@@ -244,23 +244,23 @@ lint: kdir-6.1
 	LAB_CACHE=$(BOOKWORM_CACHE) scripts/lint.sh $(BOOKWORM_CACHE)/kdir
 
 # Lab scenarios `make check` runs, chosen to fit CI's hour with room for a
-# host at half speed (about 25 minutes of lab here): the lifecycle, each
-# worker mode, what an admin does live (regroup, sysfs, xnbctl) and the
-# races a review found (destroy-busy, reload-race, saverestore).  Debian's
-# module runs the reference scenarios.  Debian 13 runs the two matrix
-# corners Debian 12 does not, so one `make check` covers the whole
-# groups x worker matrix.
+# slower host (about 25 minutes of lab here): the lifecycle, each worker
+# mode, what an admin does live (regroup, sysfs, xnbctl), the races a
+# review found (destroy-busy, reload-race) and one live migration of a
+# 1-queue and a 2-queue guest.  Debian's module runs the reference
+# scenarios.  Debian 13 runs the two matrix corners Debian 12 does not,
+# so one `make check` covers the whole groups x worker matrix.
 CHECK_OURS ?= hotplug teardown matrix-2-kthread matrix-1-tasklet \
 	      multiqueue jumbo regroup sysfs destroy-busy reload-race \
-	      saverestore xnbctl
-CHECK_STOCK ?= basic hotplug teardown
+	      migrate xnbctl
+CHECK_STOCK ?= basic hotplug teardown migrate
 CHECK_TRIXIE ?= matrix-1-kthread matrix-2-tasklet multiqueue
-# `make check-full` (about 75 minutes; run before an issue is resolved):
+# `make check-full` (about 100 minutes; run before an issue is resolved):
 # every scenario of the suite on Debian 12, the hostile campaign's full
 # random run, the bench smoke, and the hostile campaign on Debian 13 too.
 CHECK_OURS_FULL ?= $(CHECK_OURS) matrix-1-kthread matrix-2-tasklet \
-	      attach3 rate worker-group rebalance reload stress guest2guest \
-	      idle mq-single
+	      attach3 rate worker-group rebalance reload stress saverestore \
+	      guest2guest idle mq-single cpuhp rx-bound bench-host
 export CHECK_OURS CHECK_OURS_FULL CHECK_STOCK CHECK_TRIXIE
 
 .PHONY: check check-full demo

@@ -87,8 +87,9 @@ stage build-matrix make build-matrix
 
 # lab_boot NAME DIST NETBACK BUDGET SCENARIOS: one lab run, results in
 # $logs/NAME/ (also its exit status and wall time).  BUDGET caps the whole
-# run so that a wedged dom0 cannot eat CI's 90 minutes; hostile and
-# bench-quick get their own scenario budgets, the others 600 s each.
+# run so that a wedged dom0 cannot eat CI's 90 minutes; hostile,
+# bench-quick and bench-host get their own scenario budgets, the others
+# 600 s each.
 lab_boot() {
 	local name=$1 dist=$2 nb=$3 budget=$4 scen=$5 res=$logs/$1 t0 rc extra=()
 	rm -rf "$res"
@@ -104,7 +105,7 @@ lab_boot() {
 		       LAB_EXTRA_GUEST_SCENARIOS=hostile) ;;
 	esac
 	env "${extra[@]}" LAB_TIMEOUT="$budget" LAB_SCENARIO_TIMEOUT=600 \
-		LAB_SCENARIO_TIMEOUTS="hostile=1650 bench-quick=1380" LAB_RESULTS="$res" \
+		LAB_SCENARIO_TIMEOUTS="hostile=1650 bench-quick=1380 bench-host=900" LAB_RESULTS="$res" \
 		make --no-print-directory lab LAB_DIST="$dist" NETBACK="$nb" SCENARIOS="$scen"
 	rc=$?
 	echo "$rc" > "$res/rc"
