@@ -662,25 +662,35 @@ bool xnb_pass_may_serve(struct xnb_pass_acct *a);
 u32 xnb_pass_turn_slots(const struct xnb_pass_acct *a, u32 share);
 
 /**
- * xnb_pass_turn_left() - What a turn the cap cut has left.
+ * xnb_pass_turn_left() - What a turn the cap or NAPI's budget cut has left.
  * @share: the turn's share (xnb_queue_share(), or the rest of a cut
  *	turn if less)
- * @turn: what the cap left of it (xnb_pass_turn_slots())
  * @rx_limit: the guest RX slots the turn had (xnb_pass_rx_slots())
  * @rx_used: the guest RX slots it used
+ * @tx_limit: the guest TX slots the turn had (xnb_pass_tx_slots())
+ * @tx_used: the guest TX slots it used
  *
- * A turn the cap cut (@turn below @share) goes on first in the next
- * pass while its RX, stopped at the limit, has more: with what is left
- * of its share after what RX used, so the packet crossing each piece's
- * limit counts and a cut turn gets neither more nor less than a whole
- * one.  A turn whose RX stopped short of its limit (no more packets, no
- * guest buffers) is over, as is one the cap did not cut.
+ * Asked once both directions had their go.  A direction was cut when
+ * it stopped at a limit below @share: RX's clipped to what is left of
+ * the cap, less TX's part of it (xnb_pass_rx_slots()); TX's clipped to
+ * what RX left of the cap or to the packets NAPI's budget has left
+ * (xnb_pass_tx_slots()).  A turn with either direction cut goes on
+ * first in the next pass, with what is left of its share after the
+ * direction that used more, so the packet crossing each piece's limit
+ * counts and a cut turn gets no more than a whole one; without this a
+ * queue cut at the end of every pass, the same one in a steady rotation,
+ * would lose the rest of its share each time.  A direction that
+ * stopped short of its limit (no more packets, no guest buffers, TX
+ * held for credit) was not cut, nor was one with a limit of 0 (TX once
+ * NAPI's budget is spent: its rest would never shrink).  Each piece
+ * uses a slot at least, so the rest shrinks every pass.
  *
  * Context: Any context; no locks, no sleeping.
- * Return: @share - @rx_used for a cut turn whose RX used its limit but
- * not its share; else 0.
+ * Return: @share less the more of @rx_used and @tx_used, for a turn with
+ * a direction cut and its share not used; else 0.
  */
-u32 xnb_pass_turn_left(u32 share, u32 turn, u32 rx_limit, u32 rx_used);
+u32 xnb_pass_turn_left(u32 share, u32 rx_limit, u32 rx_used, u32 tx_limit,
+		       u32 tx_used);
 
 /**
  * xnb_pass_rx_slots() - The guest RX slots of a turn.

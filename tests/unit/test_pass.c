@@ -117,33 +117,50 @@ static void test_pass_rx_slots(void **state)
 	}
 }
 
-/* A cut turn goes on with its share less what RX used. */
+/* A turn cut either way goes on with its share less the more of what
+ * the two directions used.
+ */
 static void test_pass_turn_left(void **state)
 {
 	static const struct {
-		u32 share, turn, rx_limit, rx_used, want;
+		u32 share, rx_limit, rx_used, tx_limit, tx_used, want;
 	} c[] = {
-		{ 64, 64, 64, 68, 0 },		/* not cut */
-		{ 64, 64, 60, 60, 0 },		/* split, not cut: over */
-		{ 1024, 256, 192, 204, 820 },	/* cut: the rest */
-		{ 1024, 256, 256, 256, 768 },
-		{ 128, 52, 26, 34, 94 },	/* the crossing packet counts */
-		{ 1024, 256, 192, 100, 0 },	/* RX ran out: over */
-		{ 1024, 256, 192, 0, 0 },	/* TX only: over */
-		{ 76, 52, 26, 80, 0 },		/* RX crossed the share */
-		{ 76, 52, 26, 76, 0 },
-		{ 64, 1, 1, 1, 63 },
+		{ 64, 64, 68, 64, 68, 0 },	/* not cut */
+		{ 64, 64, 10, 64, 0, 0 },	/* ran out both ways: over */
+		{ 1024, 192, 204, 64, 68, 820 },	/* RX cut: the rest */
+		{ 1024, 256, 256, 1, 1, 768 },
+		{ 128, 26, 34, 26, 30, 94 },	/* the crossing packet counts */
+		{ 64, 60, 60, 4, 4, 4 },	/* split near the cap: cut */
+		{ 1024, 192, 100, 64, 30, 0 },	/* ran out both ways: over */
+		/* TX cut, by the cap or by NAPI's packets left. */
+		{ 1024, 192, 0, 64, 70, 954 },	/* TX only */
+		{ 64, 64, 0, 20, 20, 44 },	/* NAPI's last 20 packets */
+		{ 64, 64, 0, 20, 30, 34 },	/* crossing packet counts */
+		{ 1024, 192, 50, 64, 64, 960 },	/* RX ran out, TX cut */
+		{ 300, 100, 100, 150, 120, 180 },	/* RX cut, TX used more */
+		{ 1024, 192, 200, 64, 70, 824 },	/* both cut */
+		{ 64, 64, 0, 20, 5, 0 },	/* TX held for credit: over */
+		/* A limit of 0 cut nothing: the rest would never shrink. */
+		{ 64, 64, 0, 0, 0, 0 },		/* NAPI's budget spent */
+		{ 64, 0, 0, 64, 10, 0 },
+		/* A direction crossed the share: done. */
+		{ 76, 26, 80, 52, 0, 0 },
+		{ 76, 26, 76, 52, 0, 0 },
+		{ 64, 1, 0, 20, 66, 0 },
+		{ 64, 1, 1, 1, 1, 63 },
+		{ 64, 1, 0, 1, 0, 0 },		/* an empty turn: over */
 	};
 	unsigned int i;
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
-		print_message("share %u turn %u rx_limit %u rx_used %u\n",
-			      c[i].share, c[i].turn, c[i].rx_limit,
-			      c[i].rx_used);
-		assert_int_equal(xnb_pass_turn_left(c[i].share, c[i].turn,
-						    c[i].rx_limit,
-						    c[i].rx_used), c[i].want);
+		print_message("share %u rx %u/%u tx %u/%u\n", c[i].share,
+			      c[i].rx_used, c[i].rx_limit, c[i].tx_used,
+			      c[i].tx_limit);
+		assert_int_equal(xnb_pass_turn_left(c[i].share, c[i].rx_limit,
+						    c[i].rx_used,
+						    c[i].tx_limit,
+						    c[i].tx_used), c[i].want);
 	}
 }
 
@@ -415,7 +432,7 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		      u32 *next_head)
 {
 	u32 waiting[MAXN], back[MAXN], rest[MAXN], nw = 0, nb = 0, nr;
-	u32 share, turn, start, id, rx, tx, lim, i = 0, n = m->n;
+	u32 share, turn, start, id, rx, tx, lim, tx_lim, i = 0, n = m->n;
 
 	m->seq++;
 	xnb_pass_begin(a, m->napi, m->cap);
@@ -445,10 +462,11 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		lim = xnb_pass_rx_slots(a, turn, true);
 		rx = used_of(lim, m->pkt);
 		xnb_pass_charge(a, 0, rx);
-		m->turn_left[id] = xnb_pass_turn_left(share, turn, lim, rx);
-		lim = xnb_pass_tx_slots(a, turn);
-		tx = used_of(lim, m->pkt);
+		tx_lim = xnb_pass_tx_slots(a, turn);
+		tx = used_of(tx_lim, m->pkt);
 		xnb_pass_charge(a, tx / m->pkt, tx);
+		m->turn_left[id] = xnb_pass_turn_left(share, lim, rx, tx_lim,
+						      tx);
 		xnb_pass_turn_end(a, start);	/* a no-op: both ways busy */
 		m->vif_slots[id / MAXQ] += rx + tx;
 		m->last_turn[id] = m->seq;

@@ -240,16 +240,16 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
  * then guest->dom0, fewer when NAPI's budget has fewer packets left or
  * RX left less of the cap (xnb_pass_tx_slots).  A slot at least each
  * way.  Charges the turn's TX packets and slots, both ways, to @a, RX's
- * before TX's turn is sized.  A turn the cap cut keeps in turn_left
- * what it has left for the next pass (xnb_pass_turn_left).  True when
- * the queue still has work.
+ * before TX's turn is sized.  A turn the cap or NAPI's budget cut, in
+ * either direction, keeps in turn_left what it has left for the next
+ * pass (xnb_pass_turn_left).  True when the queue still has work.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 			    u32 share, u32 turn, struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
 {
-	unsigned int slots = 0;
-	u32 rx_limit;
+	unsigned int rx_used = 0, tx_used = 0;
+	u32 rx_limit, tx_limit;
 	int rx, tx;
 
 	lockdep_assert_held(&g->pass_busy);
@@ -258,12 +258,13 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 		goto eoi;	/* owed EOIs still go, as spurious */
 
 	rx_limit = xnb_pass_rx_slots(a, turn, xnb_tx_waiting(q));
-	rx = xnb_rx_gather(g, q, rx_limit, &slots);
-	xnb_pass_charge(a, 0, slots);
-	q->turn_left = xnb_pass_turn_left(share, turn, rx_limit, slots);
-	slots = 0;
-	tx = xnb_tx_gather(g, q, xnb_pass_tx_slots(a, turn), &slots);
-	xnb_pass_charge(a, tx, slots);
+	rx = xnb_rx_gather(g, q, rx_limit, &rx_used);
+	xnb_pass_charge(a, 0, rx_used);
+	tx_limit = xnb_pass_tx_slots(a, turn);
+	tx = xnb_tx_gather(g, q, tx_limit, &tx_used);
+	xnb_pass_charge(a, tx, tx_used);
+	q->turn_left = xnb_pass_turn_left(share, rx_limit, rx_used, tx_limit,
+					  tx_used);
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_add(&g->stats.packets, rx + tx);
 	u64_stats_update_end(&g->stats.sync);
@@ -325,10 +326,11 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * starves no one.  RX hands nothing to the stack: it is not counted in
  * NAPI's budget, which would let dom0's transmits starve the guests'
  * TX.  A queue with work left is put back at the tail; one whose turn
- * the cap cut, or whose vif's budget was spent (xnb_group_pop), waits
- * at the head and goes on first in the next pass, so a cut turn is
- * neither lost nor charged twice.  Either way, or when the pass stopped
- * with queues left, the poll keeps the group scheduled (xnb_group_run).
+ * the cap or NAPI's budget cut, either way, or whose vif's budget was
+ * spent (xnb_group_pop), waits at the head and goes on first in the
+ * next pass, so a cut turn is neither lost nor charged twice.  Either
+ * way, or when the pass stopped with queues left, the poll keeps the
+ * group scheduled (xnb_group_run).
  *
  * tests/unit/test_pass.c's model_pass() mirrors this loop, with
  * xnb_group_pop() and xnb_group_serve(): change them together.

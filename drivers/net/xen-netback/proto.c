@@ -535,11 +535,19 @@ u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share)
 	return share < left ? share : left;
 }
 
-u32 xnb_pass_turn_left(u32 share, u32 turn, u32 rx_limit, u32 rx_used)
+u32 xnb_pass_turn_left(u32 share, u32 rx_limit, u32 rx_used, u32 tx_limit,
+		       u32 tx_used)
 {
-	if (turn >= share || rx_used < rx_limit || rx_used >= share)
+	/* A limit of 0 (TX once NAPI's budget is spent) cut nothing: the
+	 * rest would be the whole share, and never shrink.
+	 */
+	bool rx_cut = rx_limit && rx_used >= rx_limit && rx_limit < share;
+	bool tx_cut = tx_limit && tx_used >= tx_limit && tx_limit < share;
+	u32 used = rx_used > tx_used ? rx_used : tx_used;
+
+	if (!(rx_cut || tx_cut) || used >= share)
 		return 0;
-	return share - rx_used;
+	return share - used;
 }
 
 u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, bool tx_waits)
