@@ -711,6 +711,22 @@ u32 xnb_pass_turn_left(u32 share, u32 rx_limit, u32 rx_used, u32 tx_limit,
 u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, bool tx_waits);
 
 /**
+ * xnb_pass_rx_split() - Whether waiting TX can change a turn's RX slots.
+ * @a: the pass's account, which may serve (xnb_pass_may_serve())
+ * @turn: the turn's slots each way (xnb_pass_turn_slots())
+ *
+ * TX's part of the cap is at most half of what is left of it, so a turn
+ * that fits in the rest gets the same RX slots whether TX requests wait
+ * or not: the caller need not look at the guest's TX ring (group.c's
+ * xnb_tx_waiting()) to size it.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: false when xnb_pass_rx_slots(@a, @turn, true) and
+ * xnb_pass_rx_slots(@a, @turn, false) are equal for sure.
+ */
+bool xnb_pass_rx_split(const struct xnb_pass_acct *a, u32 turn);
+
+/**
  * xnb_pass_tx_slots() - The guest TX slots of a turn.
  * @a: the pass's account, which may serve (xnb_pass_may_serve()), with
  *	the turn's RX charged already

@@ -120,6 +120,42 @@ static void test_pass_rx_slots(void **state)
 	}
 }
 
+/* Where RX's slots do not depend on TX waiting, the split says so;
+ * and it is no wider than needed: a turn more than half of what is left
+ * (rounded up) may be split.
+ */
+static void test_pass_rx_split(void **state)
+{
+	static const u32 napis[] = { 1, 4, 64, 300 };
+	struct xnb_pass_acct a;
+	u32 n, slots, turn, left, differ = 0;
+
+	(void)state;
+	for (n = 0; n < ARRAY_SIZE(napis); n++)
+	for (slots = 0; slots <= XNB_PASS_SLOTS + 20; slots++)
+	for (turn = 1; turn <= XNB_PASS_SLOTS + 20; turn++) {
+		xnb_pass_begin(&a, napis[n], XNB_PASS_SLOTS);
+		xnb_pass_charge(&a, 0, slots);
+		left = slots < XNB_PASS_SLOTS ? XNB_PASS_SLOTS - slots : 0;
+		if (xnb_pass_rx_slots(&a, turn, true) !=
+		    xnb_pass_rx_slots(&a, turn, false)) {
+			assert_true(xnb_pass_rx_split(&a, turn));
+			differ++;
+		}
+		assert_int_equal(xnb_pass_rx_split(&a, turn),
+				 turn > (left + 1) / 2);
+	}
+	assert_true(differ > 0);
+	/* The table's: a turn that fits twice is not split. */
+	xnb_pass_begin(&a, 64, XNB_PASS_SLOTS);
+	assert_false(xnb_pass_rx_split(&a, 64));
+	assert_false(xnb_pass_rx_split(&a, 128));
+	assert_true(xnb_pass_rx_split(&a, 129));
+	xnb_pass_charge(&a, 0, 255);
+	assert_true(xnb_pass_rx_split(&a, 2));
+	assert_false(xnb_pass_rx_split(&a, 1));
+}
+
 /* A turn cut either way goes on with its share less the more of what
  * the two directions used.
  */
@@ -582,7 +618,9 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		/* xnb_group_serve(): RX, leaving TX its part if requests
 		 * wait, charged; then TX; then what a cut turn has left.
 		 */
-		rx_lim = xnb_pass_rx_slots(a, turn, m->tx_backlog[id] != 0);
+		rx_lim = xnb_pass_rx_slots(a, turn,
+					   xnb_pass_rx_split(a, turn) &&
+					   m->tx_backlog[id] != 0);
 		rx = model_gather(rx_lim, m->vif[v].rx_pkt,
 				  &m->rx_backlog[id], &pkts);
 		xnb_pass_charge(a, 0, rx);
@@ -960,6 +998,7 @@ int main(void)
 		cmocka_unit_test(test_pass_may_serve),
 		cmocka_unit_test(test_pass_turn_slots),
 		cmocka_unit_test(test_pass_rx_slots),
+		cmocka_unit_test(test_pass_rx_split),
 		cmocka_unit_test(test_pass_turn_left),
 		cmocka_unit_test(test_pass_turn_end),
 		cmocka_unit_test(test_pass_tx_slots),

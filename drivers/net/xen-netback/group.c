@@ -257,7 +257,9 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
-	rx_limit = xnb_pass_rx_slots(a, turn, xnb_tx_waiting(q));
+	/* A look at the guest's TX ring only when it can change RX's part. */
+	rx_limit = xnb_pass_rx_slots(a, turn, xnb_pass_rx_split(a, turn) &&
+				     xnb_tx_waiting(q));
 	rx = xnb_rx_gather(g, q, rx_limit, &rx_used);
 	xnb_pass_charge(a, 0, rx_used);
 	tx_limit = xnb_pass_tx_slots(a, turn);

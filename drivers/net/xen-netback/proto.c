@@ -563,6 +563,13 @@ u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, bool tx_waits)
 	return turn ? turn : 1;
 }
 
+bool xnb_pass_rx_split(const struct xnb_pass_acct *a, u32 turn)
+{
+	u32 left = a->slots < a->cap ? a->cap - a->slots : 0;
+
+	return turn > left - left / 2;
+}
+
 void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots)
 {
 	a->tx_packets += tx_packets;
