@@ -387,20 +387,23 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 			continue;
 		spin_lock_irq(&g->lock);
 		/* Unless it was detached meanwhile, back to the tail, or with
-		 * its turn cut by the cap, first in the next pass.  Until this
-		 * pass ends it cannot join another group (a detach waits for
-		 * the pass): its group is g or NULL, written under g->lock.
+		 * its turn cut, first in the next pass.  Until this pass ends
+		 * it cannot join another group (a detach waits for the pass):
+		 * its group is g or NULL, written under g->lock.  A kick
+		 * during its turn queued it at the tail already: a cut turn
+		 * still moves it to wait.
 		 */
 		if (rcu_dereference_protected(q->group,
 					      lockdep_is_held(&g->lock)) == g) {
 			a->requeued = true;
 			if (!q->queued) {
-				list_add_tail(&q->active_node, &g->active);
+				list_add_tail(&q->active_node, q->turn_left ?
+					      &waiting : &g->active);
 				q->queued = true;
 				WRITE_ONCE(g->nr_active, g->nr_active + 1);
-			}
-			if (q->turn_left)
+			} else if (q->turn_left) {
 				list_move_tail(&q->active_node, &waiting);
+			}
 		}
 		spin_unlock_irq(&g->lock);
 	}
