@@ -734,11 +734,15 @@ bool xnb_pass_rx_split(const struct xnb_pass_acct *a, u32 turn);
  *
  * Every guest TX packet takes a slot at least, so a turn gets no more
  * slots than NAPI's budget has packets left; nor more than RX left of
- * the cap (xnb_pass_turn_slots()).
+ * the cap (xnb_pass_turn_slots(), a slot at least: the turn's TX still
+ * moves a packet after RX took the rest).  Once NAPI's budget is spent,
+ * none: not from group.c, whose pass starts no turn then and whose RX
+ * takes none of that budget.
  *
  * Context: Any context; no locks, no sleeping.
  * Return: min(@share, the packets NAPI's budget has left, what is left
- * of the cap, one at least).
+ * of the cap or one if none is); 0 when NAPI's budget is spent or
+ * @share is 0.
  */
 u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share);
 
