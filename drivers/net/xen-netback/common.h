@@ -73,7 +73,8 @@
  *                under which init and exit also take the groups up and
  *                down (a new set is made under cpus_read_lock() too, so
  *                the CPUs it chose stay online until it is published,
- *                and dropped then: the queues move under the mutex);
+ *                and dropped then: the queues move under the mutex;
+ *                kept over the moves without a CPU hotplug state);
  *                then for groups sysfs.c makes the new set's
  *                directories (xnb_sysfs_update, outside that mutex);
  *                rebalance_ms: (re)arms the balancer, only between

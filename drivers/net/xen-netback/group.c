@@ -1257,7 +1257,8 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
  *
  * Context: Process context (a sysfs write, or the module's options at
  * load), sleeps.  Takes the CPU hotplug lock (read: the new groups'
- * CPUs stay online until the set is published, and no longer), then
+ * CPUs stay online until the set is published, and no longer unless no
+ * hotplug state is registered: then until the queues moved), then
  * xnb_assign_mutex, and each old group's lock and sync_mutex as its
  * queues move.
  * Return: 0; -EBUSY once the module is unloading; -ENOMEM or the error
@@ -1269,6 +1270,7 @@ int xnb_groups_set_count(unsigned int n)
 	struct xnb_cpu_slot *slots, *old_slots;
 	struct xnb_group *groups, *old;
 	u32 *loads, *old_loads;
+	bool followed;
 	int err = 0;
 
 	groups = kcalloc(want, sizeof(*groups), GFP_KERNEL);
@@ -1314,14 +1316,22 @@ int xnb_groups_set_count(unsigned int n)
 	 * here point at an online CPU, and the callback then moves that
 	 * group, its queues included, under the mutex.  The moves take no
 	 * cpus_read_lock() and wait for no hotplug (common.h's lock order),
-	 * so a hotplug need not wait for them all.
+	 * so a hotplug need not wait for them all.  Without our hotplug
+	 * state (its registration failed) nothing would hold a CPU going
+	 * offline back while irqs are pointed at it: keep the lock over the
+	 * moves, which no callback of ours then waits for.  xnb_cpuhp is
+	 * set before the first set and cleared after the last one.
 	 */
-	cpus_read_unlock();
+	followed = xnb_cpuhp != CPUHP_INVALID;
+	if (followed)
+		cpus_read_unlock();
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], true);
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], false);
 	mutex_unlock(&xnb_assign_mutex);
+	if (!followed)
+		cpus_read_unlock();
 	pr_info("groups=%u: queues moved live from %u groups\n", want, old_n);
 
 	synchronize_rcu();
