@@ -325,7 +325,7 @@ struct xnb_queue {
 	bool queued;
 	u32 share_pass;			/* group->pass_seq of its last turn */
 	u32 share_slots;		/* the slots it was given then */
-	u32 turn_left;			/* a cut turn's rest (see above) */
+	struct xnb_pass_ways turn_left;	/* a cut turn's rest (see above) */
 
 	/* Guest TX ring and its per-slot answers, by ring index. */
 	struct xen_netif_tx_back_ring tx;

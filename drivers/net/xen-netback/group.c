@@ -194,11 +194,12 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 	return xnb_queue_share(budget, active, used);
 }
 
-/* The next queue with work, its share in *share (its vif's, or what is
- * left of a turn the cap cut in the last pass if less) and its turn's
- * slots in *turn: the share clipped to what is left of the pass's cap
- * (@a).  The vif's other queues are charged the turn, what the queue
- * was given, not its share.  A queue whose vif had its budget in this
+/* The next queue with work, its share each way in *way (its vif's, or
+ * what each way of a turn cut in the last pass has left if less), the
+ * more of the two in *share, and its turn's slots in *turn: *share
+ * clipped to what is left of the pass's cap (@a).  The vif's other
+ * queues are charged the turn, what the queue was given, not its
+ * share.  A queue whose vif had its budget in this
  * pass already gets none: it moves to @waiting, still queued, and goes
  * back to the head of the active list when the pass ends
  * (xnb_group_pass), so its turn comes first next time.
@@ -206,7 +207,7 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 				       const struct xnb_pass_acct *a,
 				       struct list_head *waiting, u32 *share,
-				       u32 *turn)
+				       struct xnb_pass_ways *way, u32 *turn)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q;
@@ -218,8 +219,8 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	if (q) {
 		*share = xnb_group_share(g, q, budget);
 		if (*share) {
-			if (q->turn_left && q->turn_left < *share)
-				*share = q->turn_left;
+			*share = xnb_pass_turn_share(&q->turn_left, *share,
+						     way);
 			*turn = xnb_pass_turn_slots(a, *share);
 			list_del_init(&q->active_node);
 			q->queued = false;
@@ -234,39 +235,45 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	return q;
 }
 
-/* Serve one queue's turn of @turn slots each way (its @share, clipped
- * to what is left of the pass's cap): dom0->guest first, leaving part
- * of the cap to guest->dom0 if requests wait there (xnb_pass_rx_slots);
- * then guest->dom0, fewer when NAPI's budget has fewer packets left or
- * RX left less of the cap (xnb_pass_tx_slots).  A slot at least each
- * way.  Charges the turn's TX packets and slots, both ways, to @a, RX's
- * before TX's turn is sized.  A turn the cap or NAPI's budget cut, in
- * either direction, keeps in turn_left what it has left for the next
- * pass (xnb_pass_turn_left).  True when the queue still has work.
+/* Serve one queue's turn of @turn slots (the more of its share each way
+ * @way, clipped to what is left of the pass's cap), each way no more
+ * than its share: dom0->guest first, leaving part of the cap to
+ * guest->dom0 if requests wait there (xnb_pass_rx_slots); then
+ * guest->dom0, fewer when NAPI's budget has fewer packets left or RX
+ * left less of the cap (xnb_pass_tx_slots).  A slot at least each way
+ * that has a share.  Charges the turn's TX packets and slots, both
+ * ways, to @a, RX's before TX's turn is sized.  A way the cap or NAPI's
+ * budget cut keeps in turn_left what it has left for the next pass
+ * (xnb_pass_turn_left).  True when the queue still has work.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
-			    u32 share, u32 turn, struct xnb_pass_acct *a)
+			    const struct xnb_pass_ways *way, u32 turn,
+			    struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
 {
+	u32 rx_turn = min(turn, way->rx), tx_turn = min(turn, way->tx);
 	unsigned int rx_used = 0, tx_used = 0;
-	u32 rx_limit, tx_limit;
+	u32 rx_limit, tx_limit, tx_waits = 0;
 	int rx, tx;
 
 	lockdep_assert_held(&g->pass_busy);
-	q->turn_left = 0;
+	q->turn_left = (struct xnb_pass_ways){};
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
-	/* A look at the guest's TX ring only when it can change RX's part. */
-	rx_limit = xnb_pass_rx_slots(a, turn, xnb_pass_rx_split(a, turn) &&
-				     xnb_tx_waiting(q));
+	/* RX leaves TX its part of the cap while TX requests wait: a look
+	 * at the guest's TX ring only when that can change RX's slots.
+	 */
+	if (tx_turn && xnb_pass_rx_split(a, rx_turn) && xnb_tx_waiting(q))
+		tx_waits = tx_turn;
+	rx_limit = xnb_pass_rx_slots(a, rx_turn, tx_waits);
 	rx = xnb_rx_gather(g, q, rx_limit, &rx_used);
 	xnb_pass_charge(a, 0, rx_used);
-	tx_limit = xnb_pass_tx_slots(a, turn);
+	tx_limit = xnb_pass_tx_slots(a, tx_turn);
 	tx = xnb_tx_gather(g, q, tx_limit, &tx_used);
 	xnb_pass_charge(a, tx, tx_used);
-	q->turn_left = xnb_pass_turn_left(share, rx_limit, rx_used, tx_limit,
-					  tx_used);
+	q->turn_left.rx = xnb_pass_turn_left(way->rx, rx_limit, rx_used);
+	q->turn_left.tx = xnb_pass_turn_left(way->tx, tx_limit, tx_used);
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_add(&g->stats.packets, rx + tx);
 	u64_stats_update_end(&g->stats.sync);
@@ -281,7 +288,8 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 
 	if (xnb_tx_pending(q) || xnb_rx_pending(q))
 		return true;
-	q->turn_left = 0;	/* drained: its next turn is a new one */
+	/* Drained: its next turn is a new one. */
+	q->turn_left = (struct xnb_pass_ways){};
 
 eoi:
 	/* Rings drained: let the event channels fire again. */
@@ -330,9 +338,9 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * TX.  A queue with work left is put back at the tail; one whose turn
  * the cap or NAPI's budget cut, either way, or whose vif's budget was
  * spent (xnb_group_pop), waits at the head and goes on first in the
- * next pass, so a cut turn is neither lost nor charged twice.  Either
- * way, or when the pass stopped with queues left, the poll keeps the
- * group scheduled (xnb_group_run).
+ * next pass, each way with what it has left, so a cut turn is neither
+ * lost nor charged twice.  Either way, or when the pass stopped with
+ * queues left, the poll keeps the group scheduled (xnb_group_run).
  *
  * tests/unit/test_pass.c's model_pass() mirrors this loop, with
  * xnb_group_pop() and xnb_group_serve(): change them together.
@@ -342,11 +350,12 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 {
 	bool traced = trace_xnb_group_pass_enabled();
 	u32 share, turn, start_slots, vif_budget = READ_ONCE(xnb_budget);
+	struct xnb_pass_ways way;
 	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
 	unsigned int n, served = 0;
 	struct xnb_queue *q;
 	LIST_HEAD(waiting);
-	bool more;
+	bool more, cut;
 
 	lockdep_assert_held(&g->pass_busy);
 	/* The pass's own counters, for its event: ours to read. */
@@ -364,7 +373,7 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	spin_unlock_irq(&g->lock);
 
 	while (n-- && xnb_pass_may_serve(a) &&
-	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share,
+	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share, &way,
 				  &turn))) {
 		if (!share) {
 			/* Its vif's budget is spent: it waits, still active,
@@ -377,7 +386,7 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		}
 		served++;
 		start_slots = a->slots;
-		more = xnb_group_serve(g, q, share, turn, a);
+		more = xnb_group_serve(g, q, &way, turn, a);
 		/* One slot at least a turn, so the cap bounds the turns too:
 		 * a disabled vif, RX waiting for buffers, TX held for credit
 		 * or a full response ring use none.
@@ -396,12 +405,13 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		if (rcu_dereference_protected(q->group,
 					      lockdep_is_held(&g->lock)) == g) {
 			a->requeued = true;
+			cut = q->turn_left.rx || q->turn_left.tx;
 			if (!q->queued) {
-				list_add_tail(&q->active_node, q->turn_left ?
+				list_add_tail(&q->active_node, cut ?
 					      &waiting : &g->active);
 				q->queued = true;
 				WRITE_ONCE(g->nr_active, g->nr_active + 1);
-			} else if (q->turn_left) {
+			} else if (cut) {
 				list_move_tail(&q->active_node, &waiting);
 			}
 		}
@@ -740,7 +750,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	list_add_tail(&q->group_node, &g->queues);
 	g->nr_queues++;
 	q->share_slots = 0;	/* no turn in g's pass yet */
-	q->turn_left = 0;
+	q->turn_left = (struct xnb_pass_ways){};
 	/* Publishes g to xnb_group_kick()'s lockless read. */
 	rcu_assign_pointer(q->group, g);
 	spin_unlock_irq(&g->lock);

@@ -535,26 +535,36 @@ u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share)
 	return share < left ? share : left;
 }
 
-u32 xnb_pass_turn_left(u32 share, u32 rx_limit, u32 rx_used, u32 tx_limit,
-		       u32 tx_used)
+u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
+			struct xnb_pass_ways *way)
+{
+	if (left->rx || left->tx) {
+		way->rx = left->rx < share ? left->rx : share;
+		way->tx = left->tx < share ? left->tx : share;
+	} else {
+		way->rx = share;
+		way->tx = share;
+	}
+	return way->rx > way->tx ? way->rx : way->tx;
+}
+
+u32 xnb_pass_turn_left(u32 share, u32 limit, u32 used)
 {
 	/* A limit of 0 (TX once NAPI's budget is spent) cut nothing: the
 	 * rest would be the whole share, and never shrink.
 	 */
-	bool rx_cut = rx_limit && rx_used >= rx_limit && rx_limit < share;
-	bool tx_cut = tx_limit && tx_used >= tx_limit && tx_limit < share;
-	u32 used = rx_used > tx_used ? rx_used : tx_used;
-
-	if (!(rx_cut || tx_cut) || used >= share)
+	if (!limit || used < limit || limit >= share || used >= share)
 		return 0;
 	return share - used;
 }
 
-u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, bool tx_waits)
+u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, u32 tx_turn)
 {
 	u32 left = a->slots < a->cap ? a->cap - a->slots : 0;
-	u32 tx = tx_waits ? xnb_pass_tx_slots(a, turn) : 0;
+	u32 tx = xnb_pass_tx_slots(a, tx_turn);
 
+	if (!turn)
+		return 0;
 	if (tx > left / 2)
 		tx = left / 2;
 	left -= tx;
