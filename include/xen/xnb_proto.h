@@ -571,12 +571,14 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * XNB_PASS_SLOTS turns.  A turn is clipped to what is left of the cap
  * (xnb_pass_turn_slots()): RX gets that, less a part for waiting TX
  * (xnb_pass_rx_slots()), TX what RX left of it (xnb_pass_tx_slots()),
- * each a slot at least.  Only the packet that crosses a limit still
- * goes, so a pass moves at most XNB_PASS_MAX_SLOTS, whatever the budget
- * and however many vifs the group serves.  The queues not reached stay
- * at the head of the list and come first in the next poll: the list is
- * the round-robin cursor.  A slot carries at most a page: a pass copies
- * at most XNB_PASS_MAX_SLOTS pages, about 1.4 MiB.
+ * each no more than its share of the turn (xnb_pass_turn_share()) and a
+ * slot at least while it has one: a way cut goes on in the next pass
+ * with its rest (xnb_pass_turn_left()).  Only the packet that crosses a
+ * limit still goes, so a pass moves at most XNB_PASS_MAX_SLOTS, whatever
+ * the budget and however many vifs the group serves.  The queues not
+ * reached stay at the head of the list and come first in the next poll:
+ * the list is the round-robin cursor.  A slot carries at most a page: a
+ * pass copies at most XNB_PASS_MAX_SLOTS pages, about 1.4 MiB.
  */
 #define XNB_PASS_SLOTS		256u
 /* The most a pass's turns use: XNB_PASS_SLOTS - 1 before its last turn,
@@ -646,15 +648,15 @@ bool xnb_pass_may_serve(struct xnb_pass_acct *a);
 /**
  * xnb_pass_turn_slots() - What is left of the cap for a turn.
  * @a: the pass's account, which may serve (xnb_pass_may_serve())
- * @share: the turn's share (xnb_queue_share())
+ * @share: the turn's share (xnb_pass_turn_share())
  *
  * A turn uses no more of the cap than is left of it, so the cap bounds
  * the pass whatever the budget: @share, clipped to the slots left below
  * @a->cap, and one at least (the turn of a direction served after the
  * other took the rest still moves a packet; the cap holds the pass's
  * next turn off).  A clipped turn is what the queue was given: its vif
- * is charged that in this pass, not its share (group.c), and the rest
- * goes on in the next pass (xnb_pass_turn_left()).
+ * is charged that in this pass, not its share (group.c), and what each
+ * way has left goes on in the next pass (xnb_pass_turn_left()).
  *
  * Context: Any context; no locks, no sleeping.
  * Return: max(1, min(@share, @a->cap - @a->slots)).
@@ -662,31 +664,68 @@ bool xnb_pass_may_serve(struct xnb_pass_acct *a);
 u32 xnb_pass_turn_slots(const struct xnb_pass_acct *a, u32 share);
 
 /**
- * xnb_pass_turn_left() - What a turn the cap cut has left.
- * @share: the turn's share (xnb_queue_share(), or the rest of a cut
- *	turn if less)
- * @turn: what the cap left of it (xnb_pass_turn_slots())
- * @rx_limit: the guest RX slots the turn had (xnb_pass_rx_slots())
- * @rx_used: the guest RX slots it used
+ * struct xnb_pass_ways - Slots of a queue's turn, each way.
+ * @rx: guest RX slots (dom0->guest)
+ * @tx: guest TX slots (guest->dom0)
+ */
+struct xnb_pass_ways {
+	u32 rx;
+	u32 tx;
+};
+
+/**
+ * xnb_pass_turn_share() - A turn's share, each way.
+ * @left: what the queue's last turn, cut, has left each way (both 0:
+ *	none was cut, this turn is a new one)
+ * @share: the vif's share for the queue (xnb_queue_share())
+ * @way: set to the turn's share each way
  *
- * A turn the cap cut (@turn below @share) goes on first in the next
- * pass while its RX, stopped at the limit, has more: with what is left
- * of its share after what RX used, so the packet crossing each piece's
- * limit counts and a cut turn gets neither more nor less than a whole
- * one.  A turn whose RX stopped short of its limit (no more packets, no
- * guest buffers) is over, as is one the cap did not cut.
+ * A new turn has @share each way.  A cut one goes on with what each way
+ * has left, @share at most: a way that had its share, or stopped short
+ * of its limit, has none left and sits the rest of the turn out.
  *
  * Context: Any context; no locks, no sleeping.
- * Return: @share - @rx_used for a cut turn whose RX used its limit but
- * not its share; else 0.
+ * Return: the more of @way's two, what the turn is given (and its vif
+ * charged) before the cap clips it (xnb_pass_turn_slots()); not 0 when
+ * @share is not.
  */
-u32 xnb_pass_turn_left(u32 share, u32 turn, u32 rx_limit, u32 rx_used);
+u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
+			struct xnb_pass_ways *way);
+
+/**
+ * xnb_pass_turn_left() - What one way of a turn has left once cut.
+ * @share: the way's share of the turn (xnb_pass_turn_share())
+ * @limit: the slots it had (xnb_pass_rx_slots(), xnb_pass_tx_slots())
+ * @used: the slots it used
+ *
+ * Asked for each way once both had their go.  A way was cut when it
+ * stopped at a limit below its share: RX's clipped to what is left of
+ * the cap, less TX's part of it; TX's clipped to what RX left of the
+ * cap or to the packets NAPI's budget has left.  A way cut goes on
+ * first in the next pass with what is left of its share, so the packet
+ * crossing each piece's limit counts and a cut turn gets, each way, no
+ * more than a whole one.  Each way counts alone: a queue busy both ways
+ * whose TX the cap or NAPI's budget cut while its RX had its share
+ * still gets the rest of its TX share; without this a queue cut at the
+ * end of every pass, the same one in a steady rotation, would lose it
+ * each time.  A way that stopped short of its limit (no more packets,
+ * no guest buffers, TX held for credit) was not cut, nor one with a
+ * limit of 0 (a way with nothing left, or TX once NAPI's budget is
+ * spent: its rest would never shrink).  A piece of a cut way uses a
+ * slot at least, so its rest shrinks every pass.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: @share - @used for a way cut that did not use its share;
+ * else 0.
+ */
+u32 xnb_pass_turn_left(u32 share, u32 limit, u32 used);
 
 /**
  * xnb_pass_rx_slots() - The guest RX slots of a turn.
  * @a: the pass's account, which may serve (xnb_pass_may_serve())
- * @turn: the turn's slots each way (xnb_pass_turn_slots())
- * @tx_waits: guest TX requests wait on the queue's ring
+ * @turn: the turn's RX slots (its RX share clipped to the cap's rest)
+ * @tx_turn: the turn's TX slots, the same way, or 0 when no guest TX
+ *	requests wait on the queue's ring
  *
  * RX goes first in a turn.  When the turn is clipped by the cap, RX
  * alone could use all of it and leave guest TX a packet per pass (the
@@ -696,9 +735,26 @@ u32 xnb_pass_turn_left(u32 share, u32 turn, u32 rx_limit, u32 rx_used);
  * is not split.
  *
  * Context: Any context; no locks, no sleeping.
- * Return: @turn, less TX's part of the cap when @tx_waits, one at least.
+ * Return: @turn, less TX's part of the cap, one at least; 0 for a turn
+ * with no RX (@turn 0: a cut turn whose RX is done).
  */
-u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, bool tx_waits);
+u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, u32 tx_turn);
+
+/**
+ * xnb_pass_rx_split() - Whether waiting TX can change a turn's RX slots.
+ * @a: the pass's account, which may serve (xnb_pass_may_serve())
+ * @turn: the turn's slots each way (xnb_pass_turn_slots())
+ *
+ * TX's part of the cap is at most half of what is left of it, so a turn
+ * that fits in the rest gets the same RX slots whether TX requests wait
+ * or not: the caller need not look at the guest's TX ring (group.c's
+ * xnb_tx_waiting()) to size it.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: false when xnb_pass_rx_slots(@a, @turn, any TX turn) and
+ * xnb_pass_rx_slots(@a, @turn, 0) are equal for sure.
+ */
+bool xnb_pass_rx_split(const struct xnb_pass_acct *a, u32 turn);
 
 /**
  * xnb_pass_tx_slots() - The guest TX slots of a turn.
@@ -708,11 +764,15 @@ u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, bool tx_waits);
  *
  * Every guest TX packet takes a slot at least, so a turn gets no more
  * slots than NAPI's budget has packets left; nor more than RX left of
- * the cap (xnb_pass_turn_slots()).
+ * the cap (xnb_pass_turn_slots(), a slot at least: the turn's TX still
+ * moves a packet after RX took the rest).  Once NAPI's budget is spent,
+ * none: not from group.c, whose pass starts no turn then and whose RX
+ * takes none of that budget.
  *
  * Context: Any context; no locks, no sleeping.
  * Return: min(@share, the packets NAPI's budget has left, what is left
- * of the cap, one at least).
+ * of the cap or one if none is); 0 when NAPI's budget is spent or
+ * @share is 0.
  */
 u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share);
 

@@ -73,7 +73,8 @@
  *                under which init and exit also take the groups up and
  *                down (a new set is made under cpus_read_lock() too, so
  *                the CPUs it chose stay online until it is published,
- *                and dropped then: the queues move under the mutex);
+ *                and dropped then: the queues move under the mutex;
+ *                kept over the moves without a CPU hotplug state);
  *                then for groups sysfs.c makes the new set's
  *                directories (xnb_sysfs_update, outside that mutex);
  *                rebalance_ms: (re)arms the balancer, only between
@@ -288,9 +289,12 @@ struct xnb_backoff {
  *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
  *    worked, flush_group, load, the stats' writes) and turn_left: the
  *    pass of the queue's group, which holds that group's pass lock
- *    (pass_busy); while the queue is in no group, the xenbus thread (an
- *    attach clears turn_left).  A detach waits for the group's poll
- *    (xnb_group_sync), so the two never overlap.
+ *    (pass_busy); while the queue is in no group, the xenbus thread.
+ *    Except turn_left, which every attach clears under xnb_assign_mutex
+ *    and the new group's lock, before it publishes the group: the
+ *    xenbus thread's, and the balancer's and a regroup's moves, each
+ *    after its detach.  A detach waits for the group's poll
+ *    (xnb_group_sync), so the pass and these never overlap.
  *    The event handlers read a snapshot lockless (READ_ONCE of
  *    req_cons, tx_held, rx_blocked_since, rx_want, tx_prod_eoi) and
  *    judge events by it (proto.c); the worker writes all five with
@@ -321,7 +325,7 @@ struct xnb_queue {
 	bool queued;
 	u32 share_pass;			/* group->pass_seq of its last turn */
 	u32 share_slots;		/* the slots it was given then */
-	u32 turn_left;			/* a cut turn's rest (pass_busy) */
+	struct xnb_pass_ways turn_left;	/* a cut turn's rest (see above) */
 
 	/* Guest TX ring and its per-slot answers, by ring index. */
 	struct xen_netif_tx_back_ring tx;

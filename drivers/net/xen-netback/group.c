@@ -194,11 +194,12 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 	return xnb_queue_share(budget, active, used);
 }
 
-/* The next queue with work, its share in *share (its vif's, or what is
- * left of a turn the cap cut in the last pass if less) and its turn's
- * slots in *turn: the share clipped to what is left of the pass's cap
- * (@a).  The vif's other queues are charged the turn, what the queue
- * was given, not its share.  A queue whose vif had its budget in this
+/* The next queue with work, its share each way in *way (its vif's, or
+ * what each way of a turn cut in the last pass has left if less), the
+ * more of the two in *share, and its turn's slots in *turn: *share
+ * clipped to what is left of the pass's cap (@a).  The vif's other
+ * queues are charged the turn, what the queue was given, not its
+ * share.  A queue whose vif had its budget in this
  * pass already gets none: it moves to @waiting, still queued, and goes
  * back to the head of the active list when the pass ends
  * (xnb_group_pass), so its turn comes first next time.
@@ -206,7 +207,7 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 				       const struct xnb_pass_acct *a,
 				       struct list_head *waiting, u32 *share,
-				       u32 *turn)
+				       struct xnb_pass_ways *way, u32 *turn)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q;
@@ -218,8 +219,8 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	if (q) {
 		*share = xnb_group_share(g, q, budget);
 		if (*share) {
-			if (q->turn_left && q->turn_left < *share)
-				*share = q->turn_left;
+			*share = xnb_pass_turn_share(&q->turn_left, *share,
+						     way);
 			*turn = xnb_pass_turn_slots(a, *share);
 			list_del_init(&q->active_node);
 			q->queued = false;
@@ -234,36 +235,45 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	return q;
 }
 
-/* Serve one queue's turn of @turn slots each way (its @share, clipped
- * to what is left of the pass's cap): dom0->guest first, leaving part
- * of the cap to guest->dom0 if requests wait there (xnb_pass_rx_slots);
- * then guest->dom0, fewer when NAPI's budget has fewer packets left or
- * RX left less of the cap (xnb_pass_tx_slots).  A slot at least each
- * way.  Charges the turn's TX packets and slots, both ways, to @a, RX's
- * before TX's turn is sized.  A turn the cap cut keeps in turn_left
- * what it has left for the next pass (xnb_pass_turn_left).  True when
- * the queue still has work.
+/* Serve one queue's turn of @turn slots (the more of its share each way
+ * @way, clipped to what is left of the pass's cap), each way no more
+ * than its share: dom0->guest first, leaving part of the cap to
+ * guest->dom0 if requests wait there (xnb_pass_rx_slots); then
+ * guest->dom0, fewer when NAPI's budget has fewer packets left or RX
+ * left less of the cap (xnb_pass_tx_slots).  A slot at least each way
+ * that has a share.  Charges the turn's TX packets and slots, both
+ * ways, to @a, RX's before TX's turn is sized.  A way the cap or NAPI's
+ * budget cut keeps in turn_left what it has left for the next pass
+ * (xnb_pass_turn_left).  True when the queue still has work.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
-			    u32 share, u32 turn, struct xnb_pass_acct *a)
+			    const struct xnb_pass_ways *way, u32 turn,
+			    struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
 {
-	unsigned int slots = 0;
-	u32 rx_limit;
+	u32 rx_turn = min(turn, way->rx), tx_turn = min(turn, way->tx);
+	unsigned int rx_used = 0, tx_used = 0;
+	u32 rx_limit, tx_limit, tx_waits = 0;
 	int rx, tx;
 
 	lockdep_assert_held(&g->pass_busy);
-	q->turn_left = 0;
+	q->turn_left = (struct xnb_pass_ways){};
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
-	rx_limit = xnb_pass_rx_slots(a, turn, xnb_tx_waiting(q));
-	rx = xnb_rx_gather(g, q, rx_limit, &slots);
-	xnb_pass_charge(a, 0, slots);
-	q->turn_left = xnb_pass_turn_left(share, turn, rx_limit, slots);
-	slots = 0;
-	tx = xnb_tx_gather(g, q, xnb_pass_tx_slots(a, turn), &slots);
-	xnb_pass_charge(a, tx, slots);
+	/* RX leaves TX its part of the cap while TX requests wait: a look
+	 * at the guest's TX ring only when that can change RX's slots.
+	 */
+	if (tx_turn && xnb_pass_rx_split(a, rx_turn) && xnb_tx_waiting(q))
+		tx_waits = tx_turn;
+	rx_limit = xnb_pass_rx_slots(a, rx_turn, tx_waits);
+	rx = xnb_rx_gather(g, q, rx_limit, &rx_used);
+	xnb_pass_charge(a, 0, rx_used);
+	tx_limit = xnb_pass_tx_slots(a, tx_turn);
+	tx = xnb_tx_gather(g, q, tx_limit, &tx_used);
+	xnb_pass_charge(a, tx, tx_used);
+	q->turn_left.rx = xnb_pass_turn_left(way->rx, rx_limit, rx_used);
+	q->turn_left.tx = xnb_pass_turn_left(way->tx, tx_limit, tx_used);
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_add(&g->stats.packets, rx + tx);
 	u64_stats_update_end(&g->stats.sync);
@@ -278,7 +288,8 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 
 	if (xnb_tx_pending(q) || xnb_rx_pending(q))
 		return true;
-	q->turn_left = 0;	/* drained: its next turn is a new one */
+	/* Drained: its next turn is a new one. */
+	q->turn_left = (struct xnb_pass_ways){};
 
 eoi:
 	/* Rings drained: let the event channels fire again. */
@@ -325,10 +336,11 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * starves no one.  RX hands nothing to the stack: it is not counted in
  * NAPI's budget, which would let dom0's transmits starve the guests'
  * TX.  A queue with work left is put back at the tail; one whose turn
- * the cap cut, or whose vif's budget was spent (xnb_group_pop), waits
- * at the head and goes on first in the next pass, so a cut turn is
- * neither lost nor charged twice.  Either way, or when the pass stopped
- * with queues left, the poll keeps the group scheduled (xnb_group_run).
+ * the cap or NAPI's budget cut, either way, or whose vif's budget was
+ * spent (xnb_group_pop), waits at the head and goes on first in the
+ * next pass, each way with what it has left, so a cut turn is neither
+ * lost nor charged twice.  Either way, or when the pass stopped with
+ * queues left, the poll keeps the group scheduled (xnb_group_run).
  *
  * tests/unit/test_pass.c's model_pass() mirrors this loop, with
  * xnb_group_pop() and xnb_group_serve(): change them together.
@@ -338,11 +350,12 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 {
 	bool traced = trace_xnb_group_pass_enabled();
 	u32 share, turn, start_slots, vif_budget = READ_ONCE(xnb_budget);
+	struct xnb_pass_ways way;
 	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
 	unsigned int n, served = 0;
 	struct xnb_queue *q;
 	LIST_HEAD(waiting);
-	bool more;
+	bool more, cut;
 
 	lockdep_assert_held(&g->pass_busy);
 	/* The pass's own counters, for its event: ours to read. */
@@ -360,7 +373,7 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	spin_unlock_irq(&g->lock);
 
 	while (n-- && xnb_pass_may_serve(a) &&
-	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share,
+	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share, &way,
 				  &turn))) {
 		if (!share) {
 			/* Its vif's budget is spent: it waits, still active,
@@ -373,7 +386,7 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		}
 		served++;
 		start_slots = a->slots;
-		more = xnb_group_serve(g, q, share, turn, a);
+		more = xnb_group_serve(g, q, &way, turn, a);
 		/* One slot at least a turn, so the cap bounds the turns too:
 		 * a disabled vif, RX waiting for buffers, TX held for credit
 		 * or a full response ring use none.
@@ -383,20 +396,24 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 			continue;
 		spin_lock_irq(&g->lock);
 		/* Unless it was detached meanwhile, back to the tail, or with
-		 * its turn cut by the cap, first in the next pass.  Until this
-		 * pass ends it cannot join another group (a detach waits for
-		 * the pass): its group is g or NULL, written under g->lock.
+		 * its turn cut, first in the next pass.  Until this pass ends
+		 * it cannot join another group (a detach waits for the pass):
+		 * its group is g or NULL, written under g->lock.  A kick
+		 * during its turn queued it at the tail already: a cut turn
+		 * still moves it to wait.
 		 */
 		if (rcu_dereference_protected(q->group,
 					      lockdep_is_held(&g->lock)) == g) {
 			a->requeued = true;
+			cut = q->turn_left.rx || q->turn_left.tx;
 			if (!q->queued) {
-				list_add_tail(&q->active_node, &g->active);
+				list_add_tail(&q->active_node, cut ?
+					      &waiting : &g->active);
 				q->queued = true;
 				WRITE_ONCE(g->nr_active, g->nr_active + 1);
-			}
-			if (q->turn_left)
+			} else if (cut) {
 				list_move_tail(&q->active_node, &waiting);
+			}
 		}
 		spin_unlock_irq(&g->lock);
 	}
@@ -733,7 +750,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	list_add_tail(&q->group_node, &g->queues);
 	g->nr_queues++;
 	q->share_slots = 0;	/* no turn in g's pass yet */
-	q->turn_left = 0;
+	q->turn_left = (struct xnb_pass_ways){};
 	/* Publishes g to xnb_group_kick()'s lockless read. */
 	rcu_assign_pointer(q->group, g);
 	spin_unlock_irq(&g->lock);
@@ -1250,7 +1267,8 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
  *
  * Context: Process context (a sysfs write, or the module's options at
  * load), sleeps.  Takes the CPU hotplug lock (read: the new groups'
- * CPUs stay online until the set is published, and no longer), then
+ * CPUs stay online until the set is published, and no longer unless no
+ * hotplug state is registered: then until the queues moved), then
  * xnb_assign_mutex, and each old group's lock and sync_mutex as its
  * queues move.
  * Return: 0; -EBUSY once the module is unloading; -ENOMEM or the error
@@ -1262,6 +1280,7 @@ int xnb_groups_set_count(unsigned int n)
 	struct xnb_cpu_slot *slots, *old_slots;
 	struct xnb_group *groups, *old;
 	u32 *loads, *old_loads;
+	bool followed;
 	int err = 0;
 
 	groups = kcalloc(want, sizeof(*groups), GFP_KERNEL);
@@ -1307,14 +1326,22 @@ int xnb_groups_set_count(unsigned int n)
 	 * here point at an online CPU, and the callback then moves that
 	 * group, its queues included, under the mutex.  The moves take no
 	 * cpus_read_lock() and wait for no hotplug (common.h's lock order),
-	 * so a hotplug need not wait for them all.
+	 * so a hotplug need not wait for them all.  Without our hotplug
+	 * state (its registration failed) nothing would hold a CPU going
+	 * offline back while irqs are pointed at it: keep the lock over the
+	 * moves, which no callback of ours then waits for.  xnb_cpuhp is
+	 * set before the first set and cleared after the last one.
 	 */
-	cpus_read_unlock();
+	followed = xnb_cpuhp != CPUHP_INVALID;
+	if (followed)
+		cpus_read_unlock();
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], true);
 	for (i = 0; i < old_n; i++)
 		xnb_groups_move(&old[i], false);
 	mutex_unlock(&xnb_assign_mutex);
+	if (!followed)
+		cpus_read_unlock();
 	pr_info("groups=%u: queues moved live from %u groups\n", want, old_n);
 
 	synchronize_rcu();

@@ -535,24 +535,49 @@ u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share)
 	return share < left ? share : left;
 }
 
-u32 xnb_pass_turn_left(u32 share, u32 turn, u32 rx_limit, u32 rx_used)
+u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
+			struct xnb_pass_ways *way)
 {
-	if (turn >= share || rx_used < rx_limit || rx_used >= share)
-		return 0;
-	return share - rx_used;
+	if (left->rx || left->tx) {
+		way->rx = left->rx < share ? left->rx : share;
+		way->tx = left->tx < share ? left->tx : share;
+	} else {
+		way->rx = share;
+		way->tx = share;
+	}
+	return way->rx > way->tx ? way->rx : way->tx;
 }
 
-u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, bool tx_waits)
+u32 xnb_pass_turn_left(u32 share, u32 limit, u32 used)
+{
+	/* A limit of 0 (TX once NAPI's budget is spent) cut nothing: the
+	 * rest would be the whole share, and never shrink.
+	 */
+	if (!limit || used < limit || limit >= share || used >= share)
+		return 0;
+	return share - used;
+}
+
+u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, u32 tx_turn)
 {
 	u32 left = a->slots < a->cap ? a->cap - a->slots : 0;
-	u32 tx = tx_waits ? xnb_pass_tx_slots(a, turn) : 0;
+	u32 tx = xnb_pass_tx_slots(a, tx_turn);
 
+	if (!turn)
+		return 0;
 	if (tx > left / 2)
 		tx = left / 2;
 	left -= tx;
 	if (turn > left)
 		turn = left;
 	return turn ? turn : 1;
+}
+
+bool xnb_pass_rx_split(const struct xnb_pass_acct *a, u32 turn)
+{
+	u32 left = a->slots < a->cap ? a->cap - a->slots : 0;
+
+	return turn > left - left / 2;
 }
 
 void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots)

@@ -56,7 +56,8 @@ bool xnb_tx_pending(struct xnb_queue *q)
  * xnb_tx_waiting() - Whether guest TX requests wait, at a glance.
  * @q: the queue, served by the caller's pass
  *
- * A hint for sizing the turn's RX (xnb_pass_rx_slots()): unlike
+ * A hint for sizing the turn's RX (xnb_pass_rx_slots()), asked only
+ * when it can change that (xnb_pass_rx_split()): unlike
  * xnb_tx_pending() it re-arms nothing, and a producer index past the
  * ring counts as work (the gather then disables the vif).
  *
