@@ -209,6 +209,11 @@ mig_guest() {
 		else
 			mig_fail=$((mig_fail + 1))
 			why=$(head -n 1 /run/migrate-run.failed 2>/dev/null)
+			# Xen refusing to track a PV guest's dirty pages stops
+			# every migration before netback plays any part: the
+			# host cannot migrate, which says nothing of the driver.
+			grep -q 'Failed to enable logdirty' /run/migrate-xl.log 2>/dev/null &&
+				lab_skip "Xen here cannot migrate a PV guest: $(grep -m1 -o 'Failed to enable logdirty.*' /run/migrate-xl.log)"
 			echo "XNB-MIGRATE queues=$2 run=$i/$MIGRATE_COUNT FAIL ${why:-exit status}"
 			mig_recover "$1" "$2"
 		fi
