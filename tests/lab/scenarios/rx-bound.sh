@@ -122,7 +122,7 @@ phase() {
 		lab_assert_gt "$r" 0 "budget=$b: iperf3 through $vif"
 		sum=$(awk -v s="$sum" -v r="$r" 'BEGIN { print s + r }')
 		lo=$(awk -v l="$lo" -v r="$r" 'BEGIN { print (l == "" || r < l) ? r : l }')
-		hi=$(awk -v h="$hi" -v r="$r" 'BEGIN { print r > h ? r : h }')
+		hi=$(awk -v h="$hi" -v r="$r" 'BEGIN { print (r > h) ? r : h }')
 	done
 	echo "XNB-METRIC rx-bound budget=$b vifs=${#vifs[@]} max_pass_us=$us max_pass_slots=$sl passes=$dp handoffs=$dh cap_handoffs=$cap min_mbps=$lo max_mbps=$hi sum_mbps=$sum"
 	[ "$sl" -le "$bound" ] || { xnb_groups_file | grep '^group'; lab_fail "budget=$b: a pass used $sl slots, more than $bound"; }
