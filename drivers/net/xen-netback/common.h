@@ -11,7 +11,7 @@
  *                xnb_vif_connect_queue + xnb_vif_start (connect),
  *                xnb_vif_disconnect, xnb_vif_destroy,
  *                xnb_vif_set_pinned (moves queues between groups)
- *     group.c    xnb_group_attach/detach (take group->lock, wait for
+ *     groupset.c xnb_group_attach/detach (take group->lock, wait for
  *                the group's poll to end; attach points the queue's
  *                irqs at the group's CPU)
  *
@@ -32,7 +32,7 @@
  *
  *   stats readers (any context; take vif->stats_lock)
  *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
- *     group.c    debugfs "groups" (takes each group->lock)
+ *     groupset.c debugfs "groups" (takes each group->lock)
  *     sysfs.c    /sys/module/xen_netback/groups/<n>/ (process context,
  *                takes xnb_assign_mutex); group counters through
  *                xnb_group_stats_read() here and in debugfs and balance.c;
@@ -68,8 +68,9 @@
  *
  *   sysfs parameter writes (process context; the files exist before
  *   module init runs and until after exit returned)
- *     main.c     groups, copy_batch: group.c swaps or resizes the groups
- *                under its assign mutex (xnb_groups_set_count/_batch),
+ *     main.c     groups, copy_batch: groupset.c swaps, group.c resizes
+ *                the groups under the assign mutex
+ *                (xnb_groups_set_count/_batch),
  *                under which init and exit also take the groups up and
  *                down (a new set is made under cpus_read_lock() too, so
  *                the CPUs it chose stay online until it is published,
@@ -84,12 +85,12 @@
  *     balance.c  xnb_balance_run: under the assign mutex, measures each
  *                group's busy time and each queue's load, asks proto.c
  *                (xnb_balance_pick) and moves at most one queue with
- *                group.c's xnb_group_move_locked (waits for the old
+ *                groupset.c's xnb_group_move_locked (waits for the old
  *                group's poll, like a pin)
  *
  *   CPU hotplug: the hotplug thread of the CPU coming or going (process
  *   context, may sleep; the hotplug holds the CPU hotplug lock)
- *     group.c    xnb_cpu_online, xnb_cpu_offline (dynamic state
+ *     groupset.c xnb_cpu_online, xnb_cpu_offline (dynamic state
  *                "net/xen-netback:online", CPUHP_AP_ONLINE_DYN): under
  *                the assign mutex, move the groups off a CPU going
  *                offline and back home when it returns (NAPI thread,
@@ -98,7 +99,7 @@
  *                scheduler may have moved a NAPI thread woken there
  *                meanwhile, widening its affinity, which the callback
  *                then sets again; irqs move only later in the hotplug.
- *                The state is added by group.c's init before the first
+ *                The state is added by groupset.c's init before the first
  *                set and removed by its exit after the last set
  *                stopped; in between the callbacks find the set in
  *                force, or none (before the first, during exit) and do
@@ -114,7 +115,7 @@
  *   shared with the userspace tests
  *
  *   tracepoints (trace.h, system xen_netback, created in trace.c): the
- *   pass and its handoffs (group.c), moves (balance.c, group.c's
+ *   pass and its handoffs (group.c), moves (balance.c, groupset.c's
  *   regroup, interface.c's pin), a vif disabled (interface.c), RX
  *   stall, drain and unstall (rx.c); each from the context above
  *
@@ -181,7 +182,7 @@
 
 /* main.c: module parameters.  budget, max_queues, separate_tx_rx_irq,
  * provides_xdp_headroom and rebalance_ms may change at any time
- * (READ_ONCE); copy_batch and groups change under group.c's assign
+ * (READ_ONCE); copy_batch and groups change under groupset.c's assign
  * mutex, groups also at module init (readers outside the mutex use
  * READ_ONCE).
  */
@@ -572,7 +573,7 @@ enum {
  *    in between.
  *  - cpu: where the group runs now (its thread, its queues' irqs): its
  *    home_cpu at start, then changed only by the CPU hotplug callbacks
- *    (group.c), under xnb_assign_mutex, which its readers hold (attach,
+ *    (groupset.c), under xnb_assign_mutex, which its readers hold (attach,
  *    sysfs, debugfs).
  *  - moves_in, moves_out: under xnb_assign_mutex.
  *  - max_pass_ns, max_pass_slots: raised by the pass (under the pass
@@ -637,10 +638,11 @@ struct xnb_group {
 	u32 max_pass_slots;
 };
 
-/* group.c: the global group state.
+/* group.c (one group's passes and NAPI contexts) and groupset.c (the
+ * set of groups, who serves what, CPU hotplug): the global group state.
  *
  * Locking: xnb_assign_mutex serialises every change of who serves what:
- * the group set (xnb_groups, xnb_nr_groups, xnb_groups_gen, group.c's
+ * the group set (xnb_groups, xnb_nr_groups, xnb_groups_gen, groupset.c's
  * load scratch and whether the set is down for good, replaced only
  * under it: by init, a groups write and exit alike), each queue's
  * attach, detach and move, copy_batch's value and the batch sizes, and
@@ -655,6 +657,10 @@ extern struct mutex xnb_assign_mutex;
 extern struct xnb_group *xnb_groups;
 extern unsigned long xnb_groups_gen;
 int xnb_groups_init(void);
+int xnb_group_start(struct xnb_group *group, unsigned int index)
+	__must_hold(&xnb_assign_mutex);
+void xnb_group_stop(struct xnb_group *group);
+void xnb_group_sync(struct xnb_group *group);
 void xnb_groups_exit(void);
 void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
