@@ -262,7 +262,7 @@ CHECK_TRIXIE ?= matrix-1-kthread matrix-2-tasklet multiqueue
 # random run, the bench smoke, and the hostile campaign on Debian 13 too.
 CHECK_OURS_FULL ?= $(CHECK_OURS) matrix-1-kthread matrix-2-tasklet \
 	      attach3 rate worker-group rebalance reload stress guest2guest \
-	      idle mq-single cpuhp rx-bound bench-host
+	      idle mq-single rx-bound bench-host cpuhp
 export CHECK_OURS CHECK_OURS_FULL CHECK_STOCK CHECK_TRIXIE
 
 .PHONY: check check-full demo
