@@ -399,12 +399,65 @@ bench_profile() {	# DIR N
 }
 
 # --- one cycle ---------------------------------------------------------------------
+# On a real host (bench/bench-host.sh sets BENCH_HOST=1, BENCH_HOST_DOMIDS
+# and BENCH_HOST_ABORT) the bench's own guests are those it created, by
+# domid: "DOMID gN" lines in BENCH_HOST_DOMIDS.  A guest named g<N> that
+# it did not create is someone else's, never destroyed.
+# bench_host_own N: record gN, just created.
+bench_host_own() {
+	[ "${BENCH_HOST:-0}" = 1 ] || return 0
+	echo "$(lab_domid "$1") g$1" >> "$BENCH_HOST_DOMIDS"
+}
+# bench_own_domains: the domains to destroy: on a host the recorded ones
+# still there (same domid, same name), in the lab every g<N>.
+bench_own_domains() {
+	if [ "${BENCH_HOST:-0}" = 1 ]; then
+		xl list | awk -v f="$BENCH_HOST_DOMIDS" '
+			BEGIN { while ((getline l < f) > 0) own[l] = 1 }
+			NR > 1 && (($2 " " $1) in own) { print $2 }'
+		return 0
+	fi
+	xl list | awk 'NR > 2 && $1 ~ /^g[0-9]+$/ { print $1 }'
+}
+# bench_host_guard: on a host only, before the backend is unloaded:
+# nothing but dom0 and the bench's own guests may exist (a domain started
+# during the run would lose its vifs to the module swap), and once the
+# bench's guests are gone nothing may hold the module.  Else the reason
+# goes to BENCH_HOST_ABORT and it fails: bench_run stops there, and
+# bench-host.sh ends the whole run (exit 3) without unloading anything.
+bench_host_guard() {
+	local l others="" mine=0 refs
+	[ "${BENCH_HOST:-0}" = 1 ] || return 0
+	l=$(xl list 2>&1) || {
+		echo "'xl list' failed: $l" > "$BENCH_HOST_ABORT"
+		return 1
+	}
+	# A guest of ours still dying is listed as "(null)".
+	while read -r l; do
+		if grep -qxF "$l" "$BENCH_HOST_DOMIDS" 2>/dev/null ||
+		   { [ "${l#* }" = "(null)" ] && grep -q "^${l%% *} " "$BENCH_HOST_DOMIDS" 2>/dev/null; }; then
+			mine=1
+		else
+			others+=" ${l#* } (domid ${l%% *})"
+		fi
+	done < <(echo "$l" | awk 'NR > 1 && $2 != 0 { print $2, $1 }')
+	if [ -n "$others" ]; then
+		echo "domains not the bench's appeared during the run:$others" > "$BENCH_HOST_ABORT"
+		return 1
+	fi
+	refs=$(cat /sys/module/xen_netback/refcnt 2>/dev/null)
+	if [ "$mine" = 0 ] && [ -n "$refs" ] && [ "$refs" != 0 ]; then
+		echo "something holds xen-netback (refcnt $refs) with no guest of the bench left" > "$BENCH_HOST_ABORT"
+		return 1
+	fi
+	return 0
+}
 # bench_destroy_all: lab_destroy_all with the guests destroyed at once, not
 # one after the other (an xl destroy takes 5-10 s under TCG), and only the
-# bench's own (g<N>: on a real host nothing else is touched).
+# bench's own (bench_own_domains: on a real host nothing else is touched).
 bench_destroy_all() {
 	local d
-	for d in $(xl list | awk 'NR > 2 && $1 ~ /^g[0-9]+$/ { print $1 }'); do
+	for d in $(bench_own_domains); do
 		xl destroy "$d" >/dev/null 2>&1 &
 	done
 	wait
@@ -417,7 +470,9 @@ bench_destroy_all() {
 bench_vifs() {	# MEM0
 	local m0=$1 t0 k
 	t0=$(now)
-	lab_guest_start 1
+	lab_guest_create 1
+	bench_host_own 1
+	lab_guest_wait 1
 	bm boot1_s "$(fsub "$(now)" "$t0")"
 	sleep 2
 	bm mem_1vif_kib $(($(bench_mem) - m0))
@@ -440,7 +495,7 @@ bench_vifs() {	# MEM0
 # bench_guests N: g1..gN up (1 vif each).
 bench_guests() {
 	local i
-	for ((i = 1; i <= $1; i++)); do lab_guest_create $i; done
+	for ((i = 1; i <= $1; i++)); do lab_guest_create $i; bench_host_own $i; done
 	for ((i = 1; i <= $1; i++)); do lab_guest_wait $i; done
 }
 
@@ -461,6 +516,7 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 	fi
 	bench_progress "start (params '$params')"
 	bench_destroy_all >/dev/null 2>&1
+	bench_host_guard || exit 3
 	lab_unload_backend
 	sync; echo 3 > /proc/sys/vm/drop_caches
 	m0=$(bench_mem)
@@ -545,10 +601,13 @@ bench_run() {
 			timeout -k 10 "$BENCH_CYCLE_TIMEOUT" bash -c \
 				". \"\$LAB_DIR/lib.sh\"; . \"\$LAB_DIR/xnb.sh\"; . \"\$LAB_DIR/bench-lib.sh\"; NETBACK=$b; bench_cycle '$name' '${c#*|}' $rep $v" ||
 				bench_err "cycle rc=$?"
+			# bench-host: a cycle found the host no longer free.
+			[ -s "${BENCH_HOST_ABORT:-/nonexistent}" ] && return 3
 		done <<< "$order"
 	done
 	NETBACK=$boot
 	bench_destroy_all > /dev/null 2>&1
+	bench_host_guard || return 3
 	lab_load_backend
 }
 
