@@ -9,6 +9,7 @@
 # with small PV guests of its own, and the same report (bench/aggregate.py).
 #
 #   bench/bench-host.sh [--quick] [--yes] [--check] [--no-report]
+#   bench/bench-host.sh --restore
 #
 #   --quick      the quick set: 1 repetition, 2 s runs, 2 guests (QUICK=1)
 #   --yes        install missing Debian packages without asking (XNB_YES=1)
@@ -16,6 +17,9 @@
 #                nothing
 #   --no-report  write the raw figures and the machine's facts only (no
 #                python3 needed), to aggregate elsewhere
+#   --restore    after a run cut short (kill -9, OOM, a dropped ssh): destroy
+#                its guests, remove its bridge and load the xen-netback of
+#                before again, from build/bench-host/state
 #
 # What it does to the host: builds our module for the running kernel
 # (make modules) and a guest initramfs (tests/lab/host/lab-guest.sh:
@@ -25,32 +29,40 @@
 # between ours and stock for each cycle, which is why it refuses to start
 # while any domain but dom0 exists or any vif is bound to a backend; boots
 # up to BENCH_GUESTS guests g1..gN; drops the page cache between cycles.
-# On exit, Ctrl-C included, the guests are destroyed, the bridge removed
-# and the xen-netback loaded before loaded again, with its parameters.
+# Before every module swap it checks again that no other domain exists,
+# and ends the whole run (exit 3) if one does.  On exit, Ctrl-C included,
+# the guests are destroyed, the bridge removed, dom0's memory given back
+# and the xen-netback loaded before loaded again, with its parameters;
+# build/bench-host/state keeps what --restore needs until then.
 #
 # Results: BENCH_RESULTS (default build/bench-results)/host-<stamp>.md,
-# .csv, .png as `make bench` writes them, with .log (the raw figures) and
-# .env (the machine) beside them.  Other knobs: BENCH_SET, BENCH_T, ...
+# .csv, .png as `make bench` writes them, with .log (the raw figures and
+# the teardown), .env (the machine) and .dmesg (the kernel's log of the
+# run) beside them.  Other knobs: BENCH_SET, BENCH_T, ...
 # (bench/README.md); BENCH_HOST_IMAGES=DIR, a guest made elsewhere
 # (guest.cpio.gz and a kernel, vmlinux or vmlinuz, with the same
 # xen-netfront) for a host that cannot build one (no network for apt, no
 # busybox); BENCH_HOST_MODULE=FILE, our module built elsewhere for the
 # running kernel; BENCH_HOST_BRIDGE (xnbbench0).
 #
-# Exit status: 0 done; 1 the bench or its report broke; 2 a prerequisite
-# is missing; 3 refused, the host is not free (nothing was changed).
+# Exit status: 0 done; 1 the bench or its report broke, or the module of
+# before could not be loaded again (what is loaded and how to recover
+# are printed); 2 a prerequisite is missing; 3 refused, the host is not
+# free (nothing was changed), or the run ended because a domain not the
+# bench's appeared (its backend is left loaded: --restore once it is gone).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 lab=$top/tests/lab
-QUICK=${QUICK:-0} yes=${XNB_YES:-0} check=0 report=1
+QUICK=${QUICK:-0} yes=${XNB_YES:-0} check=0 report=1 restore=0
 for a; do
 	case $a in
 	--quick) QUICK=1 ;;
 	--yes) yes=1 ;;
 	--check) check=1 ;;
 	--no-report) report=0 ;;
+	--restore) restore=1 ;;
 	-h|--help) sed -n '3,/^set /s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "bench-host: unknown option $a (see --help)" >&2; exit 2 ;;
 	esac
@@ -68,9 +80,12 @@ case $top in
 esac
 kver=$(uname -r)
 br=${BENCH_HOST_BRIDGE:-xnbbench0}
-stamp=$(date +%Y-%m-%d-%H%M)
+stamp=$(date +%Y-%m-%d-%H%M%S)-$$
 results=${BENCH_RESULTS:-$top/build/bench-results}
-stage=$top/build/bench-host/$stamp
+hostdir=$top/build/bench-host
+stage=$hostdir/$stamp
+# What --restore needs, from just before the run until its teardown is done.
+statef=$hostdir/state
 
 # The knobs and the configurations, from the library (as bench.sh does).
 # shellcheck source=tests/lab/bench-lib.sh
@@ -101,7 +116,8 @@ prereqs() {
 	if [ "$(cat /sys/hypervisor/type 2>/dev/null)" != xen ]; then
 		fatal+=("this Linux does not run under Xen (/sys/hypervisor/type): install xen-system-amd64 and boot GRUB's Xen entry")
 	fi
-	need xl xen-system-amd64
+	command -v xl > /dev/null ||
+		fatal+=("no xl: this is not a Xen dom0 with its toolstack; install Xen yourself (Debian: xen-system-amd64), boot GRUB's Xen entry, then run this again")
 	need xenstore-write xenstore-utils
 	need xenstore-watch xenstore-utils
 	need iperf3 iperf3
@@ -116,6 +132,9 @@ prereqs() {
 		fatal+=("xen-netback is built into this kernel ($kver): there is no module to swap")
 	elif [ "$stocked" = 1 ] && [ -z "$stock_ko" ]; then
 		fatal+=("the kernel's own xen-netback is not in /lib/modules/$kver/kernel/drivers/net/xen-netback/ (reinstall linux-image-$kver, or BENCH_BACKENDS=ours)")
+	fi
+	if [ "$(cat /proc/sys/kernel/modules_disabled 2>/dev/null)" = 1 ]; then
+		fatal+=("module loading is disabled until reboot (/proc/sys/kernel/modules_disabled): the bench swaps modules")
 	fi
 	if [ "$netback" = ours ]; then
 		if [ "$(cat /sys/module/module/parameters/sig_enforce 2>/dev/null)" = Y ] ||
@@ -137,7 +156,7 @@ prereqs() {
 		need gzip gzip
 		need depmod kmod
 		[ -e "/boot/vmlinuz-$kver" ] ||
-			{ missing+=("/boot/vmlinuz-$kver"); pkgs+=("linux-image-$kver"); }
+			fatal+=("no /boot/vmlinuz-$kver (the guests boot dom0's own kernel): reinstall linux-image-$kver yourself, or give a guest made elsewhere (BENCH_HOST_IMAGES)")
 		m=$(modinfo -n xen-netfront 2>/dev/null)
 		case $m in
 		*.xz) need xz xz-utils ;;
@@ -186,9 +205,13 @@ install_missing() {
 # admin's may be in the way of the bench's bridge, addresses and
 # namespaces; else say why, and fail.
 host_free() {
-	local f doms vifs="" addrs why=()
-	doms=$(xl list 2>/dev/null | awk 'NR > 1 && $1 != "Domain-0" { printf "%s%s", s, $1; s = " " }')
-	[ -z "$doms" ] || why+=("domains besides Domain-0: $doms")
+	local f l doms vifs="" addrs why=()
+	if l=$(xl list 2>&1); then
+		doms=$(echo "$l" | awk 'NR > 1 && $1 != "Domain-0" { printf "%s%s", s, $1; s = " " }')
+		[ -z "$doms" ] || why+=("domains besides Domain-0: $doms")
+	else
+		why+=("'xl list' fails, so the domains cannot be listed: $l")
+	fi
 	for f in /sys/bus/xen-backend/devices/vif-* /sys/class/net/vif*; do
 		[ -e "$f" ] && vifs+=" ${f##*/}"
 	done
@@ -196,6 +219,8 @@ host_free() {
 	addrs=$(ip -o -4 addr show 2>/dev/null | awk '$4 ~ /^192\.0\.2\./ { printf "%s%s on %s", s, $4, $2; s = ", " }')
 	[ -z "$addrs" ] ||
 		why+=("$addrs: the bench's guests use 192.0.2.0/24 (TEST-NET-1) on a bridge of its own")
+	l=$(ip route show root 192.0.2.0/24 2>/dev/null | awk '{ printf "%s%s", s, $0; s = "; " }')
+	[ -z "$l" ] || why+=("routes into 192.0.2.0/24: $l")
 	ip link show dev "$br" > /dev/null 2>&1 && why+=("a link named $br exists (BENCH_HOST_BRIDGE=another name)")
 	for f in xnbA xnbB; do
 		ip netns list 2>/dev/null | grep -qw "$f" && why+=("network namespace $f exists (the bench's veth ceiling uses it)")
@@ -213,6 +238,237 @@ Nothing was changed.
 WHY
 	return 1
 }
+
+# --- the teardown, also that of --restore ---------------------------------------------
+# The run's own state: set below before the run, or read from $statef by
+# --restore.  before: what was loaded ("none", or its description);
+# before_how: modprobe or insmod, of before_ko with before_params (an
+# array); before_exact: 0 when that file is not the module of before (not
+# found: modprobe's is loaded instead, without parameters); dom0_mem:
+# dom0's MiB before the run; t_start: its start, seconds since the epoch.
+before=none before_ko="" before_how="" before_exact=1 before_params=() dom0_mem="" t_start=""
+raw="" bench_pid="" br_made=0 started=0 torn=0 torn_rc=0
+export BENCH_HOST=1 BENCH_HOST_DOMIDS=$stage/domids BENCH_HOST_ABORT=$stage/abort
+
+# tsay: say, and into the raw log (the teardown is part of what to send).
+tsay() {
+	say "$@"
+	[ -z "$raw" ] || echo "bench-host: $*" >> "$raw"
+}
+# foreign_domains: the domains neither dom0 nor the bench's (as recorded
+# in BENCH_HOST_DOMIDS; one dying is "(null)"); fails if xl list does.
+foreign_domains() {
+	local l
+	l=$(xl list 2>/dev/null) || return 1
+	echo "$l" | awk -v f="$BENCH_HOST_DOMIDS" '
+		BEGIN { while ((getline x < f) > 0) { split(x, a, " "); own[a[1]] = a[2] } }
+		NR > 1 && $2 != 0 && !(($2 in own) && (own[$2] == $1 || $1 == "(null)")) {
+			printf "%s%s (domid %s)", s, $1, $2; s = ", "
+		}'
+}
+# own_vifs_left: a vif of a guest of the bench's still there.
+own_vifs_left() {
+	local id
+	[ -f "$BENCH_HOST_DOMIDS" ] || return 1
+	for id in $(awk '{ print $1 }' "$BENCH_HOST_DOMIDS"); do
+		compgen -G "/sys/class/net/vif$id.*" > /dev/null && return 0
+	done
+	return 1
+}
+# before_cmd: the command that loads the module of before.
+before_cmd() {
+	if [ "$before_how" = modprobe ]; then
+		printf 'modprobe xen-netback'
+	else
+		printf 'insmod %q' "$before_ko"
+	fi
+	[ ${#before_params[@]} = 0 ] || printf ' %q' "${before_params[@]}"
+	echo
+}
+# load_before [PARAMS...]: load the module of before with PARAMS.
+load_before() {
+	if [ "$before_how" = modprobe ]; then
+		modprobe xen-netback "$@"
+	else
+		insmod "$before_ko" "$@"
+	fi
+}
+# now_loaded: what xen-netback is loaded now, and with which parameters.
+now_loaded() {
+	local f p=""
+	if [ ! -d /sys/module/xen_netback ]; then
+		tsay "now loaded: no xen-netback"
+		return 0
+	fi
+	for f in /sys/module/xen_netback/parameters/*; do
+		[ -r "$f" ] && p+=" ${f##*/}=$(cat "$f" 2> /dev/null)"
+	done
+	tsay "now loaded: xen-netback, srcversion $(cat /sys/module/xen_netback/srcversion 2> /dev/null ||
+		echo "none (the kernel's)"), parameters:${p:- none}"
+}
+recover_hint() {
+	if [ "$before" = none ]; then
+		tsay "to recover by hand, once nothing uses it: rmmod xen-netback"
+	else
+		tsay "to recover by hand, once nothing uses it: rmmod xen-netback; $(before_cmd)"
+	fi
+}
+# restore_module: unload what the bench left, load what was there
+# before.  0 done; 1 not as before (said: what is loaded now, and how
+# to recover); 3 left alone: a domain not the bench's exists, and
+# unloading the backend would take its vifs down.
+restore_module() {
+	local n=60 err="" others=""
+	# Only unloading harms another domain's vifs.
+	if [ -d /sys/module/xen_netback ]; then
+		others=$(foreign_domains) || others="('xl list' fails: cannot tell)"
+	fi
+	if [ -n "$others" ]; then
+		tsay "xen-netback left as it is: domains not the bench's exist: $others;" \
+			"unloading it would take their vifs down"
+		now_loaded
+		tsay "once they are gone (or to decide yourself): $0 --restore"
+		recover_hint
+		return 3
+	fi
+	while [ -d /sys/module/xen_netback ] && [ $n -gt 0 ]; do
+		err=$(rmmod xen-netback 2>&1) && break
+		sleep 0.5; n=$((n - 1))
+	done
+	if [ -d /sys/module/xen_netback ]; then
+		tsay "could not unload xen-netback (refcnt $(cat /sys/module/xen_netback/refcnt 2> /dev/null)): $err"
+		now_loaded
+		recover_hint
+		return 1
+	fi
+	if [ "$before" = none ]; then
+		tsay "no xen-netback was loaded before: none is now"
+		return 0
+	fi
+	if err=$(load_before "${before_params[@]}" 2>&1); then
+		[ -z "$err" ] || tsay "$(before_cmd): $err"
+		if [ "$before_exact" = 1 ]; then
+			tsay "loaded again: $(before_cmd)"
+			return 0
+		fi
+		tsay "loaded $(before_cmd), not the module of before ($before): its file was not found"
+		now_loaded
+		return 1
+	fi
+	tsay "could not load the module of before again: $(before_cmd): $err"
+	if [ ${#before_params[@]} -gt 0 ] && err=$(load_before 2>&1); then
+		tsay "loaded it without its parameters instead"
+	else
+		[ ${#before_params[@]} = 0 ] || tsay "nor without its parameters: $err"
+	fi
+	now_loaded
+	recover_hint
+	return 1
+}
+# stop_tree PID: PID and its descendants stopped (each before its
+# children are listed: none can slip out by forking), and printed.
+stop_tree() {
+	local c
+	kill -STOP "$1" 2> /dev/null || return 0
+	echo "$1"
+	for c in $(ps -o pid= --ppid "$1" 2> /dev/null); do
+		stop_tree "$c"
+	done
+}
+# kernel_log: the kernel's log since the run started into .dmesg (all of
+# it if the start rotated out), tainted into .env; says whether it holds
+# a WARN, BUG or Oops.
+kernel_log() {
+	local d=$results/host-$stamp.dmesg m="xnb-bench-host: run $stamp starts"
+	dmesg 2> /dev/null | awk -v m="$m" 'index($0, m) { p = 1 } p' > "$d"
+	[ -s "$d" ] || dmesg > "$d" 2>&1
+	echo "TAINTED_end=$(cat /proc/sys/kernel/tainted)" >> "$results/host-$stamp.env"
+	if grep -Eq 'WARNING:|BUG:|Oops|general protection fault|soft lockup|Call Trace:' "$d"; then
+		tsay "the kernel logged a WARN, BUG or Oops during the run: see $d (send it with the .log)"
+		echo "KERNEL_LOG=WARN/BUG/Oops logged: see host-$stamp.dmesg" >> "$results/host-$stamp.env"
+		return 1
+	fi
+	return 0
+}
+# teardown: the bench stopped, its guests, servers, namespaces and bridge
+# gone, dom0's memory and the module of before back; then the state and
+# the staging directory removed, unless something could not be restored
+# (--restore tries again).  Signals cannot cut it short: a second Ctrl-C
+# would leave guests, the bridge or no backend at all.  It runs from the
+# EXIT trap too: every return states its status; the second call returns
+# that of the first.
+teardown() {
+	local pids p d cur rc=0
+	[ "$torn" = 0 ] || return "$torn_rc"
+	torn=1
+	trap '' INT TERM HUP PIPE
+	[ -n "$bench_pid" ] || [ "$started" = 1 ] || [ "$br_made" = 1 ] ||
+		{ [ ! -d "$stage" ] || rm -rf "$stage"; rmdir "$hostdir" 2> /dev/null; return 0; }
+	tsay "cleaning up (up to 2 min), do not interrupt"
+	if [ -n "$bench_pid" ] && kill -0 "$bench_pid" 2> /dev/null; then
+		tsay "stopping the bench"
+		pids=$(stop_tree "$bench_pid")
+		# shellcheck disable=SC2086	# pids
+		kill -KILL $pids 2> /dev/null
+		wait "$bench_pid" 2> /dev/null
+	fi
+	if [ "$started" = 1 ]; then
+		# iperf3 -D servers the bench started (they leave its process tree).
+		for p in $(ps -eo pid=,etimes=,args= | awk -v t="$(($(date +%s) - t_start))" \
+			'$2 <= t && $3 == "iperf3" && $4 == "-s" && $5 == "-1" && $6 == "-p" && $8 == "-D" { print $1 }'); do
+			kill "$p" 2> /dev/null
+		done
+		for d in $(bench_own_domains 2> /dev/null); do
+			xl destroy "$d" > /dev/null 2>&1 &
+		done
+		wait
+		for ((p = 0; p < 120; p++)); do
+			own_vifs_left || break
+			sleep 0.5
+		done
+		ip netns del xnbA 2> /dev/null
+		ip netns del xnbB 2> /dev/null
+		restore_module || rc=$?
+		cur=$(xl list 0 2> /dev/null | awk 'NR == 2 { print $3 }')
+		if [ -n "$dom0_mem" ] && [ -n "$cur" ] && [ "$cur" -lt "$dom0_mem" ]; then
+			if xl mem-set 0 "${dom0_mem}m"; then
+				tsay "dom0's memory set back from $cur to $dom0_mem MiB (xl mem-set 0 ${dom0_mem}m)"
+			else
+				tsay "could not give dom0 its $dom0_mem MiB back (it has $cur): xl mem-set 0 ${dom0_mem}m"
+				[ "$rc" != 0 ] || rc=1
+			fi
+		fi
+	fi
+	if [ "$br_made" = 1 ] && ip link show dev "$br" > /dev/null 2>&1; then
+		ip link del "$br" || { tsay "could not remove bridge $br: ip link del $br"; [ "$rc" != 0 ] || rc=1; }
+	fi
+	[ "$started" = 1 ] && [ -n "$t_start" ] && [ -d "$results" ] && { kernel_log || true; }
+	if [ "$rc" = 0 ]; then
+		rm -rf "$stage" "$statef"
+		rmdir "$hostdir" 2> /dev/null
+	else
+		tsay "kept $statef: $0 --restore tries again"
+	fi
+	torn_rc=$rc
+	return "$rc"
+}
+
+# --restore: the teardown of a run that could not do its own.
+if [ "$restore" = 1 ]; then
+	[ -f "$statef" ] || { say "nothing to restore: no $statef (no run was cut short)"; exit 0; }
+	# shellcheck source=/dev/null
+	. "$statef" || die "cannot read $statef"
+	export BENCH_HOST_DOMIDS=$stage/domids BENCH_HOST_ABORT=$stage/abort
+	say "restoring after the run of $stamp"
+	started=1 br_made=1
+	teardown
+	exit $?
+fi
+if [ -e "$statef" ]; then
+	say "refusing to run: a run was cut short before it cleaned up ($statef):" \
+		"run $0 --restore first"
+	exit 3
+fi
 
 prereqs
 if [ ${#fatal[@]} -gt 0 ]; then
@@ -280,7 +536,7 @@ printf '#!/bin/sh\nexit 0\n' > "$stage/run/exec-test" && chmod +x "$stage/run/ex
 "$stage/run/exec-test" 2> /dev/null || RC=1 die "$stage is on a noexec filesystem: check the tree out elsewhere"
 export LAB_DIR=$stage/lab LAB_RUN=$stage/run LAB_IMAGES=$images LAB_GUEST_KERNEL=$kernel LAB_BRIDGE=$br
 # The stock module by file when modprobe's pick is another one.
-if [ "$stocked" = 1 ] && [ "$modprobe_ko" != "$stock_ko" ]; then
+if [ "$stocked" = 1 ] && ! [ "$modprobe_ko" -ef "$stock_ko" ]; then
 	export LAB_STOCK_KO=$stock_ko
 	say "modprobe xen-netback loads $modprobe_ko: stock is insmodded from $stock_ko"
 else
@@ -290,11 +546,11 @@ fi
 # --- the backend loaded before, to load again -----------------------------------------
 # Modules with a version have a srcversion (ours); the kernel's own has
 # none.  Its readable parameters are passed again.
-before=none before_src="" before_params=""
+before_src=""
 if [ -d /sys/module/xen_netback ]; then
 	before_src=$(cat /sys/module/xen_netback/srcversion 2> /dev/null)
 	for f in /sys/module/xen_netback/parameters/*; do
-		[ -r "$f" ] && before_params+="${before_params:+ }${f##*/}=$(cat "$f" 2> /dev/null)"
+		[ -r "$f" ] && before_params+=("${f##*/}=$(cat "$f" 2> /dev/null)")
 	done
 	if [ -n "$before_src" ]; then
 		before="xen-netback $(cat /sys/module/xen_netback/version 2> /dev/null) (srcversion $before_src)"
@@ -321,84 +577,30 @@ before_file() {
 	done
 	return 1
 }
-# restore_module: unload what the bench left, load what was there before.
-restore_module() {
-	local f n=60 how
-	while [ -d /sys/module/xen_netback ] && [ $n -gt 0 ]; do
-		rmmod xen-netback 2> /dev/null && break
-		sleep 0.5; n=$((n - 1))
-	done
-	[ -d /sys/module/xen_netback ] && { say "could not unload xen-netback: left as it is"; return 1; }
-	[ "$before" = none ] && { say "no xen-netback was loaded before: none is now"; return 0; }
-	if ! f=$(before_file); then
-		say "the xen-netback loaded before (srcversion $before_src) is in no file found: loading modprobe's"
-		f=$modprobe_ko before_params=""
+if [ "$before" != none ]; then
+	if ! before_ko=$(before_file); then
+		say "warning: the xen-netback loaded now ($before) is in no file found: modprobe's will be loaded after the run, without parameters"
+		before_ko=$modprobe_ko before_exact=0 before_params=()
 	fi
-	how="insmod $f"
-	[ "$f" = "$modprobe_ko" ] && how="modprobe xen-netback"
-	# shellcheck disable=SC2086	# the parameters' words
-	if $how $before_params 2> /dev/null || { [ -n "$before_params" ] && $how; }; then
-		say "loaded again: $how $before_params"
-	else
-		say "could not load the module of before again ($how)"
-		return 1
-	fi
-}
+	before_how=insmod
+	[ "$before_ko" -ef "$modprobe_ko" ] && before_how=modprobe
+fi
 
 # --- run --------------------------------------------------------------------------------
-bench_pid="" br_made=0 started=0 torn=0
-# stop_tree PID: PID and its descendants stopped (each before its
-# children are listed: none can slip out by forking), and printed.
-stop_tree() {
-	local c
-	kill -STOP "$1" 2> /dev/null || return 0
-	echo "$1"
-	for c in $(ps -o pid= --ppid "$1" 2> /dev/null); do
-		stop_tree "$c"
-	done
+# on_exit: the teardown; its failure is the exit status, unless the run
+# was ended for a domain not the bench's (3).
+on_exit() {
+	local st=$? t
+	teardown
+	t=$?
+	[ "$t" = 0 ] || [ "$st" = 3 ] || st=$t
+	exit "$st"
 }
-# teardown: the bench stopped, its guests, servers, namespaces and bridge
-# gone, the module of before loaded again, the staging directory removed.
-# It runs from the EXIT trap: every return here and below states its
-# status (a bare one would return that of the command the trap cut short).
-teardown() {
-	local pids p d
-	[ "$torn" = 0 ] || return 0
-	torn=1
-	if [ -n "$bench_pid" ] && kill -0 "$bench_pid" 2> /dev/null; then
-		say "stopping the bench"
-		pids=$(stop_tree "$bench_pid")
-		# shellcheck disable=SC2086	# pids
-		kill -KILL $pids 2> /dev/null
-		wait "$bench_pid" 2> /dev/null
-	fi
-	if [ "$started" = 1 ]; then
-		# iperf3 -D servers the bench started (they leave its process tree).
-		for p in $(ps -eo pid=,etimes=,args= | awk -v t="$SECONDS" \
-			'$2 <= t && $3 == "iperf3" && $4 == "-s" && $5 == "-1" && $6 == "-p" && $8 == "-D" { print $1 }'); do
-			kill "$p" 2> /dev/null
-		done
-		for d in $(xl list 2> /dev/null | awk 'NR > 1 && $1 ~ /^g[0-9]+$/ { print $1 }'); do
-			xl destroy "$d" > /dev/null 2>&1 &
-		done
-		wait
-		for ((p = 0; p < 120; p++)); do
-			compgen -G '/sys/class/net/vif*' > /dev/null || break
-			sleep 0.5
-		done
-		ip netns del xnbA 2> /dev/null
-		ip netns del xnbB 2> /dev/null
-		restore_module
-	fi
-	[ "$br_made" = 1 ] && ip link del "$br" 2> /dev/null
-	rm -rf "$stage"
-	rmdir "$top/build/bench-host" 2> /dev/null
-	return 0
-}
-trap 'teardown' EXIT
+trap on_exit EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
+trap 'exit 141' PIPE
 
 info=$results/host-$stamp.env
 raw=$results/host-$stamp.log
@@ -408,9 +610,19 @@ out=$results/host-$stamp
 	echo "LOAD_start=$(cut -d' ' -f1-3 /proc/loadavg)"
 	[ "$netback" = ours ] && echo "OURS=$(modinfo -F version "$ours_ko") ($ours_ko)"
 	[ "$stocked" = 1 ] && echo "STOCK=the kernel's ($stock_ko${LAB_STOCK_KO:+, shadowed by $modprobe_ko})"
-	echo "BEFORE=${before}${before_params:+ ($before_params)}"
+	echo "BEFORE=${before}${before_params[*]:+ (${before_params[*]})}"
+	echo "TAINTED_start=$(cat /proc/sys/kernel/tainted)"
 } >> "$info"
 
+# A last look, the building having taken minutes: a guest started since
+# would lose its vifs at the first module swap.
+host_free || exit 3
+dom0_mem=$(xl list 0 2> /dev/null | awk 'NR == 2 { print $3 }')
+t_start=$(date +%s)
+: > "$BENCH_HOST_DOMIDS"
+declare -p stamp stage br before before_ko before_how before_exact before_params \
+	dom0_mem t_start results raw > "$statef" || RC=1 die "cannot write $statef"
+echo "xnb-bench-host: run $stamp starts" > /dev/kmsg 2> /dev/null
 ip link add "$br" type bridge stp_state 0 forward_delay 0 || RC=1 die "cannot create bridge $br"
 br_made=1
 ip addr add 192.0.2.1/24 dev "$br" && ip link set "$br" up || RC=1 die "cannot set up bridge $br"
@@ -429,18 +641,35 @@ wait "$bench_pid"
 rc=$?
 wait
 bench_pid=""
+abort=""
+[ -s "$BENCH_HOST_ABORT" ] && abort=$(cat "$BENCH_HOST_ABORT")
+[ -z "$abort" ] || tsay "ending the whole run: $abort"
 teardown
+trc=$?
+klog=0
+grep -q '^KERNEL_LOG=' "$info" && klog=1
 {
 	echo "LOAD_end=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "SECS=$((SECONDS - t0))"
-	if [ $rc = 0 ]; then echo "RC=completed"; else echo "RC=FAILED (bench_run exit $rc)"; fi
+	r="completed"
+	[ $rc = 0 ] || r="FAILED (bench_run exit $rc)"
+	[ -z "$abort" ] || r="ABORTED ($abort)"
+	[ "$trc" = 0 ] || r+="; the module of before NOT restored"
+	[ "$klog" = 0 ] || r+="; the kernel logged a WARN, BUG or Oops"
+	echo "RC=$r"
 } >> "$info"
 
+if [ -n "$abort" ]; then
+	say "aborted: $abort (the figures so far are in $raw)"
+	exit 3
+fi
 status=0
+[ "$trc" = 0 ] || { say "the host is not as it was before the run: see above"; status=1; }
 [ $rc = 0 ] || { say "the bench ended with status $rc"; status=1; }
 for b in $BENCH_BACKENDS; do
 	grep -q "XNB-METRIC bench b=$b " "$raw" || { say "no figures of $b"; status=1; }
 done
+[ "$status" = 0 ] || say "when a run fails, send $raw and ${out}.dmesg with the report"
 if [ "$report" = 0 ]; then
 	say "figures in $raw, the machine in $info; the report (--no-report: not made here):"
 	echo "    python3 bench/aggregate.py --info $info --out $out $raw"
@@ -450,5 +679,5 @@ python3 "$top/bench/aggregate.py" --info "$info" --out "$out" "$raw" > /dev/null
 	{ say "aggregation failed"; exit 1; }
 [ -s "$out.md" ] && [ -s "$out.csv" ] || { say "no results written"; exit 1; }
 [ -s "$out.png" ] || say "no plot (gnuplot-nox?)"
-say "results: $out.md (send this one back), $out.csv, $out.png; raw: $raw, $info"
+say "results: $out.md (send this one back), $out.csv, $out.png; raw: $raw, $info, $out.dmesg"
 exit $status
