@@ -10,7 +10,7 @@
 top=$(cd "$(dirname "$0")/.." && pwd)
 echo "DATE=$(date '+%Y-%m-%d %H:%M %Z')"
 echo "QUICK=${1:-0}"
-echo "COMMIT=$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
+echo "COMMIT=$(git -c safe.directory="$top" -C "$top" describe --always --dirty 2>/dev/null || echo unknown)"
 echo "NPROC=$(nproc)"
 echo "CPU=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
 echo "HOST_KERNEL=$(uname -r)"
