@@ -318,7 +318,7 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * lost nor charged twice.  Either way, or when the pass stopped with
  * queues left, the poll keeps the group scheduled (xnb_group_run).
  *
- * tests/unit/test_pass.c's model_pass() mirrors this loop, with
+ * tests/unit/test_pass_model.c's model_pass() mirrors this loop, with
  * xnb_group_pop() and xnb_group_serve(): change them together.
  */
 static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
