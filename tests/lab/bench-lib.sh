@@ -72,31 +72,13 @@ bench_knobs() {
 
 BENCH_CFG=${BENCH_CFG:--} BENCH_REP=${BENCH_REP:-0}
 
-# Every bench vif uses a minimal hotplug script (bridge port + hotplug-status)
-# instead of vif-bridge: the latter serialises on a lock and takes seconds
-# per vif under TCG.  Same for both backends; lab_guest_create picks this
-# spec up.  bench_vif_script writes the script, with the bridge's name in
-# it (libxl runs it with an environment of its own).
+# Every bench vif uses the lean hotplug script (lib.sh's
+# lab_lean_vif_script: bridge port + hotplug-status) instead of
+# vif-bridge: the latter serialises on a lock and takes seconds per vif
+# under TCG.  Same for both backends; lab_guest_create picks this spec up.
 BENCH_VIF_SCRIPT=${LAB_RUN:-/run}/xnb-bench-vif
 lab_vif_spec() { echo "mac=$(lab_guest_mac "$1" "$2"),bridge=$LAB_BRIDGE,script=$BENCH_VIF_SCRIPT"; }
-
-bench_vif_script() {
-	{
-		echo '#!/bin/sh'
-		echo "br=$LAB_BRIDGE"
-		cat <<'SCRIPT'
-# libxl vif hotplug: $1 online|offline, env vif=<netdev>, XENBUS_PATH.
-case $1 in
-online|add)
-	ip link set dev "$vif" master "$br" && ip link set dev "$vif" up &&
-		exec xenstore-write "$XENBUS_PATH/hotplug-status" connected
-	exit 1 ;;
-esac
-exit 0
-SCRIPT
-	} > "$BENCH_VIF_SCRIPT"
-	chmod +x "$BENCH_VIF_SCRIPT"
-}
+bench_vif_script() { lab_lean_vif_script "$BENCH_VIF_SCRIPT"; }
 
 # --- output ----------------------------------------------------------------------
 bm() {	# bm METRIC VALUE [k=v ...]

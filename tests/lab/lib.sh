@@ -172,6 +172,28 @@ lab_wait_ping() {
 	lab_wait "${2:-60}" ping -c1 -W1 "$1" || lab_fail "no ping reply from $1"
 }
 lab_ping() { ping -c"${2:-3}" -W2 "$1"; }
+# lab_lean_vif_script PATH: write to PATH a minimal vif hotplug script
+# for xl's `script=`: the netdev joins $LAB_BRIDGE (named in the script:
+# libxl runs it with an environment of its own) and hotplug-status says
+# connected, without vif-bridge's lock and seconds of bash under TCG.
+# libxl runs it with $1 online|offline, vif=<netdev>, XENBUS_PATH; offline
+# has nothing to do: the port leaves the bridge with the netdev.
+lab_lean_vif_script() {
+	{
+		echo '#!/bin/sh'
+		echo "br=$LAB_BRIDGE"
+		cat <<'SCRIPT'
+case $1 in
+online|add)
+	ip link set dev "$vif" master "$br" && ip link set dev "$vif" up &&
+		exec xenstore-write "$XENBUS_PATH/hotplug-status" connected
+	exit 1 ;;
+esac
+exit 0
+SCRIPT
+	} > "$1"
+	chmod +x "$1"
+}
 # lab_ping_start NAME IP...: a ping every LAB_PING_INTERVAL s (default
 # 0.2) to each IP in the background, each reply stamped with its time
 # (-D), into $LAB_RUN/NAME-ping1.log, NAME-ping2.log, ...; their pids in

@@ -41,21 +41,9 @@ rm -rf $S; mkdir -p $S
 
 case $SOAK_HOTPLUG in
 lean)
-	# libxl runs it with $1 online|offline, vif=<netdev>, XENBUS_PATH.  The
-	# backend goes Connected only once hotplug-status says so.  Offline
-	# has nothing to do: the port leaves the bridge with the netdev.
+	# The backend goes Connected only once hotplug-status says so.
 	soak_script=$S/vif-lean
-	cat > $soak_script <<'SCRIPT'
-#!/bin/sh
-case $1 in
-online|add)
-	ip link set dev "$vif" master xenbr0 up &&
-		exec xenstore-write "$XENBUS_PATH/hotplug-status" connected
-	exit 1 ;;
-esac
-exit 0
-SCRIPT
-	chmod +x $soak_script ;;
+	lab_lean_vif_script $soak_script ;;
 vif-bridge) soak_script='vif-bridge' ;;
 *) lab_fail "SOAK_HOTPLUG must be lean or vif-bridge" ;;
 esac
