@@ -61,6 +61,14 @@ fx_group() {
 		shift
 	done
 }
+# fx_newer N HOME MAX_US MAX_SLOTS: group N's files of the current driver
+# (home_cpu, max_pass_us, max_pass_slots); without them, an older one.
+fx_newer() {
+	local d=$S/module/xen_netback/groups/$1
+	echo "$2" > "$d/home_cpu"
+	echo "$3" > "$d/max_pass_us"
+	echo "$4" > "$d/max_pass_slots"
+}
 fx_domain() { echo "$1 $2" >> "$R/domains"; }
 # fx_vif DOMID DEVID [GROUP...]: a connected vif vif<domid>.<devid> as
 # sysfs shows it, its backend node, and q<i>_group GROUP for each queue
@@ -101,6 +109,8 @@ fx_standard() {
 	fx_driver 2
 	fx_group 0 0 light 3 12 1000 50000 800 10000 5 1 0
 	fx_group 1 1 thread 2 87 2000 90000 1000 30250 40 0 1
+	fx_newer 0 0 850 212
+	fx_newer 1 1 1203 290
 	fx_domain 1 g1
 	fx_domain 2 web-01
 	fx_domain 3 g3
@@ -186,6 +196,8 @@ CASES=(
 	"status_queue_rows  no q<i>_group rows: '-'; a queue in no group"
 	"status_no_xl       xl fails (not root): names '-', and why"
 	"status_no_vifs     groups, no vif; an empty group"
+	"status_away        a group off its offline home CPU: '*', footnote"
+	"status_older       a driver without home_cpu, max_pass_*: '-', no key"
 	"json_escape        a domain name with a quote and a backslash"
 	"not_loaded         every command: xen-netback not loaded, exit 2"
 	"stock              every command: the in-kernel driver, exit 3"
@@ -199,6 +211,8 @@ CASES=(
 	"set                set each parameter; the new value read back"
 	"set_refused        the driver refuses: its log line, exit 5"
 	"set_errors         unknown parameter, bad value, not root"
+	"reset_max          reset-max: every group, one; the old values"
+	"reset_max_errors   no such group, bad group, not root, write fails"
 	"usage              help, no command, bad options"
 )
 
@@ -209,9 +223,9 @@ t_status() {
 $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
-    0    0  light       12       3           12.5
-    1    1  thread      87       2           30.3
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light       12       3           12.5          850        212
+    1    1  thread      87       2           30.3         1203        290
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 vif1.0      1  g1          0    -  q0:0 q1:1
@@ -227,8 +241,8 @@ status_json_fx() {
 	cat <<'EOF'
 {"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
+  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
  ],
  "vifs": [
   {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
@@ -260,9 +274,9 @@ t_status_no_ethtool() {
 $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
-    0    0  light       12       3           12.5
-    1    1  thread      87       2           30.3
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light       12       3           12.5          850        212
+    1    1  thread      87       2           30.3         1203        290
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 vif1.0      1  g1          0    -  -
@@ -274,8 +288,8 @@ stderr: xnbctl: no ethtool: the queues' groups are not shown
 $ xnbctl status --json
 {"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
+  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
  ],
  "vifs": [
   {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": null},
@@ -303,8 +317,8 @@ t_status_queue_rows() {
 $ xnbctl status
 worker groups: 1 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
-    0    0  light        0       1              -
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light        0       1              -            -          -
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 vif5.0      5  g5          0    -  -
@@ -332,9 +346,9 @@ t_status_no_xl() {
 $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
-    0    0  light       12       3           12.5
-    1    1  thread      87       2           30.3
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light       12       3           12.5          850        212
+    1    1  thread      87       2           30.3         1203        290
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 vif1.0      1  -           0    -  q0:0 q1:1
@@ -346,8 +360,8 @@ stderr: xnbctl: no domain names: xl: permission denied opening /dev/xen/privcmd
 $ xnbctl status --json
 {"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
+  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
  ],
  "vifs": [
   {"name": "vif1.0", "domid": 1, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
@@ -373,10 +387,10 @@ t_status_no_vifs() {
 $ xnbctl status
 worker groups: 3 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
-    0    0  light        0       0              -
-    1    1  softirq      3       0              -
-    2    -  -            -       -              -
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light        0       0              -            -          -
+    1    1  softirq      3       0              -            -          -
+    2    -  -            -       -              -            -          -
 
 VIF  DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 (no vifs)
@@ -391,6 +405,105 @@ $ xnbctl status --json
  "vifs": [
  ]}
 [exit 0]
+EOF
+}
+
+# CPU 1 offline: group 1 runs on CPU 0 meanwhile (cpu 0, home_cpu 1).
+t_status_away() {
+	fx_standard
+	echo 0 > "$S/module/xen_netback/groups/1/cpu"
+	x status
+	xj status --json
+	x top -n 1
+	expect <<'EOF'
+$ xnbctl status
+worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light       12       3           12.5          850        212
+    1    0* thread      87       2           30.3         1203        290
+* group 1: home CPU 1 is offline, on CPU 0 until it returns
+
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0 q1:1
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    0  q0:0
+g3-net      3  g3          0    -  q0:1
+[exit 0]
+$ xnbctl status --json
+{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 0, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
+ ],
+ "vifs": [
+  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
+  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
+ ]}
+[exit 0]
+$ xnbctl top -n 1
+xnbctl top: frame 1 of 1, interval 1.00 s, 2 groups, 4 vifs
+
+GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
+    0    0  light       12       3          0          0       -           0  0/0
+    1    0* thread      87       2          0          0       -           0  0/0
+* group 1: home CPU 1 is offline, on CPU 0 until it returns
+
+VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
+vif1.0  g1                     0               0
+vif2.0  web-01                 0               0
+vif2.1  web-01                 0               0
+g3-net  g3                     0               0
+[exit 0]
+EOF
+}
+
+# The driver before home_cpu and max_pass_*: "-" in the table, no key
+# in the JSON (null stays for a file there but unreadable); reset-max
+# has nothing to write.
+t_status_older() {
+	fx_standard
+	rm "$S"/module/xen_netback/groups/*/{home_cpu,max_pass_us,max_pass_slots}
+	echo 0 > "$S/module/xen_netback/groups/1/cpu"
+	x status
+	xj status --json
+	xj top --json -n 1
+	x reset-max
+	expect <<'EOF'
+$ xnbctl status
+worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light       12       3           12.5            -          -
+    1    0  thread      87       2           30.3            -          -
+
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0 q1:1
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    0  q0:0
+g3-net      3  g3          0    -  q0:1
+[exit 0]
+$ xnbctl status --json
+{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 0, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
+ ],
+ "vifs": [
+  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
+  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
+ ]}
+[exit 0]
+$ xnbctl top --json -n 1
+{"frame": 1, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 0, "passes_per_s": 0, "ops_per_hypercall": null, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 0, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 0, "passes_per_s": 0, "ops_per_hypercall": null, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}]}
+[exit 0]
+$ xnbctl reset-max
+stderr: xnbctl: this xen-netback has no max_pass_us (no /sys/module/xen_netback/groups/0/max_pass_us)
+[exit 3]
 EOF
 }
 
@@ -420,6 +533,7 @@ t_not_loaded() {
 	x pin g1 0
 	x unpin g1
 	x set budget 16
+	x reset-max
 	expect <<'EOF'
 $ xnbctl status
 stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
@@ -434,6 +548,9 @@ $ xnbctl unpin g1
 stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
 [exit 2]
 $ xnbctl set budget 16
+stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
+[exit 2]
+$ xnbctl reset-max
 stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
 [exit 2]
 EOF
@@ -448,6 +565,7 @@ t_stock() {
 	x pin g1 0
 	x unpin g1
 	x set budget 16
+	x reset-max
 	expect <<'EOF'
 $ xnbctl status
 stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
@@ -462,6 +580,9 @@ $ xnbctl unpin g1
 stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
 [exit 3]
 $ xnbctl set budget 16
+stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
+[exit 3]
+$ xnbctl reset-max
 stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
 [exit 3]
 EOF
@@ -522,8 +643,8 @@ t_top_json() {
 	xj top --json -n 2
 	expect <<'EOF'
 $ xnbctl top --json -n 2
-{"frame": 1, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
-{"frame": 2, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
+{"frame": 1, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
+{"frame": 2, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
 [exit 0]
 EOF
 }
@@ -570,10 +691,10 @@ vif2.0  g2                     -               -
 $ xnbctl status
 worker groups: 3 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
-    0    0  thread      20       1           10.0
-    1    1  light        0       0              -
-    2    0  light        0       1            7.0
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  thread      20       1           10.0            -          -
+    1    1  light        0       0              -            -          -
+    2    0  light        0       1            7.0            -          -
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 vif1.0      1  g1          0    -  q0:0
@@ -607,9 +728,9 @@ log: xenstore-write /local/domain/0/backend/vif/3/0/worker-group 0
 $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL
-    0    0  light       12       3           12.5
-    1    1  thread      87       2           30.3
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light       12       3           12.5          850        212
+    1    1  thread      87       2           30.3         1203        290
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 vif1.0      1  g1          0    1  q0:0 q1:1
@@ -824,6 +945,71 @@ stderr: xnbctl: this xen-netback has no parameter rebalance_ms (no /sys/module/x
 EOF
 }
 
+t_reset_max() {
+	local g=$S/module/xen_netback/groups
+	fx_standard
+	x reset-max 1
+	x reset-max
+	echo 37 > "$g/0/max_pass_us"
+	x reset-max 0
+	cat "$g"/{0,1}/max_pass_{us,slots} >> "$T"
+	expect <<'EOF'
+$ xnbctl reset-max 1
+group 1: max_pass_us 1203 -> 0, max_pass_slots 290 -> 0
+[exit 0]
+$ xnbctl reset-max
+group 0: max_pass_us 850 -> 0, max_pass_slots 212 -> 0
+group 1: max_pass_us 0 -> 0, max_pass_slots 0 -> 0
+[exit 0]
+$ xnbctl reset-max 0
+group 0: max_pass_us 37 -> 0, max_pass_slots 0 -> 0
+[exit 0]
+0
+0
+0
+0
+EOF
+}
+
+# A max_pass_slots that is a directory stands for a write that fails
+# (the group replaced meanwhile, say).
+t_reset_max_errors() {
+	local g=$S/module/xen_netback/groups
+	fx_standard
+	x reset-max 2
+	x reset-max one
+	x reset-max 0 1
+	x reset-max --json
+	EUID_AS=1000 x reset-max
+	rm "$g/1/max_pass_slots"
+	mkdir "$g/1/max_pass_slots"
+	x reset-max
+	expect <<'EOF'
+$ xnbctl reset-max 2
+stderr: xnbctl: no group 2: the driver has 2 groups
+[exit 5]
+$ xnbctl reset-max one
+stderr: xnbctl: GROUP must be a number, not 'one'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl reset-max 0 1
+stderr: xnbctl: reset-max: [GROUP]
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl reset-max --json
+stderr: xnbctl: --json: for status and top only
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl reset-max
+stderr: xnbctl: reset-max (writes /sys/module/xen_netback/groups) needs root
+[exit 6]
+$ xnbctl reset-max
+group 0: max_pass_us 850 -> 0, max_pass_slots 212 -> 0
+stderr: xnbctl: cannot reset /sys/module/xen_netback/groups/1/max_pass_slots: Is a directory
+[exit 5]
+EOF
+}
+
 t_usage() {
 	fx_standard
 	x help
@@ -845,20 +1031,24 @@ usage: xnbctl [--json] status
        xnbctl pin DOMAIN [DEVID] GROUP
        xnbctl unpin DOMAIN [DEVID]
        xnbctl set groups|budget|copy_batch|rebalance_ms VALUE
+       xnbctl reset-max [GROUP]
        xnbctl help
 
 The worker groups of xen-netback (the worker-group driver) and the vifs
 they serve.  DOMAIN is a domain name or id, DEVID the vif's device id
 (default: the domain's only vif).
 
-  status   the groups (CPU, mode, busy %, queues, ops per hypercall) and
-           the vifs (domain, devid, pin, queue:group)
+  status   the groups (CPU, mode, busy %, queues, ops per hypercall,
+           longest pass) and the vifs (domain, devid, pin, queue:group)
   top      rates per interval, refreshed every SECONDS (default 1) until
            interrupted or for ITERATIONS frames
   pin      pin every queue of the vif to GROUP (xenstore key worker-group);
            the driver moves them live
   unpin    remove the pin: the queues move by load again
   set      write a runtime module parameter; the driver checks its range
+  reset-max
+           zero the longest pass and the most slots per pass of GROUP
+           (default: every group), to measure them afresh
   --json   status: one JSON object; top: one JSON object per frame
 
 Exit status: 0 ok, 1 usage, 2 xen-netback not loaded, 3 the in-kernel

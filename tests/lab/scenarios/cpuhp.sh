@@ -12,6 +12,8 @@
 #    CPU1; its thread (kthread) may run only there, its queue's irqs
 #    interrupt there (effective affinity, affinity hint); group 0 stays;
 #  - online: all of it back on CPU1, and group 1 serves packets again;
+#  - in cycle 1, xnbctl status marks group 1's CPU away from home, with
+#    its footnote, while CPU1 is offline, and not once it is back;
 #  - in cycle 2 the vif is pinned to group 0 and back while CPU1 is
 #    offline: the attach takes group 1's CPU of the moment, and the
 #    queue goes home with the group when CPU1 returns;
@@ -108,6 +110,19 @@ traffic() {
 	done
 }
 rises() { [ "$(xnb_sysfs 1 packets)" -gt "$1" ]; }
+# xnbctl_marks CPU: xnbctl status shows group 1 on CPU away from its
+# home (the '*' and its footnote); with no CPU, no mark and no footnote.
+xnbctl_marks() {
+	local out
+	out=$(/lab/xnbctl status) || return 1
+	echo "$out" | sed -n '/^GROUP /,/^$/p'
+	if [ -n "${1:-}" ]; then
+		grep -Eq "^ +1 +$1\* " <<<"$out" &&
+			grep -qx "\* group 1: home CPU $HOME_CPU is offline, on CPU $1 until it returns" <<<"$out"
+	else
+		! grep -q '^\* ' <<<"$out" && grep -Eq "^ +1 +$HOME_CPU  " <<<"$out"
+	fi
+}
 
 # cycle TAG N: CPU1 offline and back, checked at each step.
 cycle() {
@@ -121,6 +136,8 @@ cycle() {
 		test "$(cat "/sys/devices/system/cpu/cpu$away/online" 2>/dev/null || echo 1)" = 1
 	show
 	lab_assert "[$tag] cycle $n: group 1 on cpu$away, thread and irqs too" placed "$away"
+	[ "$n" != 1 ] || lab_assert "[$tag] xnbctl status: group 1 on cpu$away, marked away" \
+		xnbctl_marks "$away"
 	if [ "$n" = 2 ]; then
 		# An attach while displaced: the group's CPU of the moment.
 		pin 0
@@ -135,6 +152,7 @@ cycle() {
 	lab_assert "[$tag] cycle $n: group 1 back on cpu$HOME_CPU" \
 		lab_wait 10 placed "$HOME_CPU"
 	show
+	[ "$n" != 1 ] || lab_assert "[$tag] xnbctl status: group 1 home, no mark" xnbctl_marks
 	lab_assert "[$tag] cycle $n: group 1 serves again" lab_wait 10 rises "$p"
 	sleep 2
 }

@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # xnbctl: the admin tool (tools/xnbctl/xnbctl, /lab/xnbctl in dom0)
-# against the driver and a guest.  status lists both groups and g1's vif
-# with the group of its queue, the one debugfs names, and its --json
-# parses (where dom0's python3 has its library; else the vif's object is
-# checked as text); pin moves the queue live and the driver follows,
-# unpin removes the key, an unknown domain exits 4 and a group past the
-# count 5; set budget is taken, budget=5000 refused with the driver's
-# reason and exit 5; top -n 2 prints two frames with the guest's
-# packets, --json one object a frame.  About a guest start and 30 s
-# under TCG.
+# against the driver and a guest.  status lists both groups, with their
+# longest pass and most slots per pass, and g1's vif with the group of
+# its queue, the one debugfs names, and its --json parses (where dom0's
+# python3 has its library; else the vif's object is checked as text) and
+# has every group's home_cpu and max_pass_*; pin moves the queue live
+# and the driver follows, unpin removes the key, an unknown domain exits
+# 4 and a group past the count 5; set budget is taken, budget=5000
+# refused with the driver's reason and exit 5; reset-max resets every
+# group, or one, and a group past the count exits 5; top -n 2 prints two
+# frames with the guest's packets (after which status shows the pings'
+# passes in the queue's group's maxima), --json one object a frame.
+# About a guest start and 30 s under TCG.  (The CPU column's mark for a
+# group away from its offline home CPU: scenario cpuhp.)
 . /lab/xnb.sh
 xnb_ours_only
 X=/lab/xnbctl
@@ -49,12 +53,17 @@ from=$(xnb_group_of "$vif-q0") || lab_fail "$vif-q0 in no group"
 to=$((1 - from))
 x 0 status
 lab_assert "status: 2 groups" grep -q '^worker groups: 2 ' <<<"$out"
-lab_assert "status: a row for groups 0 and 1" test "$(grep -Ec \
-	'^ +[01] +[0-9]+ +(light|thread|softirq) +[0-9]+ +[0-9]+ ' <<<"$out")" = 2
+lab_assert "status: the maxima's columns" grep -q ' MAX-PASS-US  MAX-SLOTS$' <<<"$out"
+lab_assert "status: a row for groups 0 and 1, maxima included" test "$(grep -Ec \
+	'^ +[01] +[0-9]+\*? +(light|thread|softirq) +[0-9]+ +[0-9]+ +([0-9]+\.[0-9]|-) +[0-9]+ +[0-9]+$' \
+	<<<"$out")" = 2
 lab_assert "status: $vif of g1 ($dom), unpinned, q0 in group $from as in debugfs" \
 	grep -Eq "^$re +$dom +g1 +0 +- +q0:$from\$" <<<"$out"
 x 0 status --json
 lab_assert "status --json parses" json_ok
+lab_assert "status --json: home_cpu, max_pass_us, max_pass_slots of each group" \
+	test "$(grep -Ec '"home_cpu": [0-9]+, .*"max_pass_us": [0-9]+, "max_pass_slots": [0-9]+, ' \
+	<<<"$out")" = 2
 lab_assert "status --json: $vif's object" grep -qF \
 	"{\"name\": \"$vif\", \"domid\": $dom, \"domain\": \"g1\", \"devid\": 0, \"pin\": null, \"queues\": [{\"queue\": 0, \"group\": $from}]}" \
 	<<<"$out"
@@ -83,6 +92,16 @@ lab_assert "the driver's reason shown" grep -q 'budget=5000 refused: out of rang
 lab_assert "budget still 32" test "$(cat $P/budget)" = 32
 x 0 set budget 64
 
+# reset-max: every group, then one; the pings below raise them again.
+x 0 reset-max
+lab_assert "reset-max: both groups, before and after" test "$(grep -Ec \
+	'^group [01]: max_pass_us [0-9]+ -> [0-9]+, max_pass_slots [0-9]+ -> [0-9]+$' \
+	<<<"$out")" = 2
+x 0 reset-max "$from"
+lab_assert "reset-max $from: that group alone" grep -q "^group $from: " <<<"$out"
+lab_assert "reset-max $from: one line" test "$(wc -l <<<"$out")" = 1
+x 5 reset-max 2
+
 # top: two frames while g1 answers pings, five a second.
 ping -i 0.2 -c 25 -W1 "$ip" >/dev/null 2>&1 &
 pp=$!
@@ -97,6 +116,10 @@ lab_assert "top --json parses" json_ok --json-lines
 lab_assert "top --json: frame 1 with $vif" \
 	grep -q "^{\"frame\": 1, .*{\"name\": \"$vif\", \"domid\": $dom, " <<<"$out"
 wait $pp
+x 0 status
+lab_assert "status: group $from's maxima count the pings' passes" \
+	awk -v g="$from" '$1 == g && $(NF - 1) > 0 && $NF > 0 { f = 1 } END { exit !f }' \
+	<<<"$out"
 
 lab_destroy_all
 lab_load_backend
