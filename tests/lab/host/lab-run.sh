@@ -122,7 +122,11 @@ if [ -n "${LAB_DOM0_EXTRA_DIR:-}" ]; then
 	(cd "$LAB_DOM0_EXTRA_DIR" && find . -mindepth 1 | cpio -o -H newc -R 0:0 --quiet) > "$work/extra.cpio"
 	extra=("$work/extra.cpio")
 fi
-cat "$LAB_DOM0_INITRD" "$work/run.cpio.gz" "${extra[@]}" > "$work/initrd"
+# The kernel takes an uncompressed cpio that follows a compressed one
+# only at a 4-byte aligned offset and skips the zeros before it, so pad.
+cat "$LAB_DOM0_INITRD" "$work/run.cpio.gz" > "$work/initrd"
+truncate -s %4 "$work/initrd"
+[ ${#extra[@]} -eq 0 ] || cat "${extra[@]}" >> "$work/initrd"
 
 # --- boot ---------------------------------------------------------------------
 # -cpu max crashes the PV dom0 under TCG; qemu64+svm boots.
