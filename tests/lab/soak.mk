@@ -5,7 +5,7 @@
 #
 #   make soak [NETBACK=ours|stock] [SOAK_VIFS=1000] [SOAK_RECREATE=200]
 #             [SOAK_VIFS_PER_GUEST=4] [SOAK_TCP_EVERY=1]
-#             [SOAK_HOTPLUG=lean|vif-bridge]
+#             [SOAK_HOTPLUG=lean|vif-bridge] [SOAK_XL_JOBS=4]
 #
 # One lab boot, one scenario.  The unit is the vif lifecycle (hot attach,
 # connect, traffic, teardown): 2 x SOAK_VIFS_PER_GUEST of them per cycle,
@@ -21,6 +21,7 @@ SOAK_RECREATE ?= 200
 SOAK_VIFS_PER_GUEST ?= 4
 SOAK_TCP_EVERY ?= 1
 SOAK_HOTPLUG ?= lean
+SOAK_XL_JOBS ?= 4
 
 .PHONY: soak
 
@@ -38,7 +39,7 @@ soak: lab-images lab-warnmod lab-module
 	SCENARIOS=soak LAB_RESULTS=$$r \
 	SOAK_VIFS=$(SOAK_VIFS) SOAK_RECREATE=$(SOAK_RECREATE) \
 	SOAK_VIFS_PER_GUEST=$(SOAK_VIFS_PER_GUEST) SOAK_TCP_EVERY=$(SOAK_TCP_EVERY) \
-	SOAK_HOTPLUG=$(SOAK_HOTPLUG) \
+	SOAK_HOTPLUG=$(SOAK_HOTPLUG) SOAK_XL_JOBS=$(SOAK_XL_JOBS) \
 	LAB_SCENARIO_TIMEOUT=$${LAB_SCENARIO_TIMEOUT:-$$((t - 150))} \
 	LAB_TIMEOUT=$$t tests/lab/host/lab-run.sh || rc=1; \
 	s=$$r/serial.log; [ -f $$s ] || s=/dev/null; \
