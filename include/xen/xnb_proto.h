@@ -520,7 +520,7 @@ struct xnb_cpu_slot {
  *	for one that may not; on return, the groups on each CPU that may
  * @nr_cpus: entries of @load
  *
- * CPU hotplug (group.c): called with the CPUs as they will be once the
+ * CPU hotplug (groupset.c): called with the CPUs as they will be once the
  * change is done.  A group whose home may take groups runs there.  Any
  * other group stays where it runs if that CPU may take groups, else it
  * goes to the one with the fewest groups (lowest number on ties),

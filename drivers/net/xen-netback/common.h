@@ -584,7 +584,7 @@ enum {
 struct xnb_group {
 	unsigned int index;		/* its place in its set (xnb_groups) */
 	int cpu;			/* where it runs now */
-	int home_cpu;			/* index mod online CPUs at start */
+	int home_cpu;			/* (index mod n)th of n online CPUs */
 	spinlock_t lock;		/* queues, active and their counts */
 	struct list_head queues;
 	struct list_head active;

@@ -674,8 +674,10 @@ out:
  * Description: Its batch, its NAPI context on a dummy netdev
  * "xnb-g<index>", threaded (thread "napi/xnb-g<index>-0") unless
  * worker=tasklet, with worker=kthread its light softirq context on a
- * second one ("xnb-l<index>"), all enabled, serving CPU index mod
- * online CPUs: its home, where it runs until that CPU goes offline.
+ * second one ("xnb-l<index>"), all enabled, serving the (index mod n)th
+ * of the n CPUs online now, counting from 0 in CPU number order (not
+ * CPU number index mod n when some CPU is offline): its home, where it
+ * runs until that CPU goes offline.
  * The caller holds cpus_read_lock() (which lockdep_assert_cpus_held()
  * would check, were it exported), so the CPUs stay online until the
  * set is published; a later change is the hotplug callbacks' to follow

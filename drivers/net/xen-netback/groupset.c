@@ -529,8 +529,9 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
  * xnb_groups_exit() (or a failed init) took the set down, refused.
  *
  * Context: Process context (a sysfs write, or the module's options at
- * load), sleeps.  Takes the CPU hotplug lock (read: the new groups'
- * CPUs stay online until the set is published, and no longer unless no
+ * load), sleeps.  Takes the CPU hotplug lock (read: with @n 0 the new
+ * set has one group per CPU online under it, and the new groups' CPUs
+ * stay online until the set is published, and no longer unless no
  * hotplug state is registered: then until the queues moved), then
  * xnb_assign_mutex, and each old group's lock and sync_mutex as its
  * queues move.
@@ -539,22 +540,17 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
  */
 int xnb_groups_set_count(unsigned int n)
 {
-	unsigned int i, old_n, want = n ? n : num_online_cpus();
-	struct xnb_cpu_slot *slots, *old_slots;
-	struct xnb_group *groups, *old;
-	u32 *loads, *old_loads;
+	struct xnb_cpu_slot *slots = NULL, *old_slots;
+	struct xnb_group *groups = NULL, *old;
+	u32 *loads = NULL, *old_loads;
+	unsigned int i, old_n, want = n;
 	bool followed;
 	int err = 0;
 
-	groups = kcalloc(want, sizeof(*groups), GFP_KERNEL);
-	loads = kcalloc(want, sizeof(*loads), GFP_KERNEL);
-	slots = kcalloc(want, sizeof(*slots), GFP_KERNEL);
-	if (!groups || !loads || !slots) {
-		err = -ENOMEM;
-		goto free;
-	}
-
-	/* The new groups choose their CPUs from those online now. */
+	/* The new groups' count (for 0) and their CPUs come from the CPUs
+	 * online now, so both are read under the hotplug lock, and the
+	 * arrays sized by the count are allocated there, as at init.
+	 */
 	cpus_read_lock();
 	mutex_lock(&xnb_assign_mutex);
 	if (xnb_groups_gone) {
@@ -565,6 +561,15 @@ int xnb_groups_set_count(unsigned int n)
 	if (!xnb_groups) {
 		/* Before init: kept for xnb_groups_init(), 0 included. */
 		WRITE_ONCE(xnb_nr_groups, n);
+		goto unlock;
+	}
+	if (!want)
+		want = num_online_cpus();
+	groups = kcalloc(want, sizeof(*groups), GFP_KERNEL);
+	loads = kcalloc(want, sizeof(*loads), GFP_KERNEL);
+	slots = kcalloc(want, sizeof(*slots), GFP_KERNEL);
+	if (!groups || !loads || !slots) {
+		err = -ENOMEM;
 		goto unlock;
 	}
 	err = xnb_groups_start(groups, want);
@@ -618,7 +623,6 @@ int xnb_groups_set_count(unsigned int n)
 unlock:
 	mutex_unlock(&xnb_assign_mutex);
 	cpus_read_unlock();
-free:
 	kfree(slots);
 	kfree(loads);
 	kfree(groups);

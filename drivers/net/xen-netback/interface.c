@@ -454,7 +454,7 @@ static int xnb_map_ring(struct xnb_vif *vif, grant_ref_t ref, void **addr)
 }
 
 /* Bind one of @q's channels.  IRQF_NOBALANCING: where its irq goes is
- * the group's (group.c points it at the group's CPU, and moves it with
+ * the group's (groupset.c points it at the group's CPU, and moves it with
  * the group across CPU hotplug); the kernel refuses writes of
  * /proc/irq/<n>/smp_affinity (EIO), so irqbalance cannot undo that.
  */

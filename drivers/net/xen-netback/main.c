@@ -63,13 +63,13 @@ static int xnb_param_range(const char *val, const struct kernel_param *kp,
 	return -EINVAL;
 }
 
-/* Written only under group.c's assign mutex (WRITE_ONCE). */
+/* Written only under groupset.c's assign mutex (WRITE_ONCE). */
 unsigned int xnb_nr_groups;
 
 /* Stored before init (0: one per online CPU, picked by init); once the
  * groups are up 0 again means one per online CPU, and the new count
  * takes over every queue live; refused once the module is unloading.
- * group.c decides which under its assign mutex, so neither a module
+ * groupset.c decides which under its assign mutex, so neither a module
  * init nor an exit can race a write (xnb_groups_set_count).
  */
 static int xnb_groups_set(const char *val, const struct kernel_param *kp)
@@ -249,7 +249,7 @@ static int __init xnb_params(void)
 	}
 
 	/* groups, budget and copy_batch were clamped as they were set;
-	 * group.c picks the default number of groups.
+	 * groupset.c picks the default number of groups.
 	 */
 	/* Unless a write set it meanwhile (it may, from sysfs). */
 	cmpxchg(&xnb_max_queues, 0, xnb_max_queues_pick(0));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the driver did: per-vif counters for ethtool -S and the netdev
- * stats (the per-group debugfs file is group.c's).
+ * stats (the per-group debugfs file is groupset.c's).
  *
  * Directions are named from the guest's side, as in the stock driver's
  * ethtool output: "tx" is what the guest sent (dom0 received).

@@ -8,7 +8,7 @@
  *   cpu        the CPU the group runs on now (its thread, its queues'
  *              irqs)
  *   home_cpu   the CPU it was given when its set was made; cpu differs
- *              while that one is offline (group.c follows CPU hotplug)
+ *              while that one is offline (groupset.c follows CPU hotplug)
  *   mode       who runs its passes now: "light" (the softirq context
  *              that polls while the load is light) or "thread" with
  *              worker=kthread, "softirq" with worker=tasklet
@@ -28,10 +28,10 @@
  *              created or since root wrote 0 to that file, which resets
  *              it; the only files that take a write
  *
- * debugfs (group.c's "groups", balance.c's "balance") stays the
+ * debugfs (groupset.c's "groups", balance.c's "balance") stays the
  * developers' view, free to change; these names and formats are not.
  *
- * A write of the groups parameter replaces every group (group.c), and
+ * A write of the groups parameter replaces every group (groupset.c), and
  * the counters start again: the directories are made again for the new
  * set.  Each one remembers the set it was made for (xnb_groups_gen),
  * and a read, under the assign mutex, answers -ENODEV once that set is
