@@ -573,7 +573,8 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * (xnb_pass_rx_slots()), TX what RX left of it (xnb_pass_tx_slots()),
  * each no more than its share of the turn (xnb_pass_turn_share()) and a
  * slot at least while it has one: a way cut goes on in the next pass
- * with its rest (xnb_pass_turn_left()).  Only the packet that crosses a
+ * with its rest (xnb_pass_turn_left()), unless its queue is the only
+ * one active, which starts a new turn.  Only the packet that crosses a
  * limit still goes, so a pass moves at most XNB_PASS_MAX_SLOTS, whatever
  * the budget and however many vifs the group serves.  The queues not
  * reached stay at the head of the list and come first in the next poll:
@@ -678,11 +679,20 @@ struct xnb_pass_ways {
  * @left: what the queue's last turn, cut, has left each way (both 0:
  *	none was cut, this turn is a new one)
  * @share: the vif's share for the queue (xnb_queue_share())
+ * @alone: no other queue of the group is active (on its list, waiting
+ *	or put back in this pass): none waits for this one's turn to end
  * @way: set to the turn's share each way
  *
  * A new turn has @share each way.  A cut one goes on with what each way
  * has left, @share at most: a way that had its share, or stopped short
- * of its limit, has none left and sits the rest of the turn out.
+ * of its limit, has none left and sits the rest of the turn out (a new
+ * share there would keep the queue at the head of the list for good).
+ * A queue @alone starts a new turn every pass, cut or not: the rest
+ * keeps its turn fair to the others, and there are none; carried, a way
+ * done while the other's rest drains would sit out with work and the
+ * cap mostly unused (at budget=1024 a lone queue receiving GSO packets
+ * while it sends ACKs got less RX than at 64).  A queue that joins
+ * meanwhile waits no longer than behind a turn begun as it joined.
  *
  * Context: Any context; no locks, no sleeping.
  * Return: the more of @way's two, what the turn is given (and its vif
@@ -690,7 +700,7 @@ struct xnb_pass_ways {
  * @share is not.
  */
 u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
-			struct xnb_pass_ways *way);
+			bool alone, struct xnb_pass_ways *way);
 
 /**
  * xnb_pass_turn_left() - What one way of a turn has left once cut.

@@ -151,21 +151,29 @@ static void test_pass_rx_split(void **state)
 }
 
 /* A new turn has the share each way; a cut one what each way has left,
- * the share at most, a way done sitting it out.
+ * the share at most, a way done sitting it out; a queue alone a new one.
  */
 static void test_pass_turn_share(void **state)
 {
 	static const struct {
-		u32 left_rx, left_tx, share, rx, tx, want;
+		u32 left_rx, left_tx, share;
+		bool alone;
+		u32 rx, tx, want;
 	} c[] = {
-		{ 0, 0, 64, 64, 64, 64 },	/* a new turn */
-		{ 0, 0, 8, 8, 8, 8 },
-		{ 820, 0, 1024, 820, 0, 820 },	/* RX goes on, TX done */
-		{ 0, 44, 64, 0, 44, 44 },	/* TX goes on, RX done */
-		{ 30, 100, 1024, 30, 100, 100 },	/* both go on */
-		{ 820, 0, 200, 200, 0, 200 },	/* the vif's share less */
-		{ 30, 100, 50, 30, 50, 50 },
-		{ 1, 0, 1, 1, 0, 1 },
+		{ 0, 0, 64, false, 64, 64, 64 },	/* a new turn */
+		{ 0, 0, 8, false, 8, 8, 8 },
+		{ 820, 0, 1024, false, 820, 0, 820 },	/* RX goes on, TX done */
+		{ 0, 44, 64, false, 0, 44, 44 },	/* TX goes on, RX done */
+		{ 30, 100, 1024, false, 30, 100, 100 },	/* both go on */
+		{ 820, 0, 200, false, 200, 0, 200 },	/* the vif's share less */
+		{ 30, 100, 50, false, 30, 50, 50 },
+		{ 1, 0, 1, false, 1, 0, 1 },
+		/* Alone: a new turn, cut or not. */
+		{ 0, 0, 64, true, 64, 64, 64 },
+		{ 0, 764, 1024, true, 1024, 1024, 1024 },	/* the review's */
+		{ 820, 0, 1024, true, 1024, 1024, 1024 },
+		{ 30, 100, 50, true, 50, 50, 50 },
+		{ 1, 0, 1, true, 1, 1, 1 },
 	};
 	struct xnb_pass_ways left, way;
 	unsigned int i;
@@ -174,7 +182,8 @@ static void test_pass_turn_share(void **state)
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		left.rx = c[i].left_rx;
 		left.tx = c[i].left_tx;
-		assert_int_equal(xnb_pass_turn_share(&left, c[i].share, &way),
+		assert_int_equal(xnb_pass_turn_share(&left, c[i].share,
+						     c[i].alone, &way),
 				 c[i].want);
 		assert_int_equal(way.rx, c[i].rx);
 		assert_int_equal(way.tx, c[i].tx);

@@ -12,8 +12,11 @@
  * the same slots within a round; with vifs busy one way only, packets of
  * other sizes each way, vifs that drain and vifs kicked for nothing
  * among them, the busy ones get each way within 1.3 times what the
- * others get, and those that drain keep up.  The pure helpers the model
- * uses have their table cases in test_pass.c.
+ * others get, and those that drain keep up.  A queue alone on the list
+ * starts a new turn every pass: busy both ways, it moves both every
+ * pass, fills the cap once its share exceeds it and gets no less at a
+ * higher budget; one that joins it waits no more than a turn.  The pure
+ * helpers the model uses have their table cases in test_pass.c.
  */
 #include "unit.h"
 
@@ -219,11 +222,13 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		}
 		if (*first == MAXN)
 			*first = id;
-		/* xnb_group_pop(): the rest of a cut turn each way, the
-		 * more of the two clipped to the cap, the vif charged what
-		 * was given.
+		/* xnb_group_pop(): the rest of a cut turn each way, unless
+		 * no other queue is on the list (those left of it, waiting,
+		 * put back); the more of the two clipped to the cap, the
+		 * vif charged what was given.
 		 */
-		share = xnb_pass_turn_share(&m->turn_left[id], share, &way);
+		share = xnb_pass_turn_share(&m->turn_left[id], share,
+					    !(m->n - i + nw + nb), &way);
 		turn = xnb_pass_turn_slots(a, share);
 		start = a->slots;
 		m->share_pass[id] = m->seq;
@@ -428,6 +433,7 @@ static void test_pass_model_bounded_fair(void **state)
 		{ 4, 8, 16, 1 },	/* 2 turns a vif, 6 queues wait */
 		{ 32, 8, 16, 17 },
 		{ 1, 1, 64, 17 },
+		{ 1, 1, 1024, 17 },	/* alone: a new turn every pass */
 		{ 1, 8, 1024, 17 },
 		{ 3, 5, 100, 3 },
 		{ 32, 8, 64, 17 },
@@ -484,6 +490,13 @@ static void test_pass_model_mixed(void **state)
 		{ "both ways, 3-slot packets", 100, { BUSY(9, 1, 3) } },
 		{ "both ways beside tx only", 48,
 		  { BUSY(3, 1, 1), TX_ONLY(3, 1) } },
+		/* Not alone: TX's rest drains at NAPI's packets while RX
+		 * sits out, the others' turns waiting; alone, new turns.
+		 */
+		{ "both ways, rx 17, tx 1 slots, beside rx only", 1024,
+		  { { 2, 1, 17, 1, 0, 0, false }, RX_ONLY(2, 17) } },
+		{ "lone, rx 17, tx 1 slots", 1024,
+		  { { 1, 1, 17, 1, 0, 0, false } } },
 		/* Drained RX uses less than its limit; a drained queue's
 		 * turn is forgotten; empty turns cost a slot each.
 		 */
@@ -594,6 +607,150 @@ static void test_pass_model_cut(void **state)
 	assert_true(hi - lo <= 1);
 }
 
+/* The slots every vif of @m got so far, each way. */
+static void model_total(const struct model *m, u64 *rx, u64 *tx)
+{
+	u32 v;
+
+	*rx = 0;
+	*tx = 0;
+	for (v = 0; v < m->nv; v++) {
+		*rx += m->rx_slots[v];
+		*tx += m->tx_slots[v];
+	}
+}
+
+/* One pass of @m; its slots each way in *rx and *tx. */
+static u32 model_pass_ways(struct model *m, struct xnb_pass_acct *a,
+			   u32 *rx, u32 *tx)
+{
+	u64 rx0, tx0, rx1, tx1;
+	u32 first, head, slots;
+
+	model_total(m, &rx0, &tx0);
+	slots = model_pass(m, a, &first, &head);
+	model_total(m, &rx1, &tx1);
+	*rx = rx1 - rx0;
+	*tx = tx1 - tx0;
+	return slots;
+}
+
+/* A lone queue busy both ways at @budget for @passes passes, its slots
+ * each way in *rx and *tx.  Every pass must move both ways and, at a
+ * budget of the cap or more, use the cap (less one at most).
+ */
+static void model_lone(u32 budget, u32 rx_pkt, u32 tx_pkt, u32 passes,
+		       u64 *rx, u64 *tx)
+{
+	const struct model_vif row = { 1, 1, rx_pkt, tx_pkt, 0, 0, false };
+	static struct model m;
+	struct xnb_pass_acct a;
+	u32 pass, slots, r, t;
+
+	model_init(&m, budget, XNB_PASS_SLOTS, 64);
+	model_add(&m, &row);
+	model_start(&m);
+	*rx = 0;
+	*tx = 0;
+	for (pass = 1; pass <= passes; pass++) {
+		slots = model_pass_ways(&m, &a, &r, &t);
+		if (!r || !t)
+			fail_msg("budget %u, pkt %u/%u: pass %u moved %u rx, %u tx slots",
+				 budget, rx_pkt, tx_pkt, pass, r, t);
+		if (budget >= XNB_PASS_SLOTS && slots < XNB_PASS_SLOTS - 1)
+			fail_msg("budget %u, pkt %u/%u: pass %u used %u slots of %u",
+				 budget, rx_pkt, tx_pkt, pass, slots,
+				 XNB_PASS_SLOTS);
+		*rx += r;
+		*tx += t;
+	}
+}
+
+/* The review's load: a lone vif of one queue receiving GSO packets (17
+ * slots) and sending ACKs (1 slot).  At budget=1024 its turn was cut
+ * every pass: RX used its 1024 in five passes, then sat out, with work,
+ * the eleven more TX's rest took at NAPI's 64 packets a pass, three
+ * quarters of the cap unused: 61 RX slots a pass, less than the 68 at
+ * budget=64.  Alone, a queue starts a new turn every pass (204 RX, 52
+ * TX): raising the budget never lowers its RX, nor its TX by more than
+ * the RX packet that crosses RX's limit into TX's part of the cap.
+ */
+static void test_pass_model_lone(void **state)
+{
+	static const struct {
+		u32 rx_pkt, tx_pkt;
+	} c[] = {
+		{ 17, 1 },	/* the review's */
+		{ 1, 1 },
+		{ 17, 17 },
+		{ 3, 10 },
+	};
+	static const u32 budgets[] = { 128, 256, 1024 };
+	const u32 passes = 170;
+	u64 rx64, tx64, rx, tx;
+	unsigned int i, b;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		model_lone(64, c[i].rx_pkt, c[i].tx_pkt, passes, &rx64, &tx64);
+		for (b = 0; b < ARRAY_SIZE(budgets); b++) {
+			model_lone(budgets[b], c[i].rx_pkt, c[i].tx_pkt, passes,
+				   &rx, &tx);
+			print_message("  %u/%u at %u: rx %llu tx %llu a pass (64: %llu %llu)\n",
+				      c[i].rx_pkt, c[i].tx_pkt, budgets[b],
+				      (unsigned long long)rx / passes,
+				      (unsigned long long)tx / passes,
+				      (unsigned long long)rx64 / passes,
+				      (unsigned long long)tx64 / passes);
+			assert_true(rx >= rx64);
+			assert_true(tx + (u64)passes * c[i].rx_pkt >= tx64);
+		}
+	}
+}
+
+/* A second vif that gets busy while the lone one runs cut turns at
+ * budget=1024 waits for no more than a turn of the first: its rest each
+ * way is a share at most, TX's drained at NAPI's 64 packets a pass (the
+ * longest wait seen is 15 passes, as between their turns later); then
+ * they take turns, RX within 1.3 times of each other.
+ */
+static void test_pass_model_lone_joined(void **state)
+{
+	const struct model_vif rows[] = {
+		{ 1, 1, 17, 1, 0, 0, false },	/* the review's */
+		RX_ONLY(1, 17),
+	};
+	const u32 budget = 1024, napi = 64, bound = budget / napi + 1;
+	static struct model m;
+	struct xnb_pass_acct a;
+	u32 pass, id = MAXQ, r, t;
+	u64 rx0 = 0, rx1 = 0;
+
+	(void)state;
+	model_init(&m, budget, XNB_PASS_SLOTS, napi);
+	model_add(&m, &rows[0]);
+	model_add(&m, &rows[1]);
+	m.rx_backlog[id] = 0;		/* idle until pass 50 */
+	model_start(&m);
+	for (pass = 1; pass <= 50 + 40 * bound; pass++) {
+		if (pass == 50)
+			m.rx_backlog[id] = ENDLESS;
+		model_pass_ways(&m, &a, &r, &t);
+		if (m.queued[id] && pass - m.since[id] > bound)
+			fail_msg("queue %u waits since pass %u (now %u, bound %u)",
+				 id, m.since[id], pass, bound);
+		if (pass == 50) {
+			rx0 = m.rx_slots[0];
+			rx1 = m.rx_slots[1];
+		}
+	}
+	rx0 = m.rx_slots[0] - rx0;
+	rx1 = m.rx_slots[1] - rx1;
+	print_message("  rx since pass 50: %llu, %llu\n",
+		      (unsigned long long)rx0, (unsigned long long)rx1);
+	assert_true(rx0 * 10 <= rx1 * 13 && rx1 * 10 <= rx0 * 13);
+}
+
 /* The issue: without the cap (and no TX to run NAPI's budget out), one
  * pass over 32 busy vifs at budget 64 gives every vif its turn, 32 x 68
  * slots each way, 8.5 MiB each way in pages; with it, at most the cap
@@ -632,6 +789,8 @@ int main(void)
 		cmocka_unit_test(test_pass_model_cursor),
 		cmocka_unit_test(test_pass_model_cut),
 		cmocka_unit_test(test_pass_model_issue),
+		cmocka_unit_test(test_pass_model_lone),
+		cmocka_unit_test(test_pass_model_lone_joined),
 	};
 
 	return cmocka_run_group_tests_name("pass_model", tests, NULL, NULL);

@@ -554,7 +554,9 @@ enum {
  *    pass (under the pass lock as well).  queues and nr_queues change only under
  *    xnb_assign_mutex as well, so its holder walks them without lock
  *    (balance.c, a regroup, debugfs).  nr_active is written with
- *    WRITE_ONCE: the poll reads it lockless, as a hint.
+ *    WRITE_ONCE: the poll reads it lockless, as a hint; the pass's
+ *    xnb_group_pop under the lock, exact (a queue alone on the list
+ *    starts a new turn).
  *  - pass_busy, the pass lock: held by the poll running the group's
  *    pass, taken with a try only (xnb_pass_trylock), released by the
  *    same poll.  It covers the batch (ops, nr_ops, retry, retry_idx,

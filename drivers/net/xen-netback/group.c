@@ -171,13 +171,14 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 }
 
 /* The next queue with work, its share each way in *way (its vif's, or
- * what each way of a turn cut in the last pass has left if less), the
- * more of the two in *share, and its turn's slots in *turn: *share
- * clipped to what is left of the pass's cap (@a).  The vif's other
- * queues are charged the turn, what the queue was given, not its
- * share.  A queue whose vif had its budget in this
- * pass already gets none: it moves to @waiting, still queued, and goes
- * back to the head of the active list when the pass ends
+ * what each way of a turn cut in the last pass has left if less, unless
+ * it is the group's only active queue: nr_active counts it, and those
+ * on @waiting or put back), the more of the two in *share, and its
+ * turn's slots in *turn: *share clipped to what is left of the pass's
+ * cap (@a).  The vif's other queues are charged the turn, what the
+ * queue was given, not its share.  A queue whose vif had its budget in
+ * this pass already gets none: it moves to @waiting, still queued, and
+ * goes back to the head of the active list when the pass ends
  * (xnb_group_pass), so its turn comes first next time.
  */
 static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
@@ -196,7 +197,7 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 		*share = xnb_group_share(g, q, budget);
 		if (*share) {
 			*share = xnb_pass_turn_share(&q->turn_left, *share,
-						     way);
+						     g->nr_active == 1, way);
 			*turn = xnb_pass_turn_slots(a, *share);
 			list_del_init(&q->active_node);
 			q->queued = false;
@@ -315,7 +316,9 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * the cap or NAPI's budget cut, either way, or whose vif's budget was
  * spent (xnb_group_pop), waits at the head and goes on first in the
  * next pass, each way with what it has left, so a cut turn is neither
- * lost nor charged twice.  Either way, or when the pass stopped with
+ * lost nor charged twice (a queue alone on the list starts a new turn
+ * instead: none waits for it, and its way done first would sit out
+ * the other's rest, with work).  Either way, or when the pass stopped with
  * queues left, the poll keeps the group scheduled (xnb_group_run).
  *
  * tests/unit/test_pass_model.c's model_pass() mirrors this loop, with

@@ -536,9 +536,9 @@ u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share)
 }
 
 u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
-			struct xnb_pass_ways *way)
+			bool alone, struct xnb_pass_ways *way)
 {
-	if (left->rx || left->tx) {
+	if (!alone && (left->rx || left->tx)) {
 		way->rx = left->rx < share ? left->rx : share;
 		way->tx = left->tx < share ? left->tx : share;
 	} else {
