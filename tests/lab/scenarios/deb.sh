@@ -36,6 +36,12 @@ dkms_log() {
 		/var/lib/dkms/xen-netback-wg/*/*/*/log/make.log 2>/dev/null
 }
 
+# Debian 13's headers depend on their kernel's image package, which a
+# real dom0 has and this one (booted from the host's files) has not: apt
+# installs it, and its postinst would build an initramfs that a dom0
+# living in RAM has no room for, and no use for.
+export INITRD=No
+
 # Whatever the runner loaded goes; from now on modprobe decides.
 lab_unload_backend
 lab_log "apt install linux-headers-$kver"
