@@ -38,9 +38,14 @@ dkms_log() {
 
 # Debian 13's headers depend on their kernel's image package, which a
 # real dom0 has and this one (booted from the host's files) has not: apt
-# installs it, and its postinst would build an initramfs that a dom0
-# living in RAM has no room for, and no use for.
+# installs it.  A dom0 living in RAM has no room for a second copy of the
+# modules it already has, nor for an initramfs it has no use for: dpkg
+# leaves the image's modules out (those of the running kernel stay) and
+# its postinst makes no initramfs.  As on a real dom0, apt then adds only
+# the headers and the build tools.
 export INITRD=No
+printf 'path-exclude=%s/modules/%s/kernel/*\n' /lib "$kver" /usr/lib "$kver" \
+	> /etc/dpkg/dpkg.cfg.d/xnb-lab-no-modules
 
 # Whatever the runner loaded goes; from now on modprobe decides.
 lab_unload_backend
