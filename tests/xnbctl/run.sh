@@ -1052,8 +1052,9 @@ they serve.  DOMAIN is a domain name or id, DEVID the vif's device id
   --json   status: one JSON object; top: one JSON object per frame
 
 Exit status: 0 ok, 1 usage, 2 xen-netback not loaded, 3 the in-kernel
-xen-netback (not the worker-group driver), 4 unknown domain or vif,
-5 value refused, 6 not root, 7 xl or xenstore failed.  See xnbctl(8).
+xen-netback (not the worker-group driver) or a build without the file
+set or reset-max writes, 4 unknown domain or vif, 5 value refused,
+6 not root, 7 xl or xenstore failed.  See xnbctl(8).
 [exit 0]
 $ xnbctl 
 stderr: <usage>
