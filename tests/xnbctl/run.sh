@@ -139,6 +139,19 @@ sys/class/net/g3-net/statistics/rx_packets 50000
 EOF
 }
 
+# fx_vanish_at N FILE: group N's directory goes while xnbctl reads its
+# FILE, a FIFO now that answers the same once the directory is gone.
+# VANISH_PID: the helper (ended after the run: kill_vanish).
+fx_vanish_at() {
+	local f=$S/module/xen_netback/groups/$1/$2 v
+	read -r v < "$f"
+	rm "$f"
+	mkfifo "$f"
+	timeout 30 bash -c 'exec 3> "$1"; rm -r "${1%/*}"; echo "$2" >&3' - "$f" "$v" &
+	VANISH_PID=$!
+}
+kill_vanish() { kill "$VANISH_PID" 2>/dev/null; wait "$VANISH_PID" 2>/dev/null; }
+
 # --- running ----------------------------------------------------------------
 
 # x ARGS...: run xnbctl in this case's world, add the run to the transcript.
@@ -213,6 +226,7 @@ CASES=(
 	"set_errors         unknown parameter, bad value, not root"
 	"reset_max          reset-max: every group, one; the old values"
 	"reset_max_errors   no such group, bad group, not root, write fails"
+	"status_vanish      a group gone while read: left out, not '-'"
 	"usage              help, no command, bad options"
 )
 
@@ -1007,6 +1021,46 @@ $ xnbctl reset-max
 group 0: max_pass_us 850 -> 0, max_pass_slots 212 -> 0
 stderr: xnbctl: cannot reset /sys/module/xen_netback/groups/1/max_pass_slots: Is a directory
 [exit 5]
+EOF
+}
+
+# Group 1 goes while status reads it (its cpu first): the rows of the
+# groups there at the end.
+t_status_vanish() {
+	fx_standard
+	fx_vanish_at 1 cpu
+	x status
+	kill_vanish
+	fx_group 1 1 thread 2 87 2000 90000 1000 30250 40 0 1
+	fx_newer 1 1 1203 290
+	fx_vanish_at 1 cpu
+	xj status --json
+	kill_vanish
+	expect <<'EOF'
+$ xnbctl status
+worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light       12       3           12.5          850        212
+
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0 q1:1
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    0  q0:0
+g3-net      3  g3          0    -  q0:1
+[exit 0]
+$ xnbctl status --json
+{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}
+ ],
+ "vifs": [
+  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
+  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
+ ]}
+[exit 0]
 EOF
 }
 
