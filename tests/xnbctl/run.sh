@@ -139,14 +139,70 @@ sys/class/net/g3-net/statistics/rx_packets 50000
 EOF
 }
 
+# A groups write while xnbctl works: the old set's directories answer
+# ENODEV, then go; the new set's come, numbered from 0 again.
+#
+# fx_new_set DIR N: N fresh groups, maxima 0, under $R/DIR: "after" for
+# the sleep stub to bring (a while later), "new" for the write hook (at
+# once).
+fx_new_set() {
+	local R=$R/$1 i
+	local S=$R/sys
+	mkdir -p "$S/module/xen_netback/parameters"
+	echo "$2" > "$S/module/xen_netback/parameters/groups"
+	for ((i = 0; i < $2; i++)); do
+		fx_group "$i" "$i" light 0 0 0 0 0 0 0 0 0
+		fx_newer "$i" "$i" 0 0
+	done
+}
+# fx_write_hook FILE enodev|ok: the next write to FILE (under the root)
+# fails with ENODEV's message (enodev) or is done (ok), and then every
+# group directory goes, $R/new taking their place if there.  Each call
+# adds such a write, in order.  The writes are bash's printf: xnbctl
+# gets hook_printf as its printf (an exported function) while there is
+# one to come.
+fx_write_hook() { echo "$1 $2" >> "$R/hook"; }
+hook_printf() {
+	if [ -s "$XNBCTL_ROOT/hook" ]; then
+		local _hf _hm
+		read -r _hf _hm < "$XNBCTL_ROOT/hook"
+		if [ /proc/self/fd/1 -ef "$XNBCTL_ROOT/$_hf" ]; then
+			sed -i 1d "$XNBCTL_ROOT/hook"
+			[ "$_hm" = ok ] && builtin printf "$@"
+			rm -r "$XNBCTL_ROOT"/sys/module/xen_netback/groups/*
+			[ -d "$XNBCTL_ROOT/new" ] && cp -a "$XNBCTL_ROOT/new/." "$XNBCTL_ROOT/"
+			[ "$_hm" = ok ] && return 0
+			echo "xnbctl: line 1: printf: write error: No such device" >&2
+			return 1
+		fi
+	fi
+	builtin printf "$@"
+}
+# fx_vanish_at N FILE: group N's directory goes while xnbctl reads its
+# FILE, a FIFO now that answers the same once the directory is gone.
+# VANISH_PID: the helper (ended after the run: kill_vanish).
+fx_vanish_at() {
+	local f=$S/module/xen_netback/groups/$1/$2 v
+	read -r v < "$f"
+	rm "$f"
+	mkfifo "$f"
+	timeout 30 bash -c 'exec 3> "$1"; rm -r "${1%/*}"; echo "$2" >&3' - "$f" "$v" &
+	VANISH_PID=$!
+}
+kill_vanish() { kill "$VANISH_PID" 2>/dev/null; wait "$VANISH_PID" 2>/dev/null; }
+
 # --- running ----------------------------------------------------------------
 
 # x ARGS...: run xnbctl in this case's world, add the run to the transcript.
 x() {
-	local rc
+	local rc fn hook=()
+	if [ -s "$R/hook" ]; then
+		fn=$(declare -f hook_printf)
+		hook=("BASH_FUNC_printf%%=() ${fn#*$'\n'}")
+	fi
 	env XNBCTL_ROOT="$R" XNBCTL_XL="$STUBS/xl" XNBCTL_XENSTORE="$STUBS/xenstore" \
 		XNBCTL_ETHTOOL="${ETHTOOL:-$STUBS/ethtool}" XNBCTL_EUID="${EUID_AS:-0}" \
-		PATH="$STUBS:$PATH" "$XNBCTL" "$@" > "$R.out" 2> "$R.err"
+		PATH="$STUBS:$PATH" "${hook[@]}" "$XNBCTL" "$@" > "$R.out" 2> "$R.err"
 	rc=$?
 	# The usage text, once checked (t_usage), is "<usage>".
 	if [ -f "$R.usage" ]; then
@@ -213,6 +269,9 @@ CASES=(
 	"set_errors         unknown parameter, bad value, not root"
 	"reset_max          reset-max: every group, one; the old values"
 	"reset_max_errors   no such group, bad group, not root, write fails"
+	"reset_max_regroup  groups replaced meanwhile: ENODEV, a gone group; again"
+	"reset_max_replaced groups replaced twice, or no new set: exit 5"
+	"status_vanish      a group gone while read: left out, not '-'"
 	"usage              help, no command, bad options"
 )
 
@@ -1010,6 +1069,114 @@ stderr: xnbctl: cannot reset /sys/module/xen_netback/groups/1/max_pass_slots: Is
 EOF
 }
 
+# Group 1 answers ENODEV, then the new set (3 groups) shows a moment
+# later; then group 1 is gone by the time reset-max gets to it (not an
+# older build: exit 3 is only for a group still there).
+t_reset_max_regroup() {
+	fx_standard
+	fx_new_set after 3
+	fx_write_hook sys/module/xen_netback/groups/1/max_pass_us enodev
+	x reset-max
+	fx_new_set after 1
+	fx_write_hook sys/module/xen_netback/groups/0/max_pass_slots ok
+	x reset-max
+	fx_group 1 1 thread 2 87 2000 90000 1000 30250 40 0 1
+	fx_newer 1 1 1203 290
+	fx_new_set new 2
+	fx_write_hook sys/module/xen_netback/groups/1/max_pass_us enodev
+	x reset-max 1
+	expect <<'EOF'
+$ xnbctl reset-max
+group 0: max_pass_us 850 -> 0, max_pass_slots 212 -> 0
+group 0: max_pass_us 0 -> 0, max_pass_slots 0 -> 0
+group 1: max_pass_us 0 -> 0, max_pass_slots 0 -> 0
+group 2: max_pass_us 0 -> 0, max_pass_slots 0 -> 0
+stderr: xnbctl: a write of groups replaced the groups meanwhile: resetting the new ones
+[exit 0]
+$ xnbctl reset-max
+group 0: max_pass_us 0 -> 0, max_pass_slots 0 -> -
+group 0: max_pass_us 0 -> 0, max_pass_slots 0 -> 0
+stderr: xnbctl: a write of groups replaced the groups meanwhile: resetting the new ones
+[exit 0]
+$ xnbctl reset-max 1
+group 1: max_pass_us 0 -> 0, max_pass_slots 0 -> 0
+stderr: xnbctl: a write of groups replaced the groups meanwhile: resetting the new ones
+[exit 0]
+EOF
+}
+
+# Replaced again during the second try; replaced and no new set within
+# 5 s; replaced by fewer groups than the one named.
+t_reset_max_replaced() {
+	fx_standard
+	fx_new_set new 2
+	fx_write_hook sys/module/xen_netback/groups/0/max_pass_us enodev
+	fx_write_hook sys/module/xen_netback/groups/0/max_pass_us enodev
+	x reset-max
+	rm -r "$R/new"
+	fx_write_hook sys/module/xen_netback/groups/0/max_pass_us enodev
+	x reset-max
+	fx_group 1 1 thread 2 87 2000 90000 1000 30250 40 0 1
+	fx_newer 1 1 1203 290
+	fx_new_set after 1
+	fx_write_hook sys/module/xen_netback/groups/1/max_pass_us enodev
+	x reset-max 1
+	expect <<'EOF'
+$ xnbctl reset-max
+stderr: xnbctl: a write of groups replaced the groups meanwhile: resetting the new ones
+stderr: xnbctl: writes of groups replaced the groups twice meanwhile: run reset-max again
+[exit 5]
+$ xnbctl reset-max
+stderr: xnbctl: a write of groups replaced the groups meanwhile: resetting the new ones
+stderr: xnbctl: a write of groups replaced the groups meanwhile, and no new ones showed within 5 s
+[exit 5]
+$ xnbctl reset-max 1
+stderr: xnbctl: a write of groups replaced the groups meanwhile: resetting the new ones
+stderr: xnbctl: no group 1: the driver has 1 groups
+[exit 5]
+EOF
+}
+
+# Group 1 goes while status reads it (its cpu first): the rows of the
+# groups there at the end.
+t_status_vanish() {
+	fx_standard
+	fx_vanish_at 1 cpu
+	x status
+	kill_vanish
+	fx_group 1 1 thread 2 87 2000 90000 1000 30250 40 0 1
+	fx_newer 1 1 1203 290
+	fx_vanish_at 1 cpu
+	xj status --json
+	kill_vanish
+	expect <<'EOF'
+$ xnbctl status
+worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light       12       3           12.5          850        212
+
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0 q1:1
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    0  q0:0
+g3-net      3  g3          0    -  q0:1
+[exit 0]
+$ xnbctl status --json
+{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
+ "groups": [
+  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}
+ ],
+ "vifs": [
+  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
+  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
+  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
+ ]}
+[exit 0]
+EOF
+}
+
 t_usage() {
 	fx_standard
 	x help
@@ -1052,8 +1219,9 @@ they serve.  DOMAIN is a domain name or id, DEVID the vif's device id
   --json   status: one JSON object; top: one JSON object per frame
 
 Exit status: 0 ok, 1 usage, 2 xen-netback not loaded, 3 the in-kernel
-xen-netback (not the worker-group driver), 4 unknown domain or vif,
-5 value refused, 6 not root, 7 xl or xenstore failed.  See xnbctl(8).
+xen-netback (not the worker-group driver) or a build without the file
+set or reset-max writes, 4 unknown domain or vif, 5 value refused,
+6 not root, 7 xl or xenstore failed.  See xnbctl(8).
 [exit 0]
 $ xnbctl 
 stderr: <usage>
