@@ -4,11 +4,12 @@
 # Build the module with W=1 against each kernel we support; any compiler
 # or kbuild warning fails.
 #
-#   scripts/build-matrix.sh [6.1] [6.12]      (default: both)
+#   scripts/build-matrix.sh [6.1] [6.12] [noheaders]   (default: all)
 #
 #   6.1   Debian 12: the lab's headers ($LAB_CACHE/kdir), the host's gcc-12.
 #   6.12  Debian 13: the headers inside the trixie build root
 #         (scripts/buildroot.sh), its gcc-14.
+#   noheaders  a dom0 without headers: make fails and names the package.
 #
 # Each kernel builds in its own copy of the sources, build/<kernel>/, so
 # the checkout's own build (make) is left alone.  XNB_VERSION (from the
@@ -66,12 +67,25 @@ build_612() {
 	/sbin/modinfo -F vermagic "$dir/drivers/net/xen-netback/xen-netback.ko"
 }
 
-[ $# -gt 0 ] || set -- 6.1 6.12
+# Without a kernel tree, make must fail with the apt command that brings
+# the running kernel's headers, not with make's "No such file".
+build_noheaders() {
+	local out
+	if out=$(make -s KDIR=/nonexistent/xnb-no-headers modules 2>&1); then
+		log "noheaders: make succeeded without a kernel tree"
+		return 1
+	fi
+	grep -qF "apt-get install linux-headers-$(uname -r)" <<< "$out" ||
+		{ echo "$out"; log "noheaders: make did not name the headers package"; return 1; }
+}
+
+[ $# -gt 0 ] || set -- 6.1 6.12 noheaders
 for k; do
 	case $k in
 	6.1) build_61 ;;
 	6.12) build_612 ;;
-	*) log "unknown kernel $k (6.1 or 6.12)"; exit 2 ;;
+	noheaders) build_noheaders; log "noheaders: names linux-headers-$(uname -r)"; continue ;;
+	*) log "unknown kernel $k (6.1, 6.12 or noheaders)"; exit 2 ;;
 	esac
 	log "$k: W=1 clean"
 done
