@@ -98,7 +98,7 @@ modules-6.12:
 	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(BOOKWORM_CACHE) scripts/build-matrix.sh 6.12
 
 build-matrix: kdir-6.1
-	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(BOOKWORM_CACHE) scripts/build-matrix.sh 6.1 6.12
+	XNB_VERSION=$(XNB_VERSION) LAB_CACHE=$(BOOKWORM_CACHE) scripts/build-matrix.sh 6.1 6.12 noheaders
 
 buildroot:
 	LAB_CACHE=$(BOOKWORM_CACHE) scripts/buildroot.sh
