@@ -83,7 +83,7 @@ endif
 #   make modules-6.1    W=1 against Debian 12's 6.1 (the lab's headers)
 #   make modules-6.12   W=1 against Debian 13's 6.12, in a trixie chroot
 #                       (scripts/buildroot.sh; first run: a few minutes)
-#   make build-matrix   both; any warning fails
+#   make build-matrix   both (any warning fails), and make without headers
 #   make buildroot      that chroot, created if missing
 # They pick their kernels by version, whatever LAB_DIST says: 6.1 from
 # the bookworm cache's headers (kdir-6.1 fetches them if missing), 6.12
