@@ -129,7 +129,8 @@ lab_destroy_all
 # simulated: a renamed copy of this kernel's headers, with that release
 # in utsrelease.h so the module's vermagic shows which build it is, and
 # the kernel postinst hook run by hand, as linux-image's postinst does.
-kv2=$(cat $repo/KVER2 2>/dev/null)
+# (KVER2 holds an empty line when the suite has no such release.)
+kv2=$(cat $repo/KVER2 2>/dev/null) real_upgrade=$kv2
 if [ -z "$kv2" ]; then
 	# The repository is not needed any more: give dom0's RAM back.
 	rm -f $repo/*.deb
@@ -139,7 +140,7 @@ mkdir -p "/lib/modules/$kv2"
 # What a kernel image would bring along; depmod warns without them.
 cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} "/lib/modules/$kv2/" 2>/dev/null
 t0=$(cut -d' ' -f1 /proc/uptime)
-if [ -s $repo/KVER2 ]; then
+if [ -n "$real_upgrade" ]; then
 	lab_log "kernel upgrade: apt install linux-headers-$kv2 (its postinst runs DKMS)"
 	lab_assert "dkms header hook present" test -x /etc/kernel/header_postinst.d/dkms
 	apt-get install -y -q --no-install-recommends "linux-headers-$kv2" ||
