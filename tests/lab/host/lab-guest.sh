@@ -92,22 +92,45 @@ iperf3 -s -D
 for f in /etc/guest-init.d/*; do [ -x "$f" ] && "$f"; done
 echo "XNB-GUEST $N up"
 
+# An interface counts as done only once all of its configuration took:
+# a vif detached and re-attached under the same devid can unregister the
+# ethK just read (the guest's xenbus meeting the old node's removal after
+# the new one).  After a failure look again, at most 10 times a second
+# apart; there may be no later xenstore event to wake us.
 done_ifs=" "
+config_if() { # config_if IF K
+	a=192.0.2.$((10 * N + $2)); t=$((100 + $2))
+	ip link set "$1" up || return 1
+	# busybox's ip has no "addr replace": an address already there is fine.
+	ip addr add "$a/24" dev "$1" 2>/dev/null ||
+		ip addr show dev "$1" | grep -q "inet $a/" || return 1
+	ip rule del from "$a" 2>/dev/null
+	ip rule add from "$a" table $t || return 1
+	ip route replace 192.0.2.0/24 dev "$1" src "$a" table $t || return 1
+	echo "XNB-GUEST $1 $a"
+}
 setup_ifs() {
-	now=" "
-	for d in /sys/class/net/eth*; do
-		read -r x 2>/dev/null < "$d/ifindex" || continue
-		i=${d##*/}; k=${i#eth}; now="$now$i:$x "
-		case "$done_ifs" in *" $i:$x "*) continue ;; esac
-		a=192.0.2.$((10 * N + k)); t=$((100 + k))
-		ip link set "$i" up
-		ip addr add "$a/24" dev "$i" 2>/dev/null
-		ip rule del from "$a" 2>/dev/null
-		ip rule add from "$a" table $t
-		ip route replace 192.0.2.0/24 dev "$i" src "$a" table $t
-		echo "XNB-GUEST $i $a"
+	tries=10
+	while :; do
+		now=" " failed=
+		for d in /sys/class/net/eth*; do
+			read -r x 2>/dev/null < "$d/ifindex" || continue
+			i=${d##*/}
+			case "$done_ifs" in
+			*" $i:$x "*) now="$now$i:$x " ;;
+			*) if config_if "$i" "${i#eth}"; then
+				now="$now$i:$x "
+			   else
+				failed=1
+			   fi ;;
+			esac
+		done
+		done_ifs=$now
+		tries=$((tries - 1))
+		[ -z "$failed" ] || [ "$tries" -eq 0 ] && return
+		echo "XNB-GUEST $N interface setup failed, looking again"
+		sleep 1
 	done
-	done_ifs=$now
 }
 
 # run_cmd ID COMMAND: in the background, so the loop keeps listening;

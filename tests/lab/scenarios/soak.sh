@@ -95,15 +95,15 @@ soak_now() { now=${EPOCHREALTIME/[.,]/}; }
 # driver.
 soak_xl_pids=() soak_xl_tags=() soak_xl_running=()
 soak_xl() {
-	local tag=$1 done_pid p left
+	local tag=$1 p left
 	shift
 	while [ ${#soak_xl_running[@]} -ge "$SOAK_XL_JOBS" ]; do
-		# (Empty if nothing was left to wait for: start afresh.)
-		wait -n -p done_pid "${soak_xl_running[@]}" || [ -n "$done_pid" ] ||
-			{ soak_xl_running=(); break; }
+		# bash may already have dropped a finished job from its table
+		# ("no such job"): what still runs is what kill -0 finds.
+		wait -n "${soak_xl_running[@]}" 2>/dev/null || sleep 0.1
 		left=()
 		for p in "${soak_xl_running[@]}"; do
-			[ "$p" = "$done_pid" ] || left+=("$p")
+			kill -0 "$p" 2>/dev/null && left+=("$p")
 		done
 		soak_xl_running=("${left[@]}")
 	done
@@ -120,7 +120,7 @@ soak_busy=0
 soak_xl_wait() {
 	local i tag rc t0 t1 bad=""
 	for i in "${!soak_xl_pids[@]}"; do
-		wait "${soak_xl_pids[$i]}"
+		wait "${soak_xl_pids[$i]}" 2>/dev/null	# (status: the .rc file)
 		tag=${soak_xl_tags[$i]}
 		read -r rc t0 t1 < "$S/$tag.rc" || rc=missing
 		if [ "$rc" = 0 ]; then
@@ -179,6 +179,14 @@ soak_vif_states() {	# for a failure report
 	done
 }
 
+soak_guest_links() {	# for a failure report: what each guest has up
+	local g
+	for g in 1 2; do
+		echo "g$g:"
+		( lab_guest_exec $g "ip -o link; ip -o -4 addr" 20 ) || true
+	done
+}
+
 # soak_vif_of_ip G IP: the devid of g<G> whose MAC answered dom0's ARP for
 # IP, i.e. the vif that IP's traffic goes through, from dom0's neighbour
 # table in $S/neigh.  The guest names ethK, and so gives it 192.0.2.(10G+K),
@@ -231,7 +239,11 @@ soak_attach_verify() {
 	for k in "${!pids[@]}"; do
 		wait "${pids[$k]}" || bad+=" ${ips[$k]}"
 	done
-	[ -z "$bad" ] || { soak_vif_states "$2" "$3"; lab_fail "cycle $c: no ping reply from$bad"; }
+	[ -z "$bad" ] || {
+		soak_vif_states "$2" "$3"
+		soak_guest_links
+		lab_fail "cycle $c: no ping reply from$bad"
+	}
 	ip neigh show dev xenbr0 > $S/neigh
 	for g in 1 2; do
 		n=${*:g+1:1} seen=" "
