@@ -29,6 +29,7 @@
  *
  *   netdev transmit path (softirq or process, BH off)
  *     rx.c       xnb_start_xmit: queues an skb for the guest, kicks
+ *                once per burst (netdev_xmit_more())
  *
  *   stats readers (any context; take vif->stats_lock)
  *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
@@ -304,6 +305,8 @@ struct xnb_backoff {
  *    private response producers, written plainly by the pass).
  *  - rx_skbs: its own queue lock (xnb_start_xmit adds, the worker and
  *    the purge take); rx_bytes_queued, unsupported_dropped: atomics.
+ *  - rx_kick_owed: xnb_start_xmit only, under the core's xmit lock of
+ *    the netdev queue of the same index (netpoll takes it too).
  *  - eoi: atomic bitops, the handler sets an owed EOI and the worker
  *    takes it.  backoff: see struct xnb_backoff (each channel's belongs
  *    to whoever owes that channel's EOI).
@@ -344,6 +347,10 @@ struct xnb_queue {
 	u16 rx_len[XNB_RX_RING_SIZE];
 	struct sk_buff_head rx_skbs;
 	atomic_t rx_bytes_queued;
+	/* Packets queued by a burst whose kick waits for its last packet
+	 * (netdev_xmit_more(), xnb_start_xmit).
+	 */
+	bool rx_kick_owed;
 	unsigned long rx_blocked_since;	/* jiffies; 0 when not blocked */
 	unsigned int rx_want;		/* slots a blocked queue waits for */
 	bool stalled;			/* counted in vif->stalled_queues */
