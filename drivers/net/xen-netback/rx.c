@@ -622,6 +622,10 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
 		rsp->status = ok ? (s16)q->rx_len[idx] : XEN_NETIF_RSP_ERROR;
 	}
 
+	/* For the push's notification (xnb_rx_notify): what waits. */
+	q->rx_done_pkts++;
+	q->rx_done_slots += f->nr_slots;
+
 	u64_stats_update_begin(&q->stats.sync);
 	if (ok) {
 		u64_stats_inc(&q->stats.rx_packets);
@@ -637,9 +641,89 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
 		dev_kfree_skb_any(skb);
 }
 
+/* Act on xnb_rxmod_decide()'s verdict for @q at @now: send the
+ * notification if the guest still waits for it, or have the timer bring
+ * the pass back when it is due.  Only the pass sends: the timer kicks.
+ */
+static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v,
+			     u64 now)
+{
+	struct hrtimer *t = &q->rx_notify_timer;
+	bool late = q->rxmod.deferred;
+	ktime_t due;
+
+	if (v == XNB_RXMOD_DEFER) {
+		due = ns_to_ktime(q->rxmod.due_ns);
+		/* Armed for then or sooner already: its kick will do. */
+		if (!hrtimer_is_queued(t) ||
+		    ktime_after(hrtimer_get_expires(t), due))
+			hrtimer_start(t, due, HRTIMER_MODE_ABS);
+		return;
+	}
+	if (v != XNB_RXMOD_NOW)
+		return;
+	/* rsp_event after our rsp_prod: the push's barrier, or for one put
+	 * off the passes since.  Our own index, not the shared copy.
+	 */
+	if (!xnb_rxmod_wanted(q->rx.rsp_prod_pvt,
+			      READ_ONCE(q->rx.sring->rsp_event),
+			      XNB_RX_RING_SIZE)) {
+		xnb_stat_add(q, &q->stats.rx_notify_skipped, 1);
+		return;
+	}
+	notify_remote_via_irq(q->rx_irq);
+	u64_stats_update_begin(&q->stats.sync);
+	u64_stats_inc(&q->stats.rx_notify);
+	if (late)
+		u64_stats_inc(&q->stats.rx_notify_deferred);
+	u64_stats_update_end(&q->stats.sync);
+	xnb_rxmod_sample(q);
+}
+
+/* Decide on the notification after a push of @q's RX ring (@asked: it
+ * crossed the guest's rsp_event), counting what the flush answered.
+ */
+static void xnb_rx_notify(struct xnb_queue *q, bool asked)
+{
+	struct xnb_rxmod_limits lim;
+	u32 pkts = q->rx_done_pkts, slots = q->rx_done_slots;
+	u64 now;
+
+	q->rx_done_pkts = 0;
+	q->rx_done_slots = 0;
+	if (!asked && !q->rxmod.owed)
+		return;		/* the guest polls, or was told */
+	xnb_rxmod_limits(q, &lim);
+	now = ktime_get_ns();
+	xnb_rx_notify_do(q, xnb_rxmod_decide(&q->rxmod, asked, pkts, slots,
+					     q->rx_blocked_since != 0, now,
+					     &lim), now);
+}
+
 /**
- * xnb_rx_push() - Push a queue's guest RX responses, notify if asked.
+ * xnb_rx_notify_check() - Send a queue's put-off RX notification if due.
+ * @q: the queue whose turn begins
+ *
+ * The notify timer kicks the group when a notification put off is due;
+ * the queue's turn sends it here (or a push in the turn does).  Every
+ * turn looks, so one that comes due while the queue is served anyway
+ * goes out then.
+ *
+ * Context: The group's poll (BH off), in the pass serving @q.
+ */
+void xnb_rx_notify_check(struct xnb_queue *q)
+{
+	if (unlikely(q->rxmod.owed))
+		xnb_rx_notify(q, false);
+}
+
+/**
+ * xnb_rx_push() - Push a queue's guest RX responses, notify if due.
  * @q: the queue
+ *
+ * The responses are always pushed at once, so a guest still polling its
+ * ring takes them without an event; the event a guest asked for (its
+ * rsp_event) goes now or later (xnb_rx_notify).
  *
  * Context: The group's poll (BH off), from xnb_copy_flush(), in the pass
  * that completed the queue's packets.
@@ -649,8 +733,7 @@ static void xnb_rx_push(struct xnb_queue *q)
 	int notify;
 
 	RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&q->rx, notify);
-	if (notify)
-		notify_remote_via_irq(q->rx_irq);
+	xnb_rx_notify(q, notify);
 }
 
 /* What copy.c's flush calls for guest RX: see struct xnb_copy_ops.
