@@ -641,12 +641,11 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
 		dev_kfree_skb_any(skb);
 }
 
-/* Act on xnb_rxmod_decide()'s verdict for @q at @now: send the
- * notification if the guest still waits for it, or have the timer bring
- * the pass back when it is due.  Only the pass sends: the timer kicks.
+/* Act on xnb_rxmod_decide()'s verdict for @q: send the notification
+ * if the guest still waits for it, or have the timer bring the pass back
+ * when it is due.  Only the pass sends: the timer kicks.
  */
-static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v,
-			     u64 now)
+static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v)
 {
 	struct hrtimer *t = &q->rx_notify_timer;
 	bool late = q->rxmod.deferred;
@@ -687,17 +686,15 @@ static void xnb_rx_notify(struct xnb_queue *q, bool asked)
 {
 	struct xnb_rxmod_limits lim;
 	u32 pkts = q->rx_done_pkts, slots = q->rx_done_slots;
-	u64 now;
 
 	q->rx_done_pkts = 0;
 	q->rx_done_slots = 0;
 	if (!asked && !q->rxmod.owed)
 		return;		/* the guest polls, or was told */
 	xnb_rxmod_limits(q, &lim);
-	now = ktime_get_ns();
 	xnb_rx_notify_do(q, xnb_rxmod_decide(&q->rxmod, asked, pkts, slots,
-					     q->rx_blocked_since != 0, now,
-					     &lim), now);
+					     q->rx_blocked_since != 0,
+					     ktime_get_ns(), &lim));
 }
 
 /**
