@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Pure protocol logic of the netback: ring index sanity, the guest TX
- * slot-chain walk, extra-info parsing, RX slot accounting, credit shaping,
+ * slot-chain walk, extra-info parsing, RX slot accounting, guest RX
+ * notification moderation, credit shaping,
  * worker-group choice and the groups' CPUs across CPU hotplug, live
  * rebalancing and the connect back-off.
  *
@@ -414,6 +415,124 @@ u32 xnb_rx_slots_needed(u32 len, bool gso, u32 headroom);
  */
 bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg,
 		 u32 headroom);
+
+/*
+ * Guest RX notification moderation (rx.c): when a queue tells its guest
+ * of new RX responses.  The responses are always pushed at once (the
+ * shared rsp_prod moves at every flush): a guest still polling its ring
+ * takes them with no event.  Only the event a guest asked for (it set
+ * rsp_event and went idle) may wait: at most one goes per @usecs
+ * microseconds, and one waits no longer than that after the last one
+ * sent, nor once @frames packets or half the ring wait for it, nor while
+ * the queue waits for buffers only the guest's handling of the event
+ * brings.  The first after a quiet spell (none sent for @usecs) goes at
+ * once, so a lone packet is never held.  Time is in nanoseconds, on a
+ * monotonic clock.
+ */
+#define XNB_RXMOD_USECS_MAX	10000u	/* ethtool rx-usecs at most: 10 ms */
+#define XNB_RXMOD_FRAMES_MAX	256u	/* rx-frames at most: a 4 KiB ring */
+
+/**
+ * struct xnb_rxmod - One queue's guest RX notification, owed or not.
+ * @last_ns: when the last one went (or was found unneeded); 0: never
+ * @due_ns: while @owed, when it goes at the latest
+ * @pkts: packets answered since it became owed (saturating)
+ * @slots: their ring slots (saturating)
+ * @owed: the guest asked to be told (a push crossed its rsp_event) and
+ *	was not told yet.  A push after that one does not ask again (the
+ *	guest has not re-armed rsp_event): the debt must be kept here.
+ * @deferred: the owed one was put off at least once
+ *
+ * Zeroed when the queue is made.
+ */
+struct xnb_rxmod {
+	u64 last_ns;
+	u64 due_ns;
+	u32 pkts;
+	u32 slots;
+	bool owed;
+	bool deferred;
+};
+
+/**
+ * struct xnb_rxmod_limits - How long an owed notification may wait.
+ * @usecs: at most one notification per this many microseconds; 0: none
+ *	waits (no moderation)
+ * @frames: it goes once this many packets wait; 0: no such limit;
+ *	1: none waits
+ * @slots_max: it goes once this many ring slots wait (the driver: half
+ *	the ring, so the guest's buffers never run out for want of it)
+ */
+struct xnb_rxmod_limits {
+	u32 usecs;
+	u32 frames;
+	u32 slots_max;
+};
+
+/**
+ * enum xnb_rxmod_verdict - What to do with a queue's RX notification.
+ * @XNB_RXMOD_NONE: none is owed
+ * @XNB_RXMOD_NOW: send it now (if still wanted: xnb_rxmod_wanted())
+ * @XNB_RXMOD_DEFER: it waits until &struct xnb_rxmod.due_ns at the
+ *	latest: a timer must be armed for then
+ */
+enum xnb_rxmod_verdict {
+	XNB_RXMOD_NONE,
+	XNB_RXMOD_NOW,
+	XNB_RXMOD_DEFER,
+};
+
+/**
+ * xnb_rxmod_decide() - Notify the guest now, later, or not at all.
+ * @m: the queue's state
+ * @asked: this push of the RX ring crossed the guest's rsp_event
+ *	(RING_PUSH_RESPONSES_AND_CHECK_NOTIFY said to notify)
+ * @pkts: packets this push answered (0 for a look without a push: the
+ *	queue's timer or a turn)
+ * @slots: their ring slots
+ * @starved: the queue waits for RX buffers from the guest
+ * @now: the time, in ns
+ * @lim: the limits in force
+ *
+ * A notification becomes owed when a push is @asked and is then owed
+ * until sent; what waits for it is counted from then.  It goes now when
+ * moderation is off (@lim->usecs 0 or @lim->frames 1), when the last
+ * one went @lim->usecs ago or more (the queue was quiet: a lone packet
+ * goes at once), at its due time, once @lim->frames packets or
+ * @lim->slots_max slots wait, or when the queue is @starved (the guest
+ * posts buffers once it has handled the event: holding it would stall
+ * both).  Otherwise it waits until its due time: @lim->usecs after the
+ * last one sent, never later than the due time it was first given.
+ * Sending it (NOW) clears the debt and makes @now the last one's time.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the verdict; for XNB_RXMOD_DEFER, @m->due_ns is when, later
+ * than @now and no more than @lim->usecs after @m->last_ns.
+ */
+enum xnb_rxmod_verdict xnb_rxmod_decide(struct xnb_rxmod *m, bool asked,
+					u32 pkts, u32 slots, bool starved,
+					u64 now,
+					const struct xnb_rxmod_limits *lim);
+
+/**
+ * xnb_rxmod_wanted() - Whether the guest still waits for an RX event.
+ * @rsp_prod: the RX response producer index we published
+ * @rsp_event: the guest's rsp_event, read after @rsp_prod was published
+ * @ring_size: the ring's size in slots
+ *
+ * A notification that waited may find the guest done: polling, it took
+ * every response, then re-armed rsp_event past them (to rsp_cons + 1,
+ * i.e. @rsp_prod + 1) and went idle.  An event then would find no work,
+ * which netfront counts as spurious: a run of those makes its kernel
+ * hold the channel's EOI back, for up to a second.  So it is not sent:
+ * the guest saw every response before it re-armed (it reads rsp_prod
+ * after writing rsp_event), and the next push past rsp_event asks anew.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: false when the guest asked only for responses not produced
+ * yet (@rsp_event in [@rsp_prod + 1, @rsp_prod + @ring_size]); else true.
+ */
+bool xnb_rxmod_wanted(u32 rsp_prod, u32 rsp_event, u32 ring_size);
 
 /*
  * Credit-based TX shaping, the stock "bytes,usec" format of the backend's

@@ -29,6 +29,7 @@
  *
  *   netdev transmit path (softirq or process, BH off)
  *     rx.c       xnb_start_xmit: queues an skb for the guest, kicks
+ *                once per burst (netdev_xmit_more())
  *
  *   stats readers (any context; take vif->stats_lock)
  *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
@@ -51,7 +52,9 @@
  *                xnb_tx_deliver (napi_gro_receive on the polling
  *                context): guest -> dom0
  *     rx.c       xnb_rx_gather, then at the flush xnb_rx_complete:
- *                dom0 -> guest
+ *                dom0 -> guest; the push tells the guest at once or
+ *                later (moderation: proto.c decides, coalesce.c's
+ *                timer and net_dim), and each turn sends one due
  *     copy.c     the group's batch of grant copies and its flush, which
  *                calls tx.c and rx.c back through their xnb_copy_ops
  *     interface.c  xnb_vif_fatal: a protocol violation disables the vif
@@ -63,6 +66,18 @@
  *   timers (softirq)
  *     tx.c       credit timer: kicks the group when credit is back
  *     rx.c       stall timer: kicks the group to check a stalled queue
+ *     coalesce.c each queue's notify timer (an hrtimer, hard irq): kicks
+ *                the group when a guest RX notification put off is due
+ *                (the pass sends it: rx.c, xnb_rx_notify_check)
+ *
+ *   system_wq
+ *     coalesce.c net_dim's work: applies the RX moderation profile
+ *                net_dim chose for a queue (scheduled by net_dim(),
+ *                which the pass calls after each notification)
+ *
+ *   ethtool (process context, under rtnl)
+ *     coalesce.c get_coalesce/set_coalesce: the vif's RX notification
+ *                moderation (rx-usecs, rx-frames, adaptive-rx)
  *     interface.c  each channel's back-off timer: sends an EOI held
  *                back from a storm (xnb_lateeoi)
  *
@@ -147,6 +162,8 @@
 #ifndef XNB_COMMON_H
 #define XNB_COMMON_H
 
+#include <linux/dim.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/kthread.h>
 #include <linux/list.h>
@@ -217,6 +234,9 @@ struct xnb_queue_stats {
 	u64_stats_t copy_ops;
 	u64_stats_t copy_batches; /* flushes that carried this queue's ops */
 	u64_stats_t copy_eagain_failed; /* packets failed: GNTST_eagain twice */
+	u64_stats_t rx_notify;	/* guest RX notifications sent */
+	u64_stats_t rx_notify_deferred;	/* of those, sent later than asked */
+	u64_stats_t rx_notify_skipped;	/* put off, then found unneeded */
 	struct u64_stats_sync sync;
 };
 
@@ -243,6 +263,19 @@ struct xnb_mcast {
 	struct list_head addrs;		/* RCU; read by xnb_start_xmit */
 	unsigned int count;		/* under lock */
 	bool flood;			/* an ADD was refused: pass all */
+};
+
+/* coalesce.c: a vif's guest RX notification moderation (ethtool -C).
+ * adaptive: net_dim chooses each queue's limits (the default); else
+ * usecs and frames, for every queue (proto.c's struct xnb_rxmod_limits).
+ */
+#define XNB_COAL_USECS_DEF	64u
+#define XNB_COAL_FRAMES_DEF	64u
+
+struct xnb_coal {
+	bool adaptive;
+	u32 usecs;
+	u32 frames;
 };
 
 /* Bits of xnb_queue.eoi: an EOI owed for that irq once work is done. */
@@ -288,7 +321,9 @@ struct xnb_backoff {
  *    under the lock, a sibling's group in the pass's share).
  *  - ring state (tx, rx private indices, tx_id, tx_extra, tx_pkt,
  *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
- *    worked, flush_group, load, the stats' writes) and turn_left: the
+ *    worked, flush_group, load, the stats' writes, rx_done_pkts,
+ *    rx_done_slots, rxmod, net_dim's calls on rx_dim and arming
+ *    rx_notify_timer) and turn_left: the
  *    pass of the queue's group, which holds that group's pass lock
  *    (pass_busy); while the queue is in no group, the xenbus thread.
  *    Except turn_left, which every attach clears under xnb_assign_mutex
@@ -304,6 +339,8 @@ struct xnb_backoff {
  *    private response producers, written plainly by the pass).
  *  - rx_skbs: its own queue lock (xnb_start_xmit adds, the worker and
  *    the purge take); rx_bytes_queued, unsupported_dropped: atomics.
+ *  - rx_kick_owed: xnb_start_xmit only, under the core's xmit lock of
+ *    the netdev queue of the same index (netpoll takes it too).
  *  - eoi: atomic bitops, the handler sets an owed EOI and the worker
  *    takes it.  backoff: see struct xnb_backoff (each channel's belongs
  *    to whoever owes that channel's EOI).
@@ -313,6 +350,12 @@ struct xnb_backoff {
  *    and read with u64_stats_read, under vif->stats_lock (the queues
  *    array must not go meanwhile).
  *  - bal_load, bal_sample, bal_hold: under xnb_assign_mutex.
+ *  - rx_notify_timer: set up at alloc, armed by the pass, cancelled at
+ *    release (after the detach: no pass arms it again); its function
+ *    only kicks.  rx_dim: net_dim() by the pass; its work (system_wq)
+ *    writes rx_dim_usecs and rx_dim_frames (WRITE_ONCE, read by the
+ *    pass with READ_ONCE) and hands rx_dim back (its state), as every
+ *    net_dim user does; cancelled at release.
  */
 struct xnb_queue {
 	struct xnb_vif *vif;
@@ -344,10 +387,27 @@ struct xnb_queue {
 	u16 rx_len[XNB_RX_RING_SIZE];
 	struct sk_buff_head rx_skbs;
 	atomic_t rx_bytes_queued;
+	/* Packets queued by a burst whose kick waits for its last packet
+	 * (netdev_xmit_more(), xnb_start_xmit).
+	 */
+	bool rx_kick_owed;
 	unsigned long rx_blocked_since;	/* jiffies; 0 when not blocked */
 	unsigned int rx_want;		/* slots a blocked queue waits for */
 	bool stalled;			/* counted in vif->stalled_queues */
 	struct timer_list stall_timer;
+
+	/* Telling the guest of RX responses (coalesce.c, proto.c's
+	 * xnb_rxmod_decide): what the flush answered since the last push,
+	 * the notification owed, the timer that brings the pass back when
+	 * one put off is due, and net_dim's choice of limits.
+	 */
+	u32 rx_done_pkts;
+	u32 rx_done_slots;
+	struct xnb_rxmod rxmod;
+	struct hrtimer rx_notify_timer;
+	struct dim rx_dim;
+	u16 rx_dim_usecs;
+	u16 rx_dim_frames;
 
 	/* xnb_start_xmit drops of packets the guest cannot take: more
 	 * slots than netfront accepts, a GSO type it did not negotiate,
@@ -406,6 +466,8 @@ struct xnb_queue {
  *    WRITE_ONCE wherever the vif may be connected), read by the data
  *    path with READ_ONCE.
  *  - mcast: see struct xnb_mcast.  stalled_queues: atomic.
+ *  - coal: written under rtnl (ethtool's set_coalesce, WRITE_ONCE),
+ *    read by the passes with READ_ONCE.
  *  - carrier_lock: one carrier decision at a time (the xenbus thread,
  *    the group workers, the control ring's work through xnb_vif_fatal).
  *  - stats_lock: queues and num_queues against the stats readers, and
@@ -446,6 +508,8 @@ struct xnb_vif {
 	bool mcast_ctrl;
 	u16 xdp_headroom;
 	struct xnb_mcast mcast;
+	/* Guest RX notification moderation (ethtool -C), per vif. */
+	struct xnb_coal coal;
 
 	struct xnb_queue *queues;	/* num_queues entries when connected */
 	unsigned int num_queues;
@@ -743,6 +807,7 @@ void xnb_credit_timer_fn(struct timer_list *t);
 
 /* rx.c */
 extern const struct xnb_copy_ops xnb_rx_copy_ops;
+void xnb_rx_notify_check(struct xnb_queue *queue);
 netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev);
 int xnb_rx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget, unsigned int *slots);
@@ -776,6 +841,23 @@ int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr);
 void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr);
 void xnb_mcast_clear(struct xnb_vif *vif);
 bool xnb_mcast_wanted(struct xnb_vif *vif, const u8 *dest);
+
+/* coalesce.c */
+struct ethtool_coalesce;
+struct kernel_ethtool_coalesce;
+struct netlink_ext_ack;
+void xnb_coal_init(struct xnb_vif *vif);
+void xnb_rxmod_init(struct xnb_queue *queue);
+void xnb_rxmod_stop(struct xnb_queue *queue);
+void xnb_rxmod_limits(struct xnb_queue *queue,
+		      struct xnb_rxmod_limits *lim);
+void xnb_rxmod_sample(struct xnb_queue *queue);
+int xnb_get_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
+		     struct kernel_ethtool_coalesce *kec,
+		     struct netlink_ext_ack *extack);
+int xnb_set_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
+		     struct kernel_ethtool_coalesce *kec,
+		     struct netlink_ext_ack *extack);
 
 /* stats.c */
 extern const struct ethtool_ops xnb_ethtool_ops;

@@ -235,6 +235,8 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 
 	lockdep_assert_held(&g->pass_busy);
 	q->turn_left = (struct xnb_pass_ways){};
+	/* A guest RX notification put off and due: its timer's kick. */
+	xnb_rx_notify_check(q);
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 

@@ -708,6 +708,7 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 
 	const struct xnb_backoff *b = q->backoff;
 	unsigned long held;
+	bool owed;
 
 	lockdep_assert_held(&g->lock);
 	held = (timer_pending(&b[XNB_EOI_TX].timer) ? BIT(XNB_EOI_TX) : 0) |
@@ -735,6 +736,13 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
 		   READ_ONCE(q->rx_want), skb_queue_len_lockless(&q->rx_skbs),
 		   atomic_read(&q->rx_bytes_queued));
+	/* RX notification moderation: net_dim's limits (with adaptive-rx
+	 * on), one owed and its timer.  The pass's, a snapshot.
+	 */
+	owed = data_race(q->rxmod.owed);	/* racy snapshot */
+	seq_printf(m, "    rxmod dim %u/%u owed %d timer %d\n",
+		   READ_ONCE(q->rx_dim_usecs), READ_ONCE(q->rx_dim_frames),
+		   owed, hrtimer_is_queued(&q->rx_notify_timer));
 }
 
 static int xnb_groups_show(struct seq_file *m, void *v)

@@ -16,8 +16,10 @@
  *                          EOI back), the EOI timers stopped, then the
  *                          irqs unbound (the worker used them to EOI and
  *                          notify, so only now)
- *                       4. timers stopped, queued skbs dropped,
- *                          rings unmapped, queues freed
+ *                       4. timers stopped (credit, stall, the RX
+ *                          notify hrtimer) and net_dim's work
+ *                          cancelled, queued skbs dropped, rings
+ *                          unmapped, queues freed
  *   xnb_vif_destroy     disconnect, unregister, free (remove)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -384,6 +386,7 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	spin_lock_init(&vif->stats_lock);
 	atomic_set(&vif->stalled_queues, 0);
 	xnb_ctrl_init(vif);
+	xnb_coal_init(vif);
 
 	SET_NETDEV_DEV(dev, &xbdev->dev);
 	dev->netdev_ops = &xnb_netdev_ops;
@@ -437,6 +440,7 @@ int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
 		atomic_long_set(&q->unsupported_dropped, 0);
 		timer_setup(&q->credit_timer, xnb_credit_timer_fn, 0);
 		timer_setup(&q->stall_timer, xnb_stall_timer_fn, 0);
+		xnb_rxmod_init(q);
 		xnb_backoff_init(&q->backoff[XNB_EOI_TX]);
 		xnb_backoff_init(&q->backoff[XNB_EOI_RX]);
 		u64_stats_init(&q->stats.sync);
@@ -634,6 +638,10 @@ static void xnb_queue_release(struct xnb_queue *q)
 	q->rx_irq = 0;
 	timer_delete_sync(&q->credit_timer);
 	timer_delete_sync(&q->stall_timer);
+	/* The notify timer only kicks, and finds no group now; net_dim's
+	 * work writes the queue: both before it is freed.
+	 */
+	xnb_rxmod_stop(q);
 	xnb_rx_purge(q);
 	if (q->stalled)
 		atomic_dec(&vif->stalled_queues);

@@ -332,6 +332,54 @@ bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg,
 	return data <= (can_sg ? XNB_TX_MAX_DATA : 1u);
 }
 
+static u32 xnb_sat_add(u32 a, u32 b)
+{
+	return a > ~0u - b ? ~0u : a + b;
+}
+
+enum xnb_rxmod_verdict xnb_rxmod_decide(struct xnb_rxmod *m, bool asked,
+					u32 pkts, u32 slots, bool starved,
+					u64 now,
+					const struct xnb_rxmod_limits *lim)
+{
+	u64 hold = (u64)lim->usecs * 1000u;
+
+	if (asked && !m->owed) {
+		m->owed = true;
+		m->deferred = false;
+		m->pkts = 0;
+		m->slots = 0;
+		m->due_ns = m->last_ns + hold;
+	}
+	if (!m->owed)
+		return XNB_RXMOD_NONE;
+	m->pkts = xnb_sat_add(m->pkts, pkts);
+	m->slots = xnb_sat_add(m->slots, slots);
+	/* A shorter hold since it became owed brings it forward. */
+	if (m->last_ns + hold < m->due_ns)
+		m->due_ns = m->last_ns + hold;
+
+	/* A clock before the last one (never, on a monotonic one) wraps the
+	 * difference large: notify rather than wait on it.
+	 */
+	if (!hold || lim->frames == 1 || starved ||
+	    (lim->frames && m->pkts >= lim->frames) ||
+	    m->slots >= lim->slots_max || now - m->last_ns >= hold ||
+	    now >= m->due_ns) {
+		m->owed = false;
+		m->last_ns = now;
+		return XNB_RXMOD_NOW;
+	}
+	m->deferred = true;
+	return XNB_RXMOD_DEFER;
+}
+
+bool xnb_rxmod_wanted(u32 rsp_prod, u32 rsp_event, u32 ring_size)
+{
+	/* Unsigned: wraps like the ring indices. */
+	return rsp_event - rsp_prod - 1u >= ring_size;
+}
+
 bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)
 {
 	u64 v[2] = { 0, 0 };

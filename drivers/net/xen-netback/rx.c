@@ -39,12 +39,21 @@ static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
  *
  * Drops what the guest cannot or does not want to take (no connection,
  * a disabled vif, the multicast filter, too many slots, a GSO type it
- * did not negotiate), else queues @skb on its queue and kicks the
- * group.  The netdev queue stops past rx_queue_bytes queued.
+ * did not negotiate), else queues @skb on its queue.  The netdev queue
+ * stops past rx_queue_bytes queued.
+ *
+ * The group is kicked once per burst: the stack says more packets follow
+ * at once (netdev_xmit_more()), and the last of them kicks for all, so a
+ * burst to several guests lands in one pass of each group, its copies in
+ * one batch.  Every way out kicks for the packets queued unkicked before
+ * it (q->rx_kick_owed) when no packet follows, a drop included, or when
+ * the netdev queue is stopped: the stack then sends nothing more until
+ * it wakes, which needs the worker.
  *
  * Context: The netdev transmit path (softirq or process, BH off), under
- * the core's lock of the tx queue.  Reads the vif's connection
- * lockless; an RCU reader of the multicast list, a hash_lock reader.
+ * the core's lock of the tx queue, which serialises it per queue (and
+ * rx_kick_owed with it).  Reads the vif's connection lockless; an RCU
+ * reader of the multicast list, a hash_lock reader.
  * Return: NETDEV_TX_OK, always (drops are counted).
  */
 netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -57,12 +66,20 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	/* Acquire: pairs with xnb_vif_start()'s release, so the queues,
 	 * their count and the negotiated features read below are the ones
-	 * set before the vif was started.
+	 * set before the vif was started.  No queue: nothing of this burst
+	 * was queued (a burst is one netdev queue's, and the vif stays
+	 * connected or not throughout: a disconnect waits for us).
 	 */
-	if (!smp_load_acquire(&vif->connected) || READ_ONCE(vif->disabled) ||
-	    qi >= READ_ONCE(vif->num_queues))
-		goto drop_noqueue;
+	if (!smp_load_acquire(&vif->connected) ||
+	    qi >= READ_ONCE(vif->num_queues)) {
+		dev_core_stats_tx_dropped_inc(dev);
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
 	q = &vif->queues[qi];
+	txq = netdev_get_tx_queue(dev, qi);
+	if (READ_ONCE(vif->disabled))
+		goto drop_core;
 	/* The hash the guest gets in its extra (rx.c) must be ours under
 	 * the configuration of now: ndo_select_queue may have run before
 	 * the frontend changed it (or not at all, for a single queue), and
@@ -78,12 +95,15 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		if (is_multicast_ether_addr(dest) &&
 		    !is_broadcast_ether_addr(dest) &&
 		    !xnb_mcast_wanted(vif, dest))
-			goto drop_noqueue;
+			goto drop_core;
 	}
 
 	if (!xnb_rx_fits(skb->len, skb_is_gso(skb), xnb_rx_gso_ok(vif, skb),
-			 vif->can_sg, READ_ONCE(vif->xdp_headroom)))
-		goto drop;
+			 vif->can_sg, READ_ONCE(vif->xdp_headroom))) {
+		atomic_long_inc(&q->unsupported_dropped);
+		dev_kfree_skb_any(skb);
+		goto out;
+	}
 
 	/* Count before queueing: once queued, the worker may send and free
 	 * the skb at any moment, so it must not be touched again here.
@@ -91,24 +111,28 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	full = atomic_add_return(skb->len, &q->rx_bytes_queued) >=
 	       xnb_rx_queue_bytes;
 	skb_queue_tail(&q->rx_skbs, skb);
+	q->rx_kick_owed = true;
 	if (full) {
-		txq = netdev_get_tx_queue(dev, qi);
 		netif_tx_stop_queue(txq);
 		/* The worker may have drained meanwhile: recheck. */
 		smp_mb__after_atomic();
 		if (atomic_read(&q->rx_bytes_queued) < xnb_rx_queue_bytes)
 			netif_tx_wake_queue(txq);
 	}
-	xnb_group_kick(q);
-	return NETDEV_TX_OK;
+	goto out;
 
-drop:
-	atomic_long_inc(&q->unsupported_dropped);
-	dev_kfree_skb_any(skb);
-	return NETDEV_TX_OK;
-drop_noqueue:
+drop_core:
 	dev_core_stats_tx_dropped_inc(dev);
 	dev_kfree_skb_any(skb);
+out:
+	/* The burst's last packet, or the stack stops here (our full
+	 * queue, or a stop of its own): kick for what is queued.
+	 */
+	if (q->rx_kick_owed &&
+	    (!netdev_xmit_more() || netif_xmit_stopped(txq))) {
+		q->rx_kick_owed = false;
+		xnb_group_kick(q);
+	}
 	return NETDEV_TX_OK;
 }
 
@@ -598,6 +622,10 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
 		rsp->status = ok ? (s16)q->rx_len[idx] : XEN_NETIF_RSP_ERROR;
 	}
 
+	/* For the push's notification (xnb_rx_notify): what waits. */
+	q->rx_done_pkts++;
+	q->rx_done_slots += f->nr_slots;
+
 	u64_stats_update_begin(&q->stats.sync);
 	if (ok) {
 		u64_stats_inc(&q->stats.rx_packets);
@@ -613,9 +641,86 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
 		dev_kfree_skb_any(skb);
 }
 
+/* Act on xnb_rxmod_decide()'s verdict for @q: send the notification
+ * if the guest still waits for it, or have the timer bring the pass back
+ * when it is due.  Only the pass sends: the timer kicks.
+ */
+static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v)
+{
+	struct hrtimer *t = &q->rx_notify_timer;
+	bool late = q->rxmod.deferred;
+	ktime_t due;
+
+	if (v == XNB_RXMOD_DEFER) {
+		due = ns_to_ktime(q->rxmod.due_ns);
+		/* Armed for then or sooner already: its kick will do. */
+		if (!hrtimer_is_queued(t) ||
+		    ktime_after(hrtimer_get_expires(t), due))
+			hrtimer_start(t, due, HRTIMER_MODE_ABS);
+		return;
+	}
+	if (v != XNB_RXMOD_NOW)
+		return;
+	/* rsp_event after our rsp_prod: the push's barrier, or for one put
+	 * off the passes since.  Our own index, not the shared copy.
+	 */
+	if (!xnb_rxmod_wanted(q->rx.rsp_prod_pvt,
+			      READ_ONCE(q->rx.sring->rsp_event),
+			      XNB_RX_RING_SIZE)) {
+		xnb_stat_add(q, &q->stats.rx_notify_skipped, 1);
+		return;
+	}
+	notify_remote_via_irq(q->rx_irq);
+	u64_stats_update_begin(&q->stats.sync);
+	u64_stats_inc(&q->stats.rx_notify);
+	if (late)
+		u64_stats_inc(&q->stats.rx_notify_deferred);
+	u64_stats_update_end(&q->stats.sync);
+	xnb_rxmod_sample(q);
+}
+
+/* Decide on the notification after a push of @q's RX ring (@asked: it
+ * crossed the guest's rsp_event), counting what the flush answered.
+ */
+static void xnb_rx_notify(struct xnb_queue *q, bool asked)
+{
+	struct xnb_rxmod_limits lim;
+	u32 pkts = q->rx_done_pkts, slots = q->rx_done_slots;
+
+	q->rx_done_pkts = 0;
+	q->rx_done_slots = 0;
+	if (!asked && !q->rxmod.owed)
+		return;		/* the guest polls, or was told */
+	xnb_rxmod_limits(q, &lim);
+	xnb_rx_notify_do(q, xnb_rxmod_decide(&q->rxmod, asked, pkts, slots,
+					     q->rx_blocked_since != 0,
+					     ktime_get_ns(), &lim));
+}
+
 /**
- * xnb_rx_push() - Push a queue's guest RX responses, notify if asked.
+ * xnb_rx_notify_check() - Send a queue's put-off RX notification if due.
+ * @q: the queue whose turn begins
+ *
+ * The notify timer kicks the group when a notification put off is due;
+ * the queue's turn sends it here (or a push in the turn does).  Every
+ * turn looks, so one that comes due while the queue is served anyway
+ * goes out then.
+ *
+ * Context: The group's poll (BH off), in the pass serving @q.
+ */
+void xnb_rx_notify_check(struct xnb_queue *q)
+{
+	if (unlikely(q->rxmod.owed))
+		xnb_rx_notify(q, false);
+}
+
+/**
+ * xnb_rx_push() - Push a queue's guest RX responses, notify if due.
  * @q: the queue
+ *
+ * The responses are always pushed at once, so a guest still polling its
+ * ring takes them without an event; the event a guest asked for (its
+ * rsp_event) goes now or later (xnb_rx_notify).
  *
  * Context: The group's poll (BH off), from xnb_copy_flush(), in the pass
  * that completed the queue's packets.
@@ -625,8 +730,7 @@ static void xnb_rx_push(struct xnb_queue *q)
 	int notify;
 
 	RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&q->rx, notify);
-	if (notify)
-		notify_remote_via_irq(q->rx_irq);
+	xnb_rx_notify(q, notify);
 }
 
 /* What copy.c's flush calls for guest RX: see struct xnb_copy_ops.

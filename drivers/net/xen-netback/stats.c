@@ -49,6 +49,9 @@ static const struct xnb_stat_desc xnb_stat_descs[] = {
 	XNB_STAT(copy_batches),
 	XNB_STAT(copy_eagain_failed),
 	XNB_STAT(tx_alloc_failed),
+	XNB_STAT(rx_notify),
+	XNB_STAT(rx_notify_deferred),
+	XNB_STAT(rx_notify_skipped),
 };
 
 #define XNB_NR_STATS ARRAY_SIZE(xnb_stat_descs)
@@ -247,7 +250,13 @@ static void xnb_get_ethtool_stats(struct net_device *dev,
 	data[XNB_NR_STATS + XNB_ROW_FRAG_OVERFLOW] = 0;
 }
 
+/* ethtool -c/-C: the guest RX notification moderation (coalesce.c). */
 const struct ethtool_ops xnb_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_RX_USECS |
+				     ETHTOOL_COALESCE_RX_MAX_FRAMES |
+				     ETHTOOL_COALESCE_USE_ADAPTIVE_RX,
+	.get_coalesce = xnb_get_coalesce,
+	.set_coalesce = xnb_set_coalesce,
 	.get_link = ethtool_op_get_link,
 	.get_sset_count = xnb_get_sset_count,
 	.get_strings = xnb_get_strings,

@@ -11,6 +11,8 @@
 #ifndef XNB_COMPAT_H
 #define XNB_COMPAT_H
 
+#include <linux/dim.h>
+#include <linux/hrtimer.h>
 #include <linux/netdevice.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
@@ -88,5 +90,36 @@ static inline void xnb_free_netdev_dummy(struct net_device *dev)
 #else
 #define xnb_assign_str(dst, src)	__assign_str(dst)
 #endif
+
+/* 6.13 passes net_dim() its sample by reference.  Function-like and
+ * named after the function, which its expansion calls (a macro does not
+ * expand inside itself); defined after linux/dim.h, whose declaration
+ * it would otherwise rewrite.
+ */
+#if XNB_KERNEL_BEFORE(6, 13)
+#define net_dim(dim, sample)	net_dim(dim, *(sample))
+#endif
+
+/* 6.13 added hrtimer_setup(), which sets the function with the clock
+ * and mode, and later kernels dropped hrtimer_init().  A wrapper rather
+ * than the name itself: a stable kernel that gained hrtimer_setup()
+ * must not meet a second definition here.
+ */
+static inline void xnb_hrtimer_setup(struct hrtimer *timer,
+				     enum hrtimer_restart (*fn)(struct hrtimer *),
+				     clockid_t clock_id, enum hrtimer_mode mode)
+{
+#if XNB_KERNEL_BEFORE(6, 13)
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = fn;
+#else
+	hrtimer_setup(timer, fn, clock_id, mode);
+#endif
+}
+
+/* netdev_xmit_more() is an inline of the same name and meaning on
+ * every kernel supported: a per-CPU flag, or with PREEMPT_RT on newer
+ * ones (6.12 among them) the task's.  rx.c calls it as is.
+ */
 
 #endif /* XNB_COMPAT_H */
