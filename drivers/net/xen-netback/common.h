@@ -480,7 +480,10 @@ struct xnb_vif {
 	struct xnb_hash hash;
 };
 
-/* An entry in the group's batch: a packet whose ops are in flight. */
+/* An entry in the group's batch: a packet whose ops are in flight.
+ * 32 bytes on 64-bit kernels (the flags are bits): a batch of 256 then
+ * fits five pages (copy.c); a field more costs a page per group.
+ */
 struct xnb_inflight {
 	struct xnb_queue *queue;
 	struct sk_buff *skb;
@@ -488,12 +491,12 @@ struct xnb_inflight {
 	u16 nr_slots;
 	u16 first_op;
 	u16 nr_ops;
-	u8 dir;			/* XNB_DIR_* */
-	bool drop;		/* answer with errors, no ops */
-	bool mcast_ok;		/* guest TX: a multicast request done */
 	u16 headroom;		/* guest RX: data offset in the first slot */
-	bool gso;		/* guest RX: a GSO extra sits in slot 1 */
-	bool hash;		/* guest RX: a hash extra follows it */
+	u8 dir;			/* XNB_DIR_* */
+	u8 drop:1;		/* answer with errors, no ops */
+	u8 mcast_ok:1;		/* guest TX: a multicast request done */
+	u8 gso:1;		/* guest RX: a GSO extra sits in slot 1 */
+	u8 hash:1;		/* guest RX: a hash extra follows it */
 };
 
 enum {
@@ -559,9 +562,9 @@ enum {
  *    starts a new turn).
  *  - pass_busy, the pass lock: held by the poll running the group's
  *    pass, taken with a try only (xnb_pass_trylock), released by the
- *    same poll.  It covers the batch (ops, nr_ops, retry, retry_idx,
- *    inflight, nr_inflight), deliver, polling, light_repolls, stats and
- *    the writes of run, besides the ring state of the member queues.
+ *    same poll.  It covers the batch (ops, nr_ops, retry_idx, inflight,
+ *    nr_inflight), deliver, polling, light_repolls, stats and the
+ *    writes of run, besides the ring state of the member queues.
  *    Between passes, with the group paused (sync_mutex), a copy_batch
  *    change swaps the batch arrays (xnb_groups_set_batch).  stats is
  *    written inside u64_stats_update_begin/_end and read from other
@@ -613,13 +616,13 @@ struct xnb_group {
 	struct mutex sync_mutex;	/* pause/resume, one at a time */
 
 	/* The batch: only the poll touches it, between polls only
-	 * xnb_groups_set_batch.  batch entries in each array.
+	 * xnb_groups_set_batch.  batch entries in each array, all in one
+	 * block at ops (copy.c).
 	 */
 	unsigned int batch;
 	struct gnttab_copy *ops;
 	unsigned int nr_ops;
-	struct gnttab_copy *retry;	/* the eagain ops, reissued */
-	u16 *retry_idx;			/* their places in ops */
+	u16 *retry_idx;			/* the eagain ops' places in ops */
 	struct xnb_inflight *inflight;
 	unsigned int nr_inflight;
 	/* How the flush completes each direction's packets: tx.c's and
@@ -719,11 +722,12 @@ void xnb_copy_flush(struct xnb_group *group);
 int xnb_copy_alloc(struct xnb_group *group, unsigned int batch);
 void xnb_copy_free(struct xnb_group *group);
 
-/* A group's batch arrays, allocated apart for xnb_copy_swap(). */
+/* A group's batch arrays, allocated apart for xnb_copy_swap(): one
+ * block, which ops starts (xnb_batch_layout()).
+ */
 struct xnb_copy_arrays {
 	struct gnttab_copy *ops;
 	struct xnb_inflight *inflight;
-	struct gnttab_copy *retry;
 	u16 *retry_idx;
 	unsigned int batch;
 };
