@@ -128,25 +128,6 @@ void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
 }
 
 /**
- * xnb_copy_alloc() - Give a new group its batch.
- * @g: the group, not started yet
- * @n: the batch size (copy_batch)
- *
- * Context: Process context, may sleep.
- * Return: 0 or -ENOMEM.
- */
-int xnb_copy_alloc(struct xnb_group *g, unsigned int n)
-{
-	struct xnb_copy_arrays a;
-	int err;
-
-	err = xnb_copy_arrays_alloc(&a, n);
-	if (!err)
-		xnb_copy_swap(g, &a);	/* g had none: nothing comes back */
-	return err;
-}
-
-/**
  * xnb_copy_free() - Take a stopped group's batch back and free it.
  * @g: the group; its worker is stopped, its last pass flushed
  *
