@@ -25,6 +25,15 @@ xnb_group_of() {
 # xnb_in_group QUEUE GROUP: QUEUE is served by GROUP now.
 xnb_in_group() { [ "$(xnb_group_of "$1")" = "$2" ]; }
 
+# xnb_group_batch GROUP: the copy ops GROUP's batch holds (0: it has none,
+# serving no queue; group 0 always has one).
+xnb_group_batch() {
+	xnb_groups_file | awk -v g="$1" '
+		$1 == "group" && $2 == g ":" {
+			for (i = 3; i < NF; i++) if ($i == "batch") print $(i + 1)
+		}'
+}
+
 # xnb_threads: our groups' threaded-NAPI kthreads, "napi/xnb-g<N>-0"
 # (comm is cut at 15 characters; none under worker=tasklet).
 xnb_threads() { ps -e -o comm= | grep -c '^napi/xnb-g[0-9]' || true; }
