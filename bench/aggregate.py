@@ -70,6 +70,9 @@ ROWS = (
         ("threads_guests", 4, "backend threads, 4 guests of 1 vif", "threads", "lo", 1),
         ("threads_guests", 2, "backend threads, 2 guests of 1 vif", "threads", "lo", 1),
         ("threads_16vif", None, "backend threads, 16 vifs", "threads", "lo", 1),
+        # The backend's own fixed cost (module, groups): no better side,
+        # stock makes nothing before its first vif.
+        ("mem_0vif_kib", None, "dom0 Slab+VmallocUsed growth, loaded, 0 vifs", "MiB", None, 1 / 1024),
         ("mem_1vif_kib", None, "dom0 Slab+VmallocUsed growth, 1 vif", "MiB", "lo", 1 / 1024),
         ("mem_16vif_kib", None, "dom0 Slab+VmallocUsed growth, 16 vifs", "MiB", "lo", 1 / 1024),
         ("connect16_s", None, "time to hot-attach 15 vifs one by one (16 in all)", "s", "lo", 1),
@@ -126,9 +129,16 @@ TARGETS = (
            [("rebal_vs_spread", 4), ("rebal_vs_spread", 2)], lambda v, want: v >= 0.9),
     Target("median grant-copy ops/hypercall >= 32 under load ({cfg})", "each",
            [("ops_per_batch_all", None)], lambda v, want: v >= 32),
-    Target("threads = groups, flat in vifs ({cfg}: want {want} kthreads)", "each",
+    # A group's thread starts with its first queue (docs/design.md,
+    # "Memory"): one vif runs group 0's alone.
+    Target("threads <= groups, at least 1, flat in vifs ({cfg}: at most {want} kthreads)", "each",
            [("threads_1vif", None), ("threads_guests", 2), ("threads_guests", 4),
-            ("threads_16vif", None)], lambda v, want: v == want),
+            ("threads_16vif", None)], lambda v, want: min(want, 1) <= v <= want),
+    # Issue 19's; the bench has 16 vifs where the issue says 64.
+    Target("dom0 memory at 1 vif <= stock", "ratio",
+           [("mem_1vif_kib", None)], lambda r: r <= 1),
+    Target("dom0 memory at 16 vifs <= 0.5x stock", "ratio",
+           [("mem_16vif_kib", None)], lambda r: r <= 0.5),
 )
 
 STOCK = ("stock", "stock")

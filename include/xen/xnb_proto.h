@@ -616,6 +616,77 @@ bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us);
  */
 unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups);
 
+/**
+ * struct xnb_batch_layout - A worker group's batch, in one allocation.
+ * @inflight: offset of the in-flight entries, in bytes
+ * @retry_idx: offset of the retry indices (u16), in bytes
+ * @bytes: the size of the whole block
+ *
+ * The copy ops come first (offset 0), then the in-flight entries, then
+ * the indices of the ops a GNTST_eagain retry reissues (copy.c).
+ */
+struct xnb_batch_layout {
+	u32 inflight;
+	u32 retry_idx;
+	u32 bytes;
+};
+
+/**
+ * xnb_batch_layout() - Lay out a worker group's batch in one block.
+ * @n: the batch size: copy ops, in-flight entries and retry indices
+ * @op_size: the size of a copy op (struct gnttab_copy)
+ * @inflight_size: the size of an in-flight entry (struct xnb_inflight)
+ * @l: filled with the offsets and the total
+ *
+ * One block rather than one allocation per array: a kmalloc() of more
+ * than two pages takes a power of two of them, so three arrays of 10 KiB
+ * took 16 KiB each; copy.c vmallocs the block, which takes whole pages,
+ * no more.  Each part starts at a multiple of 8 bytes, the alignment of
+ * the first two (their sizes are multiples of it on 64-bit kernels; on
+ * 32-bit ones the padding is added here).
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true with *@l filled; false when @n or a size is 0, or the
+ * block would not fit in a u32.
+ */
+bool xnb_batch_layout(u32 n, u32 op_size, u32 inflight_size,
+		      struct xnb_batch_layout *l);
+
+/**
+ * xnb_retry_gather() - Move the ops to retry to the front of a batch.
+ * @ops: the batch's copy ops, @n of them, each @size bytes
+ * @size: the size of an op
+ * @status_off: the offset of an op's status (an s16) in it
+ * @n: the number of ops
+ * @again: the status of an op to retry (GNTST_eagain)
+ * @idx: filled with, for each op moved to the front, where it came from
+ *
+ * A GNTST_eagain retry reissues only the ops that came back so, in one
+ * hypercall, which wants them side by side: each is swapped with the
+ * first op not to retry, in place, so the batch needs no second array
+ * of ops for them (copy.c).  xnb_retry_scatter() puts every op back.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the number of ops to retry, now @ops[0] to @ops[return - 1];
+ * @idx holds that many entries.
+ */
+u32 xnb_retry_gather(void *ops, u32 size, u32 status_off, u32 n, s16 again,
+		     u16 *idx);
+
+/**
+ * xnb_retry_scatter() - Put the ops xnb_retry_gather() moved back.
+ * @ops: the batch's copy ops
+ * @size: the size of an op
+ * @m: what xnb_retry_gather() returned
+ * @idx: what it filled in
+ *
+ * Undoes the swaps in reverse order: every op, with the status the retry
+ * gave it, is back where it was, in the in-flight packet that owns it.
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
+void xnb_retry_scatter(void *ops, u32 size, u32 m, const u16 *idx);
+
 /* In xnb_cpu_place()'s load array: a CPU that takes no group (offline,
  * or on its way out).
  */

@@ -23,6 +23,7 @@
 /* The kernel's own fixed-size types, as its int-ll64.h spells them. */
 typedef unsigned char u8;
 typedef unsigned short u16;
+typedef signed short s16;
 typedef unsigned int u32;
 typedef signed int s32;
 typedef signed long long s64;

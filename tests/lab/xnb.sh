@@ -25,6 +25,15 @@ xnb_group_of() {
 # xnb_in_group QUEUE GROUP: QUEUE is served by GROUP now.
 xnb_in_group() { [ "$(xnb_group_of "$1")" = "$2" ]; }
 
+# xnb_group_batch GROUP: the copy ops GROUP's batch holds (0: it has none,
+# serving no queue; group 0 always has one).
+xnb_group_batch() {
+	xnb_groups_file | awk -v g="$1" '
+		$1 == "group" && $2 == g ":" {
+			for (i = 3; i < NF; i++) if ($i == "batch") print $(i + 1)
+		}'
+}
+
 # xnb_threads: our groups' threaded-NAPI kthreads, "napi/xnb-g<N>-0"
 # (comm is cut at 15 characters; none under worker=tasklet).
 xnb_threads() { ps -e -o comm= | grep -c '^napi/xnb-g[0-9]' || true; }
@@ -109,8 +118,12 @@ xnb_leak_counters() {
 		d && /^ +[0-9]+ \[/ { n++ } END { print n + 0 }')"
 	echo "irqs $(($(wc -l < /proc/interrupts) - 1))"
 	echo "irqs_vif $(grep -c 'vif' /proc/interrupts)"
-	# kworkers come and go with load: not counted.
-	echo "kthreads $(ps -e -o ppid=,comm= | awk '$1 == 2 && $2 !~ /^kworker/' | wc -l)"
+	# kworkers come and go with load: not counted.  Nor our groups'
+	# threads, which start with a group's first queue and stay with the
+	# set (docs/design.md, "Memory"): a scenario's first guests may add
+	# them; shown apart (INFO), one per group at most.
+	echo "kthreads $(ps -e -o ppid=,comm= | awk '$1 == 2 && $2 !~ /^kworker/ && $2 !~ /^napi\/xnb-g/' | wc -l)"
+	echo "group_threads $(xnb_threads)"
 	echo "tasks $(ps -e -o comm= | grep -vc '^kworker')"
 	echo "hrtimers $(grep -cE '^ #[0-9]+:' /proc/timer_list)"
 	echo "hrtimers_netback $(grep -cE 'xnb|xenvif|netback' /proc/timer_list)"

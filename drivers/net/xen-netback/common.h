@@ -13,7 +13,8 @@
  *                xnb_vif_set_pinned (moves queues between groups)
  *     groupset.c xnb_group_attach/detach (take group->lock, wait for
  *                the group's poll to end; attach points the queue's
- *                irqs at the group's CPU)
+ *                irqs at the group's CPU, and makes a group ready for
+ *                its first queue: group.c's xnb_group_prepare)
  *
  *   xenbus reader thread (process context, under the xenbus core's
  *   watches spinlock: may not sleep)
@@ -544,7 +545,10 @@ struct xnb_vif {
 	struct xnb_hash hash;
 };
 
-/* An entry in the group's batch: a packet whose ops are in flight. */
+/* An entry in the group's batch: a packet whose ops are in flight.
+ * 32 bytes on 64-bit kernels (the flags are bits): a batch of 256 then
+ * fits five pages (copy.c); a field more costs a page per group.
+ */
 struct xnb_inflight {
 	struct xnb_queue *queue;
 	struct sk_buff *skb;
@@ -552,12 +556,12 @@ struct xnb_inflight {
 	u16 nr_slots;
 	u16 first_op;
 	u16 nr_ops;
-	u8 dir;			/* XNB_DIR_* */
-	bool drop;		/* answer with errors, no ops */
-	bool mcast_ok;		/* guest TX: a multicast request done */
 	u16 headroom;		/* guest RX: data offset in the first slot */
-	bool gso;		/* guest RX: a GSO extra sits in slot 1 */
-	bool hash;		/* guest RX: a hash extra follows it */
+	u8 dir;			/* XNB_DIR_* */
+	u8 drop:1;		/* answer with errors, no ops */
+	u8 mcast_ok:1;		/* guest TX: a multicast request done */
+	u8 gso:1;		/* guest RX: a GSO extra sits in slot 1 */
+	u8 hash:1;		/* guest RX: a hash extra follows it */
 };
 
 enum {
@@ -623,20 +627,30 @@ enum {
  *    starts a new turn).
  *  - pass_busy, the pass lock: held by the poll running the group's
  *    pass, taken with a try only (xnb_pass_trylock), released by the
- *    same poll.  It covers the batch (ops, nr_ops, retry, retry_idx,
- *    inflight, nr_inflight), deliver, polling, light_repolls, stats and
- *    the writes of run, besides the ring state of the member queues.
- *    Between passes, with the group paused (sync_mutex), a copy_batch
- *    change swaps the batch arrays (xnb_groups_set_batch).  stats is
+ *    same poll.  It covers the batch (ops, nr_ops, retry_idx, inflight,
+ *    nr_inflight), deliver, polling, light_repolls, stats and the
+ *    writes of run, besides the ring state of the member queues.
+ *    Between passes, with the group paused (sync_mutex) and under
+ *    xnb_assign_mutex, the batch arrays and batch are swapped: by a
+ *    copy_batch change (xnb_groups_set_batch), by a group's first queue
+ *    (xnb_group_prepare: a group has none while it serves no queue,
+ *    except the set's first) and by its last leaving (xnb_group_sync);
+ *    holders of the assign mutex read batch without lock.  stats is
  *    written inside u64_stats_update_begin/_end and read from other
  *    CPUs only through xnb_group_stats_read() (debugfs, the balancer).
  *  - run: once started, written only by its owner, under the pass
  *    lock; read with READ_ONCE by either poll, a kick's wake, debugfs.
  *  - sync_mutex: one pause (napi_disable of both contexts) at a time,
  *    held from xnb_group_pause to xnb_group_resume.
- *  - index, home_cpu, napi_dev, napi, light_dev, light: set up before
- *    the group is published and torn down once it serves no queue; fixed
- *    in between.
+ *  - index, home_cpu: set before the group is published, fixed.
+ *  - napi_dev, napi, light_dev, light and napi's thread: set up under
+ *    xnb_assign_mutex before the group's first queue joins it (the
+ *    set's first group: before the set is published) by
+ *    xnb_group_prepare, torn down once the group is in no published
+ *    set; fixed in between.  The thread alone may come later, at a
+ *    next attach, if it could not be made then.  A group without
+ *    napi_dev was never given a queue: nothing kicks, pauses or polls
+ *    it.
  *  - cpu: where the group runs now (its thread, its queues' irqs): its
  *    home_cpu at start, then changed only by the CPU hotplug callbacks
  *    (groupset.c), under xnb_assign_mutex, which its readers hold (attach,
@@ -676,14 +690,14 @@ struct xnb_group {
 	u32 light_repolls;		/* light polls in a row not idle */
 	struct mutex sync_mutex;	/* pause/resume, one at a time */
 
-	/* The batch: only the poll touches it, between polls only
-	 * xnb_groups_set_batch.  batch entries in each array.
+	/* The batch: only the poll touches it, between polls the swaps
+	 * above.  batch entries in each array, all in one block at ops
+	 * (copy.c); 0 and no arrays while the group serves no queue.
 	 */
 	unsigned int batch;
 	struct gnttab_copy *ops;
 	unsigned int nr_ops;
-	struct gnttab_copy *retry;	/* the eagain ops, reissued */
-	u16 *retry_idx;			/* their places in ops */
+	u16 *retry_idx;			/* the eagain ops' places in ops */
 	struct xnb_inflight *inflight;
 	unsigned int nr_inflight;
 	/* How the flush completes each direction's packets: tx.c's and
@@ -725,8 +739,11 @@ extern unsigned long xnb_groups_gen;
 int xnb_groups_init(void);
 int xnb_group_start(struct xnb_group *group, unsigned int index)
 	__must_hold(&xnb_assign_mutex);
+int xnb_group_prepare(struct xnb_group *group)
+	__must_hold(&xnb_assign_mutex);
 void xnb_group_stop(struct xnb_group *group);
-void xnb_group_sync(struct xnb_group *group);
+void xnb_group_sync(struct xnb_group *group)
+	__must_hold(&xnb_assign_mutex);
 void xnb_groups_exit(void);
 void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
@@ -780,14 +797,14 @@ struct xnb_inflight *xnb_copy_begin(struct xnb_group *group,
 void xnb_copy_commit(struct xnb_group *group, struct xnb_inflight *f,
 		     unsigned int nr_ops);
 void xnb_copy_flush(struct xnb_group *group);
-int xnb_copy_alloc(struct xnb_group *group, unsigned int batch);
 void xnb_copy_free(struct xnb_group *group);
 
-/* A group's batch arrays, allocated apart for xnb_copy_swap(). */
+/* A group's batch arrays, allocated apart for xnb_copy_swap(): one
+ * block, which ops starts (xnb_batch_layout()).
+ */
 struct xnb_copy_arrays {
 	struct gnttab_copy *ops;
 	struct xnb_inflight *inflight;
-	struct gnttab_copy *retry;
 	u16 *retry_idx;
 	unsigned int batch;
 };

@@ -49,6 +49,7 @@
 
 #include <linux/mm.h>
 #include <linux/slab.h>
+#include <linux/vmalloc.h>
 #include <xen/grant_table.h>
 #include <asm/xen/hypercall.h>
 
@@ -59,11 +60,19 @@
  * @a: filled with the arrays and their size
  * @n: copy ops (and in-flight packets) the batch holds
  *
+ * All three in one vmalloc'd block (xnb_batch_layout()), whole pages and
+ * no more: 20 KiB for the default 256, where a kmalloc of each array
+ * took a power of two of pages (48 KiB with the old retry array).  The
+ * ops go to the hypercall from vmalloc space, as stock's do.
+ *
  * Context: Process context, may sleep (GFP_KERNEL).
  * Return: 0, or -ENOMEM with nothing allocated.
  */
 int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
 {
+	struct xnb_batch_layout l;
+	void *block;
+
 	/* A packet's ops always fit an empty batch (xnb_copy_begin), with
 	 * MAX_SKB_FRAGS up to 45 (CONFIG_MAX_SKB_FRAGS, 6.3 on), and every
 	 * op index fits the u16 fields.
@@ -72,38 +81,36 @@ int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
 	BUILD_BUG_ON(XNB_TX_MAX_OPS > XNB_COPY_BATCH_MIN);
 	BUILD_BUG_ON(XNB_COPY_BATCH_MAX > U16_MAX);
 
-	a->ops = kvcalloc(n, sizeof(*a->ops), GFP_KERNEL);
-	a->inflight = kvcalloc(n, sizeof(*a->inflight), GFP_KERNEL);
-	a->retry = kvcalloc(n, sizeof(*a->retry), GFP_KERNEL);
-	a->retry_idx = kvcalloc(n, sizeof(*a->retry_idx), GFP_KERNEL);
-	if (!a->ops || !a->inflight || !a->retry || !a->retry_idx) {
-		xnb_copy_arrays_free(a);
+	memset(a, 0, sizeof(*a));
+	if (!xnb_batch_layout(n, sizeof(*a->ops), sizeof(*a->inflight), &l))
 		return -ENOMEM;
-	}
+	block = vzalloc(l.bytes);
+	if (!block)
+		return -ENOMEM;
+	a->ops = block;
+	a->inflight = block + l.inflight;
+	a->retry_idx = block + l.retry_idx;
 	a->batch = n;
 	return 0;
 }
 
 /**
  * xnb_copy_arrays_free() - Free a batch's arrays.
- * @a: the arrays, zeroed on return; any of them may be missing
+ * @a: the arrays, zeroed on return; none at all is fine
  *
  * Context: Process context.
  */
 void xnb_copy_arrays_free(struct xnb_copy_arrays *a)
 {
-	kvfree(a->ops);
-	kvfree(a->inflight);
-	kvfree(a->retry);
-	kvfree(a->retry_idx);
+	vfree(a->ops);		/* the block */
 	memset(a, 0, sizeof(*a));
 }
 
 /**
  * xnb_copy_swap() - Exchange a group's batch arrays.
  * @g: the group
- * @a: the new arrays; the group's old ones come back in it, for the
- *	caller to free
+ * @a: the new arrays (or none, zeroed); the group's old ones come back
+ *	in it, for the caller to free
  *
  * The caller keeps the worker out: between passes the batch is empty
  * (each pass ends with a flush), so nothing in the arrays needs to move.
@@ -116,28 +123,8 @@ void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
 	WARN_ON_ONCE(g->nr_ops || g->nr_inflight);
 	swap(g->ops, a->ops);
 	swap(g->inflight, a->inflight);
-	swap(g->retry, a->retry);
 	swap(g->retry_idx, a->retry_idx);
 	swap(g->batch, a->batch);
-}
-
-/**
- * xnb_copy_alloc() - Give a new group its batch.
- * @g: the group, not started yet
- * @n: the batch size (copy_batch)
- *
- * Context: Process context, may sleep.
- * Return: 0 or -ENOMEM.
- */
-int xnb_copy_alloc(struct xnb_group *g, unsigned int n)
-{
-	struct xnb_copy_arrays a;
-	int err;
-
-	err = xnb_copy_arrays_alloc(&a, n);
-	if (!err)
-		xnb_copy_swap(g, &a);	/* g had none: nothing comes back */
-	return err;
 }
 
 /**
@@ -252,25 +239,27 @@ static void xnb_copy_issue(struct xnb_group *g, struct gnttab_copy *ops,
 		ops[i].status = GNTST_general_error;
 }
 
-/* The eagain ops once more, alone, without waiting: see the top. */
+/* The eagain ops once more, alone, without waiting: see the top.  They
+ * are swapped to the front of the batch for the hypercall and back
+ * after it (proto.c), each with its new status.
+ */
 static void xnb_copy_retry(struct xnb_group *g)
 {
-	unsigned int i, n = 0;
+	unsigned int i, n;
 
-	for (i = 0; i < g->nr_ops; i++) {
-		if (g->ops[i].status != GNTST_eagain)
-			continue;
-		g->retry[n] = g->ops[i];
-		g->retry_idx[n++] = i;
-	}
-	if (!n)
-		return;
+	for (i = 0; i < g->nr_ops; i++)
+		if (g->ops[i].status == GNTST_eagain)
+			break;
+	if (i == g->nr_ops)
+		return;		/* none, the usual case */
+	n = xnb_retry_gather(g->ops, sizeof(*g->ops),
+			     offsetof(struct gnttab_copy, status), g->nr_ops,
+			     GNTST_eagain, g->retry_idx);
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_add(&g->stats.eagain_retries, n);
 	u64_stats_update_end(&g->stats.sync);
-	xnb_copy_issue(g, g->retry, n);
-	for (i = 0; i < n; i++)
-		g->ops[g->retry_idx[i]].status = g->retry[i].status;
+	xnb_copy_issue(g, g->ops, n);
+	xnb_retry_scatter(g->ops, sizeof(*g->ops), n, g->retry_idx);
 }
 
 /**

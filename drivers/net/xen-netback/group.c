@@ -24,9 +24,11 @@
  * (copy.c).
  *
  * Here too: the kicks that wake a group, its pass lock, pausing its
- * passes (a detach's sync, a copy_batch change), and starting and
- * stopping one group's NAPI contexts.  Which groups exist and which
- * queue each serves is groupset.c's.
+ * passes (a detach's sync, a copy_batch change), making a group ready
+ * for its first queue (NAPI contexts, thread, batch: a group serving
+ * nothing has none of them, but the set's first), and starting and
+ * stopping one group.  Which groups exist and which queue each serves
+ * is groupset.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -612,13 +614,26 @@ static void xnb_group_resume(struct xnb_group *g)
  * xnb_group_sync() - Wait out a poll that may have seen a detached queue.
  * @g: the group the queue left
  *
- * Context: Process context, sleeps.  Takes the group's sync_mutex and
- * its lock.
+ * A group left serving no queue gives its batch back meanwhile, unless
+ * it is its set's first (see xnb_group_prepare): no pass touches the
+ * batch of a group without queues, and the next queue to join brings a
+ * new one.
+ *
+ * Context: Process context, sleeps.  The caller holds xnb_assign_mutex
+ * (the group's queues are as they will stay until it drops it).  Takes
+ * the group's sync_mutex and its lock.
  */
 void xnb_group_sync(struct xnb_group *g)
+	__must_hold(&xnb_assign_mutex)
 {
+	struct xnb_copy_arrays a = {};
+
+	lockdep_assert_held(&xnb_assign_mutex);
 	xnb_group_pause(g);
+	if (!g->nr_queues && g->index)
+		xnb_copy_swap(g, &a);
 	xnb_group_resume(g);
+	xnb_copy_arrays_free(&a);
 }
 
 /**
@@ -627,9 +642,10 @@ void xnb_group_sync(struct xnb_group *g)
  *
  * Every group's batch gets the new size between two of its passes.  All
  * the new arrays are allocated first, with no worker held up, so either
- * every group takes the new size or, out of memory, none does.  Under
- * the assign mutex, so groups made or taken down meanwhile use the value
- * in force.
+ * every group takes the new size or, out of memory, none does; a group
+ * without a batch (serving no queue) gets one of the new size with its
+ * first queue.  Under the assign mutex, so groups made or taken down
+ * meanwhile use the value in force.
  *
  * Context: Process context (a sysfs write), may sleep.  Takes
  * xnb_assign_mutex, and each group's sync_mutex in turn.
@@ -650,11 +666,17 @@ int xnb_groups_set_batch(unsigned int batch)
 			goto out;
 		}
 	}
+	/* Only the groups that have a batch: the others get one of the new
+	 * size with their first queue (xnb_group_prepare).
+	 */
 	for (i = 0; i < n && !err; i++)
-		err = xnb_copy_arrays_alloc(&a[i], batch);
+		if (xnb_groups[i].batch)
+			err = xnb_copy_arrays_alloc(&a[i], batch);
 	for (i = 0; i < n && !err; i++) {
 		struct xnb_group *g = &xnb_groups[i];
 
+		if (!g->batch)
+			continue;
 		/* The batch is empty between polls. */
 		xnb_group_pause(g);
 		xnb_copy_swap(g, &a[i]);
@@ -671,22 +693,126 @@ out:
 	return err;
 }
 
+/* The group's NAPI contexts on their dummy netdevs, enabled: "xnb-g<N>"
+ * and with worker=kthread the light one, "xnb-l<N>".  Nothing is left
+ * on failure.
+ */
+static int xnb_group_contexts(struct xnb_group *g)
+{
+	g->napi_dev = xnb_alloc_netdev_dummy();
+	if (!g->napi_dev)
+		return -ENOMEM;
+	snprintf(g->napi_dev->name, IFNAMSIZ, "xnb-g%u", g->index);
+	/* _tx only for NAPI_STATE_NO_BUSY_POLL: see xnb_group_run. */
+	netif_napi_add_tx(g->napi_dev, &g->napi, xnb_group_poll);
+	if (!xnb_use_tasklet) {
+		g->light_dev = xnb_alloc_netdev_dummy();
+		if (!g->light_dev) {
+			netif_napi_del(&g->napi);
+			xnb_free_netdev_dummy(g->napi_dev);
+			g->napi_dev = NULL;
+			return -ENOMEM;
+		}
+		snprintf(g->light_dev->name, IFNAMSIZ, "xnb-l%u", g->index);
+		netif_napi_add_tx(g->light_dev, &g->light, xnb_group_poll_light);
+		napi_enable(&g->light);
+	}
+	napi_enable(&g->napi);
+	return 0;
+}
+
+/* worker=kthread: make the napi context threaded (thread
+ * "napi/xnb-g<N>-0"), live as a sysfs write of "threaded" would, and
+ * bind the thread to the group's CPU, where its irqs go too; the CPU
+ * hotplug callbacks move it with them (xnb_group_set_cpu), under the
+ * assign mutex the caller holds.  A thread that cannot be made leaves
+ * the context in softirq (slower under sustained load, not wrong) until
+ * the next attach to the group tries again; a refused binding leaves the
+ * thread free to run anywhere.
+ */
+static void xnb_group_thread(struct xnb_group *g)
+	__must_hold(&xnb_assign_mutex)
+{
+	int err;
+
+	lockdep_assert_held(&xnb_assign_mutex);
+	if (xnb_use_tasklet || g->napi.thread)
+		return;
+	err = dev_set_threaded(g->napi_dev, true);
+	if (!err && !g->napi.thread)
+		err = -ENOMEM;
+	if (err) {
+		pr_warn_ratelimited("group %u: no thread (%d): its passes stay in softirq for now\n",
+				    g->index, err);
+		return;
+	}
+	err = set_cpus_allowed_ptr(g->napi.thread, cpumask_of(g->cpu));
+	if (err)
+		pr_warn("group %u: thread not bound to cpu %d (%d)\n",
+			g->index, g->cpu, err);
+}
+
+/**
+ * xnb_group_prepare() - Make a group ready to take a queue.
+ * @g: the group, in the set in force or in one being started
+ *
+ * Description: A group gets its NAPI contexts, its thread
+ * (worker=kthread) and its batch when its first queue is about to join,
+ * not when its set is made: a group that serves nothing costs its struct
+ * alone (with one group per CPU, most of a big host's serve nothing
+ * while few vifs are up), and one vif costs the batch of one group.
+ * The contexts and the thread then stay until the set goes; the batch
+ * goes back when the last queue leaves (xnb_group_sync).  The set's
+ * first group is made ready as it starts and keeps its batch: an attach
+ * whose group cannot get ready falls back on it, so an attach never
+ * fails.  Does nothing for a group ready already (but try again to make
+ * a thread that could not be made before).
+ *
+ * Context: Process context, may sleep.  The caller holds
+ * xnb_assign_mutex.  Takes the group's sync_mutex to swap a batch in.
+ * Return: 0 when the group may take a queue; -ENOMEM when it has no
+ * contexts or no batch and they could not be allocated.
+ */
+int xnb_group_prepare(struct xnb_group *g)
+	__must_hold(&xnb_assign_mutex)
+{
+	struct xnb_copy_arrays a;
+	int err;
+
+	/* xnb_copy_batch changes under it, and so does g->batch. */
+	lockdep_assert_held(&xnb_assign_mutex);
+	if (!g->napi_dev) {
+		err = xnb_group_contexts(g);
+		if (err)
+			return err;
+	}
+	xnb_group_thread(g);
+	if (g->batch)
+		return 0;
+	err = xnb_copy_arrays_alloc(&a, xnb_copy_batch);
+	if (err)
+		return err;
+	/* No queue yet, so no pass: paused only as every swap is. */
+	xnb_group_pause(g);
+	xnb_copy_swap(g, &a);	/* g had none: nothing comes back */
+	xnb_group_resume(g);
+	return 0;
+}
+
 /**
  * xnb_group_start() - Start one group of a new set.
  * @g: the group, zeroed
  * @index: its index in the set
  *
- * Description: Its batch, its NAPI context on a dummy netdev
- * "xnb-g<index>", threaded (thread "napi/xnb-g<index>-0") unless
- * worker=tasklet, with worker=kthread its light softirq context on a
- * second one ("xnb-l<index>"), all enabled, serving the (index mod n)th
- * of the n CPUs online now, counting from 0 in CPU number order (not
- * CPU number index mod n when some CPU is offline): its home, where it
- * runs until that CPU goes offline.
- * The caller holds cpus_read_lock() (which lockdep_assert_cpus_held()
- * would check, were it exported), so the CPUs stay online until the
- * set is published; a later change is the hotplug callbacks' to follow
- * (groupset.c).
+ * Description: The group serves the (index mod n)th of the n CPUs
+ * online now, counting from 0 in CPU number order (not CPU number index
+ * mod n when some CPU is offline): its home, where it runs until that
+ * CPU goes offline.  The caller holds cpus_read_lock() (which
+ * lockdep_assert_cpus_held() would check, were it exported), so the
+ * CPUs stay online until the set is published; a later change is the
+ * hotplug callbacks' to follow (groupset.c).  Only the set's first
+ * group (@index 0) is made ready now (xnb_group_prepare: NAPI contexts,
+ * thread, batch); the others when they get their first queue.
  *
  * Context: Process context, may sleep.  The caller holds
  * xnb_assign_mutex and cpus_read_lock().
@@ -697,7 +823,6 @@ int xnb_group_start(struct xnb_group *g, unsigned int index)
 {
 	int err;
 
-	/* xnb_copy_batch changes under it. */
 	lockdep_assert_held(&xnb_assign_mutex);
 	g->index = index;
 	g->home_cpu = cpumask_nth(index % num_online_cpus(), cpu_online_mask);
@@ -713,56 +838,12 @@ int xnb_group_start(struct xnb_group *g, unsigned int index)
 	/* What the flush calls back, by direction (copy.c stays below). */
 	g->copy_ops[XNB_DIR_TX] = &xnb_tx_copy_ops;
 	g->copy_ops[XNB_DIR_RX] = &xnb_rx_copy_ops;
-
-	err = xnb_copy_alloc(g, xnb_copy_batch);
+	g->run = xnb_use_tasklet ? XNB_RUN_MAIN : XNB_RUN_LIGHT;
+	if (index)
+		return 0;
+	err = xnb_group_prepare(g);
 	if (err)
-		return err;
-
-	g->napi_dev = xnb_alloc_netdev_dummy();
-	if (!g->napi_dev) {
-		err = -ENOMEM;
-		goto fail_copy;
-	}
-	snprintf(g->napi_dev->name, IFNAMSIZ, "xnb-g%u", index);
-	/* _tx only for NAPI_STATE_NO_BUSY_POLL: see xnb_group_run. */
-	netif_napi_add_tx(g->napi_dev, &g->napi, xnb_group_poll);
-
-	if (!xnb_use_tasklet) {
-		err = dev_set_threaded(g->napi_dev, true);
-		if (!err && !g->napi.thread)
-			err = -ENOMEM;
-		if (err)
-			goto fail_napi;
-		/* Pinned to the group's CPU, where its irqs go too; moved
-		 * with them when that CPU goes offline (xnb_group_set_cpu).
-		 * A refusal leaves it free to run anywhere: slower, not wrong.
-		 */
-		err = set_cpus_allowed_ptr(g->napi.thread, cpumask_of(g->cpu));
-		if (err)
-			pr_warn("group %u: thread not bound to cpu %u (%d)\n",
-				index, g->cpu, err);
-
-		g->light_dev = xnb_alloc_netdev_dummy();
-		if (!g->light_dev) {
-			err = -ENOMEM;
-			goto fail_napi;
-		}
-		snprintf(g->light_dev->name, IFNAMSIZ, "xnb-l%u", index);
-		netif_napi_add_tx(g->light_dev, &g->light, xnb_group_poll_light);
-	}
-	/* Nothing fails from here on. */
-	g->run = g->light_dev ? XNB_RUN_LIGHT : XNB_RUN_MAIN;
-	if (g->light_dev)
-		napi_enable(&g->light);
-	napi_enable(&g->napi);
-	return 0;
-
-fail_napi:
-	netif_napi_del(&g->napi);
-	xnb_free_netdev_dummy(g->napi_dev);
-	g->napi_dev = NULL;
-fail_copy:
-	xnb_copy_free(g);
+		xnb_group_stop(g);
 	return err;
 }
 
@@ -770,25 +851,28 @@ fail_copy:
  * xnb_group_stop() - Stop a started group.
  * @g: the group
  *
- * Description: It serves no queue any more.  Both contexts are
- * disabled before either is deleted (a poll may schedule the other),
- * and netif_napi_del()'s synchronize_net() waits out the tail of a poll
- * that already completed before the netdevs and the group go.
+ * Description: It serves no queue any more.  Both contexts, if it was
+ * ever made ready, are disabled before either is deleted (a poll may
+ * schedule the other), and netif_napi_del()'s synchronize_net() waits
+ * out the tail of a poll that already completed before the netdevs and
+ * the group go.
  *
  * Context: Process context, sleeps.  @g is in no published set (not
  * yet, or no longer).
  */
 void xnb_group_stop(struct xnb_group *g)
 {
-	napi_disable(&g->napi);
-	if (g->light_dev) {
-		napi_disable(&g->light);
-		netif_napi_del(&g->light);
-		xnb_free_netdev_dummy(g->light_dev);
-		g->light_dev = NULL;
+	if (g->napi_dev) {
+		napi_disable(&g->napi);
+		if (g->light_dev) {
+			napi_disable(&g->light);
+			netif_napi_del(&g->light);
+			xnb_free_netdev_dummy(g->light_dev);
+			g->light_dev = NULL;
+		}
+		netif_napi_del(&g->napi);	/* stops the thread, if any */
+		xnb_free_netdev_dummy(g->napi_dev);
+		g->napi_dev = NULL;
 	}
-	netif_napi_del(&g->napi);	/* stops the thread, if any */
-	xnb_free_netdev_dummy(g->napi_dev);
-	g->napi_dev = NULL;
 	xnb_copy_free(g);
 }

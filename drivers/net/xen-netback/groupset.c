@@ -112,6 +112,15 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 			xnb_loads[i] = READ_ONCE(xnb_groups[i].nr_queues);
 		g = &xnb_groups[xnb_pick_group(xnb_loads, xnb_nr_groups)];
 	}
+	/* Its first queue makes the group ready (contexts, thread, batch).
+	 * Out of memory for that, the set's first group, always ready,
+	 * serves the queue instead: an attach never fails.
+	 */
+	if (xnb_group_prepare(g)) {
+		net_warn_ratelimited("%s: no memory for group %u: served by group 0\n",
+				     q->name, g->index);
+		g = &xnb_groups[0];
+	}
 	spin_lock_irq(&g->lock);
 	list_add_tail(&q->group_node, &g->queues);
 	g->nr_queues++;
@@ -130,10 +139,13 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
  *	group the policy picks (the one serving the fewest queues)
  *
  * Points the queue's irqs at the group's CPU, then kicks it: work may
- * have arrived while it had no group.
+ * have arrived while it had no group.  The group's first queue makes it
+ * ready first (xnb_group_prepare); should that fail for want of memory,
+ * group 0 takes the queue, pinned or not.
  *
  * Context: Process context (the xenbus thread, under the backend lock),
- * may sleep.  Takes xnb_assign_mutex, then the group's lock.
+ * may sleep (a group's first queue allocates).  Takes xnb_assign_mutex,
+ * then, for a group's first queue, its sync_mutex, then its lock.
  */
 void xnb_group_attach(struct xnb_queue *q, int pinned)
 {
@@ -196,14 +208,16 @@ void xnb_group_detach(struct xnb_queue *q)
  * @to: the index of the group to move it to
  *
  * The balancer's move (balance.c), with the short pause of a pin.
- * Nothing happens if @q is in no group, @to is out of range or @q is
- * there already.  The caller holds the assign mutex, so @q is still
- * attached (a queue is released only after its detach) and its old
- * group stays until the move is done.
+ * Nothing happens if @q is in no group, @to is out of range, @q is
+ * there already, or @to serves no queue yet and cannot get ready for
+ * want of memory (xnb_group_prepare).  The caller holds the assign
+ * mutex, so @q is still attached (a queue is released only after its
+ * detach) and its old group stays until the move is done.
  *
  * Context: Process context, may sleep (waits for the old group's poll).
- * The caller holds xnb_assign_mutex; takes both groups' locks and the
- * old group's sync_mutex.
+ * The caller holds xnb_assign_mutex; takes both groups' locks, the old
+ * group's sync_mutex and, when @q is the new group's first queue, the
+ * new group's.
  */
 void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	__must_hold(&xnb_assign_mutex)
@@ -214,6 +228,9 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	from = rcu_dereference_protected(q->group,
 					 lockdep_is_held(&xnb_assign_mutex));
 	if (!from || to >= xnb_nr_groups || from == &xnb_groups[to])
+		return;
+	/* Not to a group that cannot get ready: the queue stays. */
+	if (xnb_group_prepare(&xnb_groups[to]))
 		return;
 	xnb_group_detach_locked(q);
 	xnb_group_attach_locked(q, to);
@@ -761,7 +778,7 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		struct xnb_queue *q;
 
 		xnb_group_stats_read(g, &c);
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s max_pass_ns %lu max_pass_slots %u home_cpu %d\n",
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s max_pass_ns %lu max_pass_slots %u home_cpu %d batch %u\n",
 			   i, g->cpu, READ_ONCE(g->nr_queues), c.passes,
 			   c.packets, c.batches, c.ops,
 			   c.batches ? div64_u64(c.ops, c.batches) : 0,
@@ -770,7 +787,8 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 			   g->moves_out, c.handoffs,
 			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main",
 			   READ_ONCE(g->max_pass_ns),
-			   READ_ONCE(g->max_pass_slots), g->home_cpu);
+			   READ_ONCE(g->max_pass_slots), g->home_cpu,
+			   g->batch);
 		spin_lock_irq(&g->lock);
 		list_for_each_entry(q, &g->queues, group_node)
 			xnb_queue_show(m, g, q);

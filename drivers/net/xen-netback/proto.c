@@ -485,6 +485,77 @@ unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups)
 	return best;
 }
 
+/* @x rounded up to a multiple of 8; false past U32_MAX. */
+static bool xnb_align8(u64 x, u32 *out)
+{
+	x = (x + 7) & ~(u64)7;
+	if (x > 0xffffffffull)
+		return false;
+	*out = (u32)x;
+	return true;
+}
+
+bool xnb_batch_layout(u32 n, u32 op_size, u32 inflight_size,
+		      struct xnb_batch_layout *l)
+{
+	u32 end;
+
+	if (!n || !op_size || !inflight_size)
+		return false;
+	/* Each product fits a u64: both factors are u32. */
+	if (!xnb_align8((u64)n * op_size, &l->inflight) ||
+	    !xnb_align8((u64)l->inflight + (u64)n * inflight_size,
+			&l->retry_idx) ||
+	    !xnb_align8((u64)l->retry_idx + (u64)n * sizeof(u16), &end))
+		return false;
+	l->bytes = end;
+	return true;
+}
+
+static void xnb_swap_bytes(u8 *a, u8 *b, u32 size)
+{
+	u32 i;
+
+	for (i = 0; i < size; i++) {
+		u8 t = a[i];
+
+		a[i] = b[i];
+		b[i] = t;
+	}
+}
+
+u32 xnb_retry_gather(void *ops, u32 size, u32 status_off, u32 n, s16 again,
+		     u16 *idx)
+{
+	u8 *base = ops;
+	u32 i, m = 0;
+
+	for (i = 0; i < n; i++) {
+		s16 status;
+
+		memcpy(&status, base + (size_t)i * size + status_off,
+		       sizeof(status));
+		if (status != again)
+			continue;
+		/* ops[m..i) are not to retry: ops[m] goes where ops[i] was. */
+		if (i != m)
+			xnb_swap_bytes(base + (size_t)m * size,
+				       base + (size_t)i * size, size);
+		idx[m++] = (u16)i;
+	}
+	return m;
+}
+
+void xnb_retry_scatter(void *ops, u32 size, u32 m, const u16 *idx)
+{
+	u8 *base = ops;
+
+	while (m--)
+		if (idx[m] != m)
+			xnb_swap_bytes(base + (size_t)m * size,
+				       base + (size_t)idx[m] * size, size);
+}
+
 static bool xnb_cpu_takes(const u32 *load, u32 nr_cpus, u32 cpu)
 {
 	return cpu < nr_cpus && load[cpu] != XNB_CPU_OFF;

@@ -104,7 +104,8 @@ static ssize_t xnb_show_mode(struct xnb_group_dir *d, struct xnb_group *g,
 {
 	const char *mode = "softirq";	/* worker=tasklet: no light context */
 
-	if (g->light_dev)
+	/* Not g->light_dev: a group serving nothing yet has none. */
+	if (!xnb_use_tasklet)
 		mode = READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "thread";
 	return sysfs_emit(buf, "%s\n", mode);
 }

@@ -2,10 +2,12 @@
 # shellcheck shell=bash
 # worker-group: writing the key on the vif's backend node moves its queues
 # to that group live (traffic keeps flowing); an invalid value is ignored
-# with a log line.  Then the admin's view: ethtool -i and -S give stock's
-# names, and the runtime parameters (budget, copy_batch live; max_queues
-# and separate_tx_rx_irq for the next connection) take effect, bad values
-# refused.
+# with a log line.  A group other than 0 has no batch (and with
+# worker=kthread no thread) until its first queue comes, and gives the
+# batch back when its last queue goes; group 0 keeps its own.  Then the
+# admin's view: ethtool -i and -S give stock's names, and the runtime
+# parameters (budget, copy_batch live; max_queues and separate_tx_rx_irq
+# for the next connection) take effect, bad values refused.
 . /lab/xnb.sh
 xnb_ours_only
 lab_load_backend "groups=2 $XNB_PARAMS"
@@ -14,10 +16,31 @@ vif=$(lab_vif_name 1)
 be=$(lab_backend_path 1)
 from=$(xnb_group_of $vif-q0) || lab_fail "$vif-q0 in no group"
 to=$((1 - from))
+kthread=0
+[ "$(cat /sys/module/xen_netback/parameters/worker)" = kthread ] && kthread=1
+cb=$(cat /sys/module/xen_netback/parameters/copy_batch)
+# batch_is GROUP N: GROUP's batch holds N ops (0: none).
+batch_is() { [ "$(xnb_group_batch "$1")" = "$2" ]; }
+xnb_groups_file | grep '^group '
+# Made ready with its first queue (docs/design.md, "Memory").
+lab_assert "group 0 has its batch" test "$(xnb_group_batch 0)" = "$cb"
+if [ "$to" != 0 ]; then
+	lab_assert "group $to, serving nothing yet, has no batch" \
+		test "$(xnb_group_batch $to)" = 0
+	[ $kthread = 0 ] ||
+		lab_assert "one group thread, group 0's" test "$(xnb_threads)" = 1
+fi
 iperf3 -c "$(lab_guest_ip 1)" -t 8 >/run/wg-iperf.log 2>&1 &
 sleep 2
 xenstore-write "$be/worker-group" $to
 lab_assert "$vif-q0 moved to group $to" lab_wait 10 xnb_in_group $vif-q0 $to
+lab_assert "group $to got its batch with its queue" \
+	test "$(xnb_group_batch $to)" = "$cb"
+if [ "$from" != 0 ]; then
+	lab_assert "group $from gave its batch back" \
+		test "$(xnb_group_batch $from)" = 0
+fi
+[ $kthread = 0 ] || lab_assert "a thread per group now" test "$(xnb_threads)" = 2
 wait
 cat /run/wg-iperf.log | tail -3
 grep -q receiver /run/wg-iperf.log || lab_fail "iperf across the move failed"
@@ -80,4 +103,9 @@ lab_assert "budget=64 back" param_set budget 64
 dmesg | grep 'refused: out of range' | tail -3
 
 lab_destroy_all
+lab_assert "group 1, serving nothing again, gave its batch back" \
+	lab_wait 10 batch_is 1 0
+lab_assert "group 0 kept its batch" test "$(xnb_group_batch 0)" = 256
+[ $kthread = 0 ] || lab_assert "the threads stay with the groups" \
+	test "$(xnb_threads)" = 2
 lab_load_backend
