@@ -524,8 +524,15 @@ def md_machine(host, info, quick):
         "queues counted by kprobes in dom0 (gnttab_batch_copy, ours' xnb_copy_issue, "
         "notify_remote_via_irq) for both backends alike, notifications over the packets through "
         "the vif netdevs",
-    ] + ([f"- rows run: {info['rows'].replace(',', ' ')} (BENCH_ROWS)"]
-         if info.get("rows") and set(info["rows"].split(",")) != set(row_names()) else [])
+    ] + rows_left_out(info)
+
+
+def rows_left_out(info):
+    """The machine section's line on the groups of rows a run left out
+    (BENCH_ROWS, or the quick set's floods without the ping guest)."""
+    run = info.get("rows", "").split(",")
+    out = [r for r in row_names() if r not in run]
+    return [f"- groups of rows not run (BENCH_ROWS): {' '.join(out)}"] if info.get("rows") and out else []
 
 
 def render_md(table, cols, default, targets, host, info, errors, skips, quick, plot):
