@@ -51,6 +51,33 @@ def _guests(n):
     return f"{n} guest{'s' if n > 1 else ''}"
 
 
+def _flood_rows(n):
+    """Issue 19's rows, the backend as the bottleneck: n guests flooding at
+    once, each way; ops and notifications counted by kprobes in dom0, the
+    same way for both backends."""
+    g, others = _guests(n), _guests(n - 1)
+    rows = []
+    for d, way in (("tx", f"from {g} to dom0"), ("rx", f"from dom0 to {g}")):
+        rows += [
+            (f"flood{d}_pps", n, f"64 B UDP {way} at once, received in all", "kpps", "hi", 1e-3),
+            (f"cpu_us_per_pkt_flood{d}", n, f"dom0 CPU per packet received, 64 B {way}", "us", "lo", 1),
+            (f"kp_ops_per_call_flood{d}", n, f"grant-copy ops per copy hypercall, 64 B {way}",
+             "ops", "hi", 1),
+            (f"kp_notify_per_pkt_flood{d}", n, f"guest notifications per vif packet, 64 B {way}",
+             "notif/pkt", "lo", 1),
+        ]
+    rows += [
+        ("floodbulk_gbps", n, f"TCP guest->dom0 of g1 beside 64 B floods to dom0 from {others}",
+         "Gbit/s", "hi", 1),
+        ("floodbulk_pps", n, f"those 64 B floods from {others} beside g1's TCP, received in all",
+         "kpps", "hi", 1e-3),
+        ("floodping_alone_ms", n, f"ping RTT to guest {n + 1}, the other {n} idle", "ms", "lo", 1),
+        ("floodping_tx_ms", n, f"ping RTT to guest {n + 1} while {g} flood dom0 (64 B)", "ms", "lo", 1),
+        ("floodping_rx_ms", n, f"ping RTT to guest {n + 1} while dom0 floods {g} (64 B)", "ms", "lo", 1),
+    ]
+    return [Row(*r) for r in rows]
+
+
 ROWS = (
     [Row(f"tcp_{d}_gbps", n, f"TCP {dl}, {_guests(n)}", "Gbit/s", "hi", 1)
      for d, dl in DIRS for n in GUESTS]
@@ -85,6 +112,7 @@ ROWS = (
         ("fair_ping_ratio", None, "fairness: g2 ping RTT flooded/alone", "ratio", "lo", 1),
         ("veth_gbps", None, "ceiling: TCP over veth between 2 netns in dom0", "Gbit/s", None, 1),
     )]
+    + [r for n in (4, 2) for r in _flood_rows(n)]
     + [Row(*r) for n in (4, 2) for r in (
         ("rebal_rx_gbps", n, f"rebalance: TCP dom0->guest, {_guests(n)} started on group 0, after 5 s",
          "Gbit/s", "hi", 1),
@@ -111,7 +139,7 @@ ROWS = (
 #                ok(value, want), want = the backend threads it should run.
 #   "ceiling"    the default configuration's median of each cell over the
 #                veth ceiling passes ok(fraction), for the best cell.
-# Issue 9 lists them.
+# Issue 9 lists them, issue 19 the floods'.
 Target = collections.namedtuple("Target", "label kind cells ok")
 TARGETS = (
     Target("ours >= stock on every row (default config)", "every_row", (), None),
@@ -139,6 +167,15 @@ TARGETS = (
            [("mem_1vif_kib", None)], lambda r: r <= 1),
     Target("dom0 memory at 16 vifs <= 0.5x stock", "ratio",
            [("mem_16vif_kib", None)], lambda r: r <= 0.5),
+    # Issue 19's, for the floods of 4 guests at once.
+    Target("4-guest 64 B floods: >= 1.5x stock packets/s, both directions", "ratio",
+           [("floodtx_pps", 4), ("floodrx_pps", 4)], lambda r: r >= 1.5),
+    Target("4-guest 64 B floods: dom0 CPU per packet <= 0.7x stock, both directions", "ratio",
+           [("cpu_us_per_pkt_floodtx", 4), ("cpu_us_per_pkt_floodrx", 4)], lambda r: r <= 0.7),
+    Target("4-guest 64 B floods: >= 8 grant-copy ops per hypercall, both directions ({cfg})", "each",
+           [("kp_ops_per_call_floodtx", 4), ("kp_ops_per_call_floodrx", 4)], lambda v, want: v >= 8),
+    Target("ping RTT to a 5th guest <= stock while 4 flood, both directions", "ratio",
+           [("floodping_tx_ms", 4), ("floodping_rx_ms", 4)], lambda r: r <= 1),
 )
 
 STOCK = ("stock", "stock")
@@ -159,6 +196,12 @@ def load_configs(ncpu, lib=BENCH_LIB):
         if f and not f[0].startswith("#"):
             out.append((f[1], f[0].replace("{N}", str(ncpu))))
     return out
+
+
+def row_names(lib=BENCH_LIB):
+    """bench-lib.sh's BENCH_ROW_NAMES: the groups of rows a cycle can run."""
+    m = re.search(r'^BENCH_ROW_NAMES="([^"]*)"', open(lib).read(), re.M)
+    return m.group(1).split() if m else []
 
 
 def columns(ncpu):
@@ -479,13 +522,27 @@ def md_machine(host, info, quick):
         + runs,
         "- method: `tests/lab/bench-lib.sh`; TCP with all guests at once, "
         "dom0 is the iperf3 client (`-R` for guest->dom0); CPU per GB = Domain-0 CPU time "
-        "(`xl list`) over bytes through the vif netdevs; ops/hypercall from the debugfs group "
-        "counters; memory = growth of Slab+VmallocUsed over the backend not loaded; "
+        "(`xl list`) over bytes through the vif netdevs; ops/hypercall of the TCP and one-guest UDP "
+        "rows from the debugfs group counters (ours only); memory = growth of Slab+VmallocUsed over "
+        "the backend not loaded; "
         "fairness pins both guests to group 0 (ours); all guests are up during every TCP run; "
         "vifs are plugged by a minimal hotplug script (bridge port only), not vif-bridge; "
         f"ours is loaded with rebalance_ms={info.get('rebalance_ms', '?')} when the module has that "
-        "parameter (the whole cycle, not only the rebalance rows)",
-    ]
+        "parameter (the whole cycle, not only the rebalance rows); "
+        "floods: every guest's own iperf3 pair at once (`-u -l 64 -b 1G`), packets received summed, "
+        "dom0 CPU per packet received, copy hypercalls (with their ops) and notifications to vif "
+        "queues counted by kprobes in dom0 (gnttab_batch_copy, ours' xnb_copy_issue, "
+        "notify_remote_via_irq) for both backends alike, notifications over the packets through "
+        "the vif netdevs",
+    ] + rows_left_out(info)
+
+
+def rows_left_out(info):
+    """The machine section's line on the groups of rows a run left out
+    (BENCH_ROWS, or the quick set's floods without the ping guest)."""
+    run = info.get("rows", "").split(",")
+    out = [r for r in row_names() if r not in run]
+    return [f"- groups of rows not run (BENCH_ROWS): {' '.join(out)}"] if info.get("rows") and out else []
 
 
 def render_md(table, cols, default, targets, host, info, errors, skips, quick, plot):
@@ -519,7 +576,8 @@ def render_md(table, cols, default, targets, host, info, errors, skips, quick, p
         L += ["", "Rows not measured (not failures):", ""]
         L += [f"- {e} ({skips.count(e)} cycle{'s' if skips.count(e) > 1 else ''})"
               for e in sorted(set(skips))]
-    L += ["", f"![{PLOT_ALT}]({plot})" if plot else "(no plot: gnuplot missing or failed)"]
+    L += ["", f"![{PLOT_ALT}]({plot})" if plot
+          else "(no plot: no TCP rows, or gnuplot missing or failed)"]
     return "\n".join(L) + "\n"
 
 
@@ -528,6 +586,8 @@ def write_plot(out, workdir, table, cols, title):
     one line per configuration.  False when gnuplot is missing or failed."""
     if not shutil.which("gnuplot"):
         return False
+    if not any(find(table, m, n)[0] for m in ("tcp_tx_gbps", "tcp_rx_gbps") for n in GUESTS):
+        return False  # a run without the TCP rows (BENCH_ROWS): nothing to draw
     os.makedirs(workdir, exist_ok=True)
     series = []
     for col in cols:

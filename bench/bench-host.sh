@@ -28,7 +28,8 @@
 # 192.0.2.1/24 and no uplink; unloads the loaded xen-netback and switches
 # between ours and stock for each cycle, which is why it refuses to start
 # while any domain but dom0 exists or any vif is bound to a backend; boots
-# up to BENCH_GUESTS guests g1..gN; drops the page cache between cycles.
+# up to BENCH_GUESTS guests g1..gN (and g<N+1> for the floods' ping);
+# drops the page cache between cycles.
 # Before every module swap it checks again that no other domain exists,
 # and ends the whole run (exit 3) if one does.  On exit, Ctrl-C included,
 # the guests are destroyed, the bridge removed, dom0's memory given back
@@ -94,6 +95,8 @@ set=${BENCH_SET:-full}
 [ "$QUICK" = 1 ] && set=quick
 export BENCH_BACKENDS=${BENCH_BACKENDS:-ours stock}
 bench_knobs "$set"
+bad=$(bench_rows_bad)
+[ -z "$bad" ] || RC=1 die "BENCH_ROWS: no such rows: ${bad//$'\n'/ } (rows: $BENCH_ROW_NAMES)"
 netback=stock
 case " $BENCH_BACKENDS " in *" ours "*) netback=ours ;; esac
 stocked=0
@@ -390,13 +393,13 @@ kernel_log() {
 	fi
 	return 0
 }
-# teardown: the bench stopped, its guests, servers, namespaces and bridge
-# gone, dom0's memory and the module of before back; then the state and
-# the staging directory removed, unless something could not be restored
-# (--restore tries again).  Signals cannot cut it short: a second Ctrl-C
-# would leave guests, the bridge or no backend at all.  It runs from the
-# EXIT trap too: every return states its status; the second call returns
-# that of the first.
+# teardown: the bench stopped, its guests, servers, namespaces, kprobe
+# events and bridge gone, dom0's memory and the module of before back;
+# then the state and the staging directory removed, unless something
+# could not be restored (--restore tries again).  Signals cannot cut it
+# short: a second Ctrl-C would leave guests, the bridge or no backend at
+# all.  It runs from the EXIT trap too: every return states its status;
+# the second call returns that of the first.
 teardown() {
 	local pids p d cur rc=0
 	[ "$torn" = 0 ] || return "$torn_rc"
@@ -428,6 +431,8 @@ teardown() {
 		done
 		ip netns del xnbA 2> /dev/null
 		ip netns del xnbB 2> /dev/null
+		# The flood rows' kprobe events (xnb_bench/*), if a row was cut.
+		bench_kp_leftovers
 		restore_module || rc=$?
 		cur=$(xl list 0 2> /dev/null | awk 'NR == 2 { print $3 }')
 		if [ -n "$dom0_mem" ] && [ -n "$cur" ] && [ "$cur" -lt "$dom0_mem" ]; then
@@ -484,13 +489,15 @@ if [ ${#missing[@]} -gt 0 ]; then
 	host_free || exit 3
 fi
 free=$(xl info | awk '$1 == "free_memory" { print $3 }')
-want=$((BENCH_GUESTS * ${LAB_GUEST_MEM:-256} + 64))
+guests=$BENCH_GUESTS
+bench_row floodping && guests=$((guests + 1))	# the floods' ping guest
+want=$((guests * ${LAB_GUEST_MEM:-256} + 64))
 if [ "${free:-0}" -lt "$want" ]; then
 	say "warning: Xen has ${free:-?} MiB free, the guests need about $want MiB: xl balloons dom0 down if it may (autoballoon), else the guests fail to start"
 fi
 if nft list chains 2>/dev/null | grep -q 'hook input.*policy drop' ||
    iptables -S INPUT 2>/dev/null | grep -q '^-P INPUT DROP'; then
-	say "warning: the firewall drops input by default: the UDP guest->dom0 row needs iperf3 traffic from 192.0.2.0/24 to dom0 let in on $br"
+	say "warning: the firewall drops input by default: the UDP guest->dom0 rows need iperf3 traffic from 192.0.2.0/24 to dom0 let in on $br"
 fi
 if [ "$check" = 1 ]; then
 	say "ready: the prerequisites are there and the host is free (--check: nothing changed)"

@@ -13,6 +13,8 @@
 #   BENCH_SET=wide bench/bench.sh   the same with all four of ours
 #   QUICK=1 bench/bench.sh      smoke: 1 repetition, 2 s runs, 2 guests,
 #                               the default configuration and stock
+#   BENCH_ROWS="flood floodping" bench/bench.sh
+#                               some groups of rows only (bench/README.md)
 #
 # Writes bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png} (BENCH_RESULTS=dir to
 # put them elsewhere) and, for a full run into bench/results, a short
@@ -50,6 +52,8 @@ bench-full|bench-host) ;;
 *) echo "bench: BENCH_SCENARIO must be bench-full or bench-host" >&2; exit 1 ;;
 esac
 read -r reps cycle <<< "$(bench_knobs "$set"; echo "$BENCH_REPS $BENCH_CYCLE_TIMEOUT")"
+bad=$(bench_rows_bad)
+[ -z "$bad" ] || { echo "bench: BENCH_ROWS: no such rows: ${bad//$'\n'/ } (rows: $BENCH_ROW_NAMES)" >&2; exit 1; }
 ncfg=0
 for b in $backends; do ncfg=$((ncfg + $(bench_selected "$set" "$b" 2 | wc -l))); done
 [ "$ncfg" -gt 0 ] || { echo "bench: no configuration selected (BENCH_ONLY, BENCH_BACKENDS)" >&2; exit 1; }
@@ -99,10 +103,11 @@ sed -i 's/="\(.*\)"$/=\1/' "$info"
 
 out=$results/$stamp
 # A full run into bench/results is the latest: the README's bench section
-# (between its markers) becomes a short summary pointing at it.
+# (between its markers) becomes a short summary pointing at it.  A run of
+# some rows only (BENCH_ROWS) is not.
 readme=()
-[ "$QUICK" = 0 ] && [ -z "${BENCH_RESULTS:-}" ] && [ "$scenario" = bench-full ] &&
-	readme=(--readme "$top/README.md")
+[ "$QUICK" = 0 ] && [ -z "${BENCH_RESULTS:-}" ] && [ -z "${BENCH_ROWS:-}" ] &&
+	[ "$scenario" = bench-full ] && readme=(--readme "$top/README.md")
 if ! python3 "$top/bench/aggregate.py" --info "$info" --workdir "$work" --out "$out" \
 		"${readme[@]}" "$log"; then
 	echo "bench: aggregation failed" >&2

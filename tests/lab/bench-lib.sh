@@ -54,20 +54,40 @@ bench_selected() {
 	done
 }
 
+# The groups of rows a cycle can run (BENCH_ROWS picks some), in the
+# order it runs them: the 1/16-vif phase, TCP with 1, 2, 4 guests, UDP
+# 64 B with one guest, the 64 B floods of all guests at once (flood) and
+# a ping to one more guest during them (floodping), fairness, the
+# balancer.
+BENCH_ROW_NAMES="vifs tcp udp flood floodping fair rebalance"
+
 # bench_knobs SET: the knobs (bench/README.md) for a full or quick run,
 # keeping what the environment already set.  QUICK is one repetition,
-# whatever is set.  The 1/16-vif phase runs once per backend (bench_run)
-# unless BENCH_VIFS=all.
+# whatever is set, and its floods go without the ping guest (one boot
+# less).  The 1/16-vif phase runs once per backend (bench_run) unless
+# BENCH_VIFS=all.
 bench_knobs() {
 	if [ "$1" = quick ]; then
 		BENCH_REPS=1
 		BENCH_T=${BENCH_T:-2} BENCH_GUESTS=${BENCH_GUESTS:-2}
 		BENCH_CYCLE_TIMEOUT=${BENCH_CYCLE_TIMEOUT:-600}
+		BENCH_ROWS=${BENCH_ROWS:-${BENCH_ROW_NAMES/ floodping/}}
 	fi
+	export BENCH_ROWS=${BENCH_ROWS:-$BENCH_ROW_NAMES}
 	export BENCH_REPS=${BENCH_REPS:-5} BENCH_T=${BENCH_T:-10}
 	export BENCH_VIFS=${BENCH_VIFS:-first} BENCH_GUESTS=${BENCH_GUESTS:-4}
 	export BENCH_CYCLE_TIMEOUT=${BENCH_CYCLE_TIMEOUT:-1200}
 	export BENCH_REBALANCE_MS=${BENCH_REBALANCE_MS:-500}
+}
+
+# bench_row NAME: this run does the rows NAME (BENCH_ROWS).
+bench_row() { case " ${BENCH_ROWS:-$BENCH_ROW_NAMES} " in *" $1 "*) return 0 ;; esac; return 1; }
+# bench_rows_bad: the names in BENCH_ROWS that are no group of rows.
+bench_rows_bad() {
+	local r
+	for r in ${BENCH_ROWS:-}; do
+		case " $BENCH_ROW_NAMES " in *" $r "*) ;; *) echo "$r" ;; esac
+	done
 }
 
 BENCH_CFG=${BENCH_CFG:--} BENCH_REP=${BENCH_REP:-0}
@@ -105,14 +125,16 @@ bench_mem() { awk '$1 == "Slab:" || $1 == "VmallocUsed:" { s += $2 } END { print
 bench_threads() { ps -e -o comm= | grep -cE '^(napi/xnb-g[0-9]|vif[0-9])' || true; }
 # Domain-0 CPU seconds so far (all vcpus).
 bench_dom0_cpu() { xl list Domain-0 | awk 'NR == 2 { print $6 }'; }
-# Bytes through every vif netdev, both directions.
-bench_vif_bytes() {
+# bench_vif_stat bytes|packets: the sum over every vif netdev, both
+# directions (each backend's own netdev statistics).
+bench_vif_stat() {
 	local f s=0
-	for f in /sys/class/net/vif*/statistics/rx_bytes /sys/class/net/vif*/statistics/tx_bytes; do
+	for f in /sys/class/net/vif*/statistics/rx_"$1" /sys/class/net/vif*/statistics/tx_"$1"; do
 		[ -r "$f" ] && s=$((s + $(cat "$f")))
 	done
 	echo $s
 }
+bench_vif_bytes() { bench_vif_stat bytes; }
 # Sum of the debugfs group counters: "passes packets batches ops full_flushes busy_ms".
 bench_groups() {
 	[ "$NETBACK" = ours ] || { echo "0 0 0 0 0 0"; return; }
@@ -131,11 +153,13 @@ ping_avg() {
 		awk -F/ '/^(rtt|round-trip)/ { print $5; f = 1 } END { if (!f) print "nan" }'
 }
 
-# Snapshot before/after a load phase and emit CPU per GB and group stats.
+# Snapshot before/after a load phase and emit CPU per GB and group stats;
+# load_end leaves the dom0 CPU seconds of the phase in L_DCPU.
 load_begin() { L_CPU=$(bench_dom0_cpu); L_BYTES=$(bench_vif_bytes); L_GRP=$(bench_groups); }
 load_end() {	# load_end TAG [k=v]
 	local tag=$1 cpu bytes grp; shift
 	cpu=$(bench_dom0_cpu); bytes=$(bench_vif_bytes); grp=$(bench_groups)
+	L_DCPU=$(fsub "$cpu" "$L_CPU")
 	bm "cpu_s_per_gb_$tag" "$(awk -v c0="$L_CPU" -v c1="$cpu" -v b0="$L_BYTES" -v b1="$bytes" \
 		'BEGIN { if (b1 > b0) printf "%.3f", (c1 - c0) / ((b1 - b0) / 1e9) }')" "$@"
 	bm "gbytes_$tag" "$(awk -v b0="$L_BYTES" -v b1="$bytes" 'BEGIN { printf "%.4f", (b1 - b0) / 1e9 }')" "$@"
@@ -147,6 +171,142 @@ load_end() {	# load_end TAG [k=v]
 	bm "pkts_per_pass_$tag" "$(awk -v k=$((k1 - k0)) -v p=$((p1 - p0)) 'BEGIN { if (p > 0) printf "%.1f", k / p }')" "$@"
 	bm "full_flushes_$tag" $((f1 - f0)) "$@"
 	bm "busy_ms_$tag" $((ms1 - ms0)) "$@"
+}
+
+# --- like with like: kprobe counts in dom0 -----------------------------------------
+# Grant-copy hypercalls (with their ops) and notifications to the guests,
+# counted the same way whichever backend runs: a tracefs kprobe event at
+# the entry of each function that issues one, and a hist trigger on it
+# that counts its hits by the value of one argument (in the kernel, no
+# trace buffer).  BENCH_KP_COPY: "BACKEND FUNCTION ARGUMENT" per line,
+# the functions that issue one GNTTABOP_copy hypercall per call and the
+# argument (1-based) that holds its ops; BACKEND "any" is probed
+# whatever the backend, a backend's name only with it.  Every probe of
+# the backend must be placed, else the copy figures are not measured.
+# Stock issues every copy through the kernel's gnttab_batch_copy()
+# (batch, count); ours through its own xnb_copy_issue(group, ops, n)
+# (drivers/net/xen-netback/copy.c says why) and its control ring's
+# through gnttab_batch_copy().  Both notify a guest with
+# notify_remote_via_irq(irq): only the irqs of vif queues count (by
+# their names in /proc/interrupts: vifD.K-qN, stock adding -tx/-rx).
+# Stock maps (gnttab_map_refs) what it does not copy of a large guest TX
+# packet; no 64 B packet has such a part.  A probe at a function's entry
+# goes through ftrace, not a trap: a few us per call under TCG, paid
+# per call, so by the backend that makes more calls (BENCH_KPROBES=0
+# leaves them out).
+BENCH_KP_COPY='
+any   gnttab_batch_copy           2
+ours  xen_netback:xnb_copy_issue  3
+'
+BENCH_KP_NOTIFY=notify_remote_via_irq
+BENCH_KP_HIST='hist:keys=x'
+
+# bench_kp_dir: the tracefs directory, when it has kprobe events.
+bench_kp_dir() {
+	local t
+	t=$(xnb_tracefs) && [ -w "$t/kprobe_events" ] && echo "$t"
+}
+# bench_kp_clear T: our kprobe events gone, hist triggers first (an event
+# with a trigger cannot be removed); a cycle cut short leaves them.
+bench_kp_clear() {
+	local t=$1 e evs
+	for e in "$t"/events/xnb_bench/*/trigger; do
+		[ -e "$e" ] && echo "!$BENCH_KP_HIST" >> "$e" 2>/dev/null
+	done
+	# Read whole before the first removal.
+	evs=$(awk '$1 ~ /^[pr]:xnb_bench\// { print substr($1, 3) }' "$t/kprobe_events" 2>/dev/null)
+	while read -r e; do
+		[ -n "$e" ] && echo "-:$e" >> "$t/kprobe_events" 2>/dev/null
+	done <<< "$evs"
+	return 0
+}
+# bench_kp_leftovers: bench_kp_clear where tracefs is mounted already
+# (before a module swap: no probe of ours outlives its cycle).
+bench_kp_leftovers() {
+	local t
+	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+		[ -e "$t/kprobe_events" ] || continue
+		grep -q 'xnb_bench/' "$t/kprobe_events" 2>/dev/null && bench_kp_clear "$t"
+		return 0
+	done
+	return 0
+}
+# bench_kp_add T EVENT FUNCTION ARG TYPE: kprobe event xnb_bench/EVENT at
+# FUNCTION's entry with its argument ARG as field x (TYPE), counted by the
+# hist trigger; fails (leaving nothing) when either is refused.  Always
+# appended (>>): a write truncating kprobe_events removes every probe.
+bench_kp_add() {
+	echo "p:xnb_bench/$2 $3 x=\$arg$4:$5" >> "$1/kprobe_events" 2>/dev/null &&
+		echo "$BENCH_KP_HIST" >> "$1/events/xnb_bench/$2/trigger" 2>/dev/null && return 0
+	echo "-:xnb_bench/$2" >> "$1/kprobe_events" 2>/dev/null
+	return 1
+}
+# bench_kp_hist T EVENT: "VALUE HITS" lines of EVENT's histogram, whose
+# lines read "{ x:          3 } hitcount:        117".
+bench_kp_hist() {
+	awk '/hitcount:/ {
+		k = $0; sub(/^[^:]*: */, "", k); sub(/[ }].*/, "", k)
+		h = $0; sub(/.*hitcount: */, "", h); sub(/ .*/, "", h)
+		print k, h
+	}' "$1/events/xnb_bench/$2/hist"
+}
+# bench_kp_begin TAG / bench_kp_end TAG [k=v ...]: around a load, like
+# load_begin/load_end (same subshell).  The end emits
+# kp_ops_per_call_TAG (ops over copy hypercalls) and kp_notify_per_pkt_TAG
+# (notifications to vif queues over the packets through the vif netdevs,
+# both directions), and the raw counts as a log line; a figure it cannot
+# count is a skipped row (bench_skip), never an error.
+bench_kp_begin() {
+	local tag=$1 t b f a i=0 why=""
+	KP_T="" KP_COPY="" KP_NOTIFY=""
+	if [ "${BENCH_KPROBES:-1}" != 1 ]; then
+		bench_skip "kprobes_$tag" "BENCH_KPROBES=$BENCH_KPROBES"
+		return 0
+	fi
+	t=$(bench_kp_dir) || { bench_skip "kprobes_$tag" "no tracefs with kprobe events in dom0"; return 0; }
+	bench_kp_clear "$t"
+	while read -r b f a; do
+		[ "$b" = any ] || [ "$b" = "$NETBACK" ] || continue
+		i=$((i + 1))
+		if bench_kp_add "$t" "copy$i" "$f" "$a" u32; then
+			KP_COPY+=" copy$i"
+		else
+			why="${why:+$why, }cannot probe $f"
+		fi
+	done <<< "$BENCH_KP_COPY"
+	if [ -n "$why" ] || [ -z "$KP_COPY" ]; then
+		bench_skip "kp_ops_per_call_$tag" "${why:-no copy function for $NETBACK}"
+		KP_COPY=""
+	fi
+	if bench_kp_add "$t" notify "$BENCH_KP_NOTIFY" 1 s32; then
+		KP_NOTIFY=notify
+	else
+		bench_skip "kp_notify_per_pkt_$tag" "cannot probe $BENCH_KP_NOTIFY"
+	fi
+	KP_T=$t KP_PKTS=$(bench_vif_stat packets)
+}
+bench_kp_end() {
+	local tag=$1 t=$KP_T e pk c o calls=0 ops=0 irqs nv=0 na=0
+	shift
+	[ -n "$t" ] || return 0
+	pk=$(($(bench_vif_stat packets) - KP_PKTS))
+	for e in $KP_COPY; do
+		# Not <(...): dom0 has no /dev/fd.
+		read -r c o <<< "$(bench_kp_hist "$t" "$e" | awk '{ c += $2; o += $1 * $2 } END { printf "%d %d\n", c, o }')"
+		calls=$((calls + c)) ops=$((ops + o))
+	done
+	if [ -n "$KP_NOTIFY" ]; then
+		irqs=" $(awk '$1 ~ /^[0-9]+:$/ && $NF ~ /^vif[0-9]+\.[0-9]+-q[0-9]+/ { printf "%d ", $1 }' /proc/interrupts)"
+		read -r nv na <<< "$(bench_kp_hist "$t" notify | awk -v irqs="$irqs" '
+			{ if (index(irqs, " " $1 " ")) v += $2; else a += $2 } END { printf "%d %d\n", v, a }')"
+	fi
+	bench_kp_clear "$t"
+	echo "bench: $tag kprobes ($NETBACK): ${KP_COPY:+$calls copy hypercalls, $ops ops, }${KP_NOTIFY:+$nv notifications to vif queues and $na to other irqs, }$pk packets through the vifs"
+	[ -n "$KP_COPY" ] && bm "kp_ops_per_call_$tag" \
+		"$(awk -v o="$ops" -v c="$calls" 'BEGIN { if (c > 0) printf "%.2f", o / c }')" "$@"
+	[ -n "$KP_NOTIFY" ] && bm "kp_notify_per_pkt_$tag" \
+		"$(awk -v v="$nv" -v p="$pk" 'BEGIN { if (p > 0) printf "%.3f", v / p }')" "$@"
+	return 0
 }
 
 # --- measurements ------------------------------------------------------------------
@@ -205,6 +365,144 @@ bench_udp_rx() {
 	load_end udprx
 	got=$(lab_iperf_result udp < "$LAB_RUN/bench-udprx.log") || { tail -n 4 "$LAB_RUN/bench-udprx.log"; return 1; }
 	bm udp64_rx_pps "$(awk -v r="$got" -v t="$BENCH_T" 'BEGIN { printf "%.0f", r / t }')"
+}
+
+# --- the backend as the bottleneck: 64 B floods of several guests at once ------------
+# Issue 19's rows, with N = BENCH_GUESTS guests each flooding through its
+# own iperf3 pair at once (-u -l 64 -b 1G, as bench_udp): what the
+# receivers counted in all, dom0's CPU per packet received, and the
+# kprobe counts (bench_kp_*).  With floodping in BENCH_ROWS, one more
+# guest, g<N+1>, is booted for this phase (and destroyed after it, so
+# that the other rows keep their N guests) and pinged from dom0 idle,
+# then while the others flood each way.
+
+# bench_flood_servers N PORT: one-off iperf3 servers in dom0 on PORT+1..PORT+N.
+bench_flood_servers() {
+	local i
+	for ((i = 1; i <= $1; i++)); do
+		iperf3 -s -1 -p $(($2 + i)) -D || return 1
+	done
+	sleep 1
+}
+# bench_flood_sum PREFIX FIRST LAST: the datagrams received in all, from
+# the iperf3 outputs PREFIX-FIRST.log..PREFIX-LAST.log, into FLOOD_SUM;
+# fails, with an error row, when one of them has no result (a sum
+# without one flow would read as a slower backend).
+bench_flood_sum() {
+	local i got
+	FLOOD_SUM=0
+	for ((i = $2; i <= $3; i++)); do
+		if ! got=$(lab_iperf_result udp < "$1-$i.log"); then
+			tail -n 4 "$1-$i.log"
+			bench_err "${1##*/bench-}_g$i"
+			return 1
+		fi
+		echo "bench: ${1##*/bench-} g$i: $got datagrams received"
+		FLOOD_SUM=$((FLOOD_SUM + got))
+	done
+}
+# bench_flood_ping: while a flood runs, the ping guest's RTT (ping_avg,
+# 10 pings in 2 s, started 3 s in) into FLOOD_PMS; nothing without one.
+bench_flood_ping() {
+	FLOOD_PMS=""
+	[ -n "${FLOOD_PING:-}" ] || return 0
+	sleep $((BENCH_T >= 8 ? 3 : 1))
+	FLOOD_PMS=$(ping_avg "$FLOOD_PING")
+}
+# bench_flood_end TAG N PREFIX: the figures of a flood of N guests
+# (receivers' outputs PREFIX-1..N.log), once every flow has ended.
+bench_flood_end() {
+	local tag=$1 n=$2
+	load_end "$tag" n="$n"
+	bench_kp_end "$tag" n="$n"
+	[ -n "$FLOOD_PMS" ] && bm "floodping_${tag#flood}_ms" "$FLOOD_PMS" n="$n"
+	bench_flood_sum "$3" 1 "$n" || return 0
+	bm "${tag}_pps" "$(awk -v s="$FLOOD_SUM" -v t="$BENCH_T" 'BEGIN { printf "%.0f", s / t }')" n="$n"
+	bm "cpu_us_per_pkt_$tag" \
+		"$(awk -v c="$L_DCPU" -v s="$FLOOD_SUM" 'BEGIN { if (s > 0) printf "%.1f", c * 1e6 / s }')" n="$n"
+}
+
+# bench_flood_tx N: g1..gN each send 64 B UDP to a server of its own in dom0.
+bench_flood_tx() {
+	local n=$1 i port=$((5700 + RANDOM % 20 * 10))
+	bench_flood_servers "$n" $port || return 1
+	load_begin
+	bench_kp_begin floodtx
+	for ((i = 1; i <= n; i++)); do
+		lab_guest_exec $i "iperf3 -c 192.0.2.1 -p $((port + i)) -u -l 64 -b 1G -t $BENCH_T -f m" \
+			$((BENCH_T + 60)) > "$LAB_RUN/bench-floodtx-$i.log" 2>&1 &
+	done
+	bench_flood_ping
+	wait
+	bench_flood_end floodtx "$n" "$LAB_RUN/bench-floodtx"
+}
+
+# bench_flood_rx N: dom0 sends 64 B UDP to a one-off server in each of
+# g1..gN at once (the receiver lines of dom0's clients are the guests'
+# counts).
+bench_flood_rx() {
+	local n=$1 i port=$((5900 + RANDOM % 20 * 10))
+	for ((i = 1; i <= n; i++)); do
+		lab_guest_exec $i "iperf3 -s -1 -p $((port + i)) -D" > /dev/null || return 1
+	done
+	sleep 1
+	load_begin
+	bench_kp_begin floodrx
+	for ((i = 1; i <= n; i++)); do
+		timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip $i)" -p $((port + i)) -u -l 64 -b 1G \
+			-t "$BENCH_T" -f m > "$LAB_RUN/bench-floodrx-$i.log" 2>&1 &
+	done
+	bench_flood_ping
+	wait
+	bench_flood_end floodrx "$n" "$LAB_RUN/bench-floodrx"
+}
+
+# bench_flood_bulk N: TCP g1->dom0 (dom0's client with -R, as bench_tcp)
+# for BENCH_T s beside g2..gN's 64 B floods to dom0, which start 2 s
+# before it and end about 2 s after it: the TCP rate, and the floods'
+# packets received per second of their own run.
+bench_flood_bulk() {
+	local n=$1 i port=$((6100 + RANDOM % 20 * 10)) ft=$((BENCH_T + 4)) log=$LAB_RUN/bench-floodbulk.log
+	if [ "$n" -lt 2 ]; then
+		bench_skip floodbulk "one guest: no flood beside its TCP flow"
+		return 0
+	fi
+	bench_flood_servers $((n - 1)) $port || return 1
+	for ((i = 2; i <= n; i++)); do
+		lab_guest_exec $i "iperf3 -c 192.0.2.1 -p $((port + i - 1)) -u -l 64 -b 1G -t $ft -f m" \
+			$((ft + 60)) > "$LAB_RUN/bench-floodbulk-$i.log" 2>&1 &
+	done
+	sleep 2
+	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip 1)" -R -t "$BENCH_T" -f m > "$log" 2>&1
+	wait
+	if grep -q receiver "$log"; then
+		echo "bench: floodbulk tcp g1: $(grep -m1 receiver "$log")"
+		bm floodbulk_gbps "$(fgbps "$(bench_mbps "$log")")" n="$n"
+	else
+		tail -n 3 "$log"
+		bench_err floodbulk_tcp
+	fi
+	bench_flood_sum "$LAB_RUN/bench-floodbulk" 2 "$n" || return 0
+	bm floodbulk_pps "$(awk -v s="$FLOOD_SUM" -v t="$ft" 'BEGIN { printf "%.0f", s / t }')" n="$n"
+}
+
+# bench_flood: the flood rows of one cycle, g1..gN up (N = BENCH_GUESTS).
+bench_flood() {
+	local n=$BENCH_GUESTS p=$((BENCH_GUESTS + 1)) vif=""
+	FLOOD_PING=""
+	if bench_row floodping; then
+		lab_guest_create $p
+		bench_host_own $p
+		lab_guest_wait $p
+		FLOOD_PING=$(lab_guest_ip $p) vif=$(lab_vif_name $p)
+		bm floodping_alone_ms "$(ping_avg "$FLOOD_PING")" n="$n"
+	fi
+	( bench_flood_tx "$n" ) || bench_err floodtx
+	( bench_flood_rx "$n" ) || bench_err floodrx
+	( bench_flood_bulk "$n" ) || bench_err floodbulk
+	[ -n "$vif" ] || return 0
+	xl destroy "g$p" > /dev/null 2>&1
+	lab_wait 60 test ! -e "/sys/class/net/$vif" || echo "bench: $vif of g$p still there after its destroy"
 }
 
 # Fairness: g2 alone, then g2 while g1 is flooded both ways.
@@ -487,8 +785,9 @@ bench_guests() {
 # One configuration, one repetition (run under `timeout` by bench_run):
 # the backend (NETBACK) reloaded with PARAMS, the 1/16-vif phase if VIFS
 # is 1, then BENCH_GUESTS guests: TCP both ways with 1, 2, 4 of them, UDP
-# both ways, fairness, the balancer (ours); with LAB_PERF=1, repetition 1
-# ends with a profile (after the figures).  Ours is loaded with
+# both ways, the floods of all of them, fairness, the balancer (ours),
+# each group of rows if BENCH_ROWS names it; with LAB_PERF=1, repetition
+# 1 ends with a profile (after the figures).  Ours is loaded with
 # rebalance_ms=BENCH_REBALANCE_MS (0: the balancer off, its row skipped)
 # when the module knows the parameter (an unknown one would only be a
 # warning to insmod, but the row would mean nothing).
@@ -502,27 +801,34 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 	bench_progress "start (params '$params')"
 	bench_destroy_all >/dev/null 2>&1
 	bench_host_guard || exit 3
+	bench_kp_leftovers
 	lab_unload_backend
 	sync; echo 3 > /proc/sys/vm/drop_caches
 	m0=$(bench_mem)
 	lab_load_backend "$params"
 	bm threads_0vif "$(bench_threads)"
-	[ "$vifs" = 1 ] && bench_vifs "$m0"
+	[ "$vifs" = 1 ] && bench_row vifs && bench_vifs "$m0"
 	tg=$(now)
 	bench_guests "$BENCH_GUESTS"
 	bm guests_up_s "$(fsub "$(now)" "$tg")" n="$BENCH_GUESTS"
 	bm threads_guests "$(bench_threads)" n="$BENCH_GUESTS"
 	bench_progress "$BENCH_GUESTS guests up"
 	for n in 1 2 4; do
+		bench_row tcp || break
 		[ "$n" -le "$BENCH_GUESTS" ] || continue
 		for dir in tx rx; do
 			( bench_tcp $dir $n ) || bench_err "tcp_${dir}_$n"
 		done
 	done
-	( bench_udp ) || bench_err udp
-	( bench_udp_rx ) || bench_err udp_rx
-	( bench_fair ) || bench_err fair
-	if [ "$NETBACK" = ours ]; then
+	if bench_row udp; then
+		( bench_udp ) || bench_err udp
+		( bench_udp_rx ) || bench_err udp_rx
+	fi
+	bench_row flood && bench_flood
+	if bench_row fair; then
+		( bench_fair ) || bench_err fair
+	fi
+	if [ "$NETBACK" = ours ] && bench_row rebalance; then
 		( bench_rebalance ) || bench_err rebalance
 	fi
 	if [ "$BENCH_REP" = 1 ] && [ -x "$LAB_DIR/perf/perf" ]; then
@@ -553,7 +859,7 @@ bench_run() {
 		"dom0_mem_kib=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo)" \
 		"xen=$(xl info | awk '$1 == "xen_version" { print $3 }')" \
 		"reps=$BENCH_REPS t=$BENCH_T vifs=$BENCH_VIFS guest_mem=$LAB_GUEST_MEM" \
-		"mode=$mode rebalance_ms=$BENCH_REBALANCE_MS"
+		"mode=$mode rebalance_ms=$BENCH_REBALANCE_MS rows=${BENCH_ROWS// /,}"
 	for b in ${BENCH_BACKENDS:-ours stock}; do
 		[ "$mode" = boot ] && [ "$b" != "$boot" ] && continue
 		[ "$b" = ours ] && [ ! -f "$LAB_DIR/xen-netback.ko" ] && continue
@@ -593,6 +899,7 @@ bench_run() {
 	NETBACK=$boot
 	bench_destroy_all > /dev/null 2>&1
 	bench_host_guard || return 3
+	bench_kp_leftovers
 	lab_load_backend
 }
 
