@@ -531,10 +531,10 @@ else
 		{ tail -n 20 "$stage/image.log"; RC=1 die "the guest image did not build"; }
 	rm -rf "$images/guest"
 fi
-# The library where the lab has /lab: lib.sh, xnb.sh, bench-lib.sh and
-# our module (no config: this host's defaults).
+# The library where the lab has /lab: lib.sh, xnb.sh, bench-lib.sh,
+# bench-rows.sh and our module (no config: this host's defaults).
 mkdir -p "$stage/lab" "$stage/run" &&
-	cp "$lab/lib.sh" "$lab/xnb.sh" "$lab/bench-lib.sh" "$stage/lab/" ||
+	cp "$lab/lib.sh" "$lab/xnb.sh" "$lab/bench-lib.sh" "$lab/bench-rows.sh" "$stage/lab/" ||
 	RC=1 die "cannot stage the library in $stage"
 [ "$netback" = ours ] && { cp "$ours_ko" "$stage/lab/xen-netback.ko" || RC=1 die "cannot copy $ours_ko"; }
 # libxl runs the vif hotplug script from here: the filesystem must allow it.

@@ -309,374 +309,10 @@ bench_kp_end() {
 	return 0
 }
 
-# --- measurements ------------------------------------------------------------------
-# tcp_clients DIR N SECONDS LOG: iperf3 from dom0 to g1..gN in the
-# background, output in LOG-<i>.log; DIR tx = guest->dom0 (-R), rx =
-# dom0->guest.  The caller waits.
-tcp_clients() {
-	local rev="" i
-	[ "$1" = tx ] && rev=-R
-	for ((i = 1; i <= $2; i++)); do
-		timeout -k 5 $(($3 + 30)) iperf3 -c "$(lab_guest_ip $i)" $rev -t "$3" -f m \
-			> "$4-$i.log" 2>&1 &
-	done
-}
-
-# TCP DIR N: dom0 <-> g1..gN at once.
-bench_tcp() {
-	local dir=$1 n=$2 i sum=0 log
-	load_begin
-	tcp_clients "$dir" "$n" "$BENCH_T" "$LAB_RUN/bench-tcp"
-	wait
-	load_end "$dir" n="$n"
-	for ((i = 1; i <= n; i++)); do
-		log=$LAB_RUN/bench-tcp-$i.log
-		sum=$(awk -v s="$sum" -v r="$(bench_mbps "$log")" 'BEGIN { print s + r }')
-		grep -q receiver "$log" || { tail -n 3 "$log"; bench_err "tcp_${dir}_g$i"; }
-		echo "bench: tcp $dir $n g$i: $(grep -m1 receiver "$log")"
-	done
-	bm "tcp_${dir}_gbps" "$(fgbps "$sum")" n="$n"
-}
-
-# UDP 64-byte datagrams g1 -> dom0, sent by iperf3 in the guest: the
-# datagrams dom0's server received, per second.
-bench_udp() {
-	local out got
-	local port=$((5300 + RANDOM % 90))
-	iperf3 -s -1 -p $port -D || return 1
-	sleep 1
-	load_begin
-	out=$(lab_guest_exec 1 "iperf3 -c 192.0.2.1 -p $port -u -l 64 -b 1G -t $BENCH_T -f m" $((BENCH_T + 60)))
-	load_end udp
-	got=$(echo "$out" | lab_iperf_result udp) || { echo "$out" | tail -n 4; return 1; }
-	bm udp64_tx_pps "$(awk -v r="$got" -v t="$BENCH_T" 'BEGIN { printf "%.0f", r / t }')"
-}
-
-# UDP 64-byte datagrams dom0 -> g1, sent by iperf3 in dom0 to a one-off
-# server started in g1: the datagrams the guest received, per second (the
-# receiver line of the client's output is the server's count).
-bench_udp_rx() {
-	local port=$((5500 + RANDOM % 90)) got
-	lab_guest_exec 1 "iperf3 -s -1 -p $port -D" >/dev/null || return 1
-	sleep 1
-	load_begin
-	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip 1)" -p $port -u -l 64 -b 1G \
-		-t "$BENCH_T" -f m > "$LAB_RUN/bench-udprx.log" 2>&1
-	load_end udprx
-	got=$(lab_iperf_result udp < "$LAB_RUN/bench-udprx.log") || { tail -n 4 "$LAB_RUN/bench-udprx.log"; return 1; }
-	bm udp64_rx_pps "$(awk -v r="$got" -v t="$BENCH_T" 'BEGIN { printf "%.0f", r / t }')"
-}
-
-# --- the backend as the bottleneck: 64 B floods of several guests at once ------------
-# Issue 19's rows, with N = BENCH_GUESTS guests each flooding through its
-# own iperf3 pair at once (-u -l 64 -b 1G, as bench_udp): what the
-# receivers counted in all, dom0's CPU per packet received, and the
-# kprobe counts (bench_kp_*).  With floodping in BENCH_ROWS, one more
-# guest, g<N+1>, is booted for this phase (and destroyed after it, so
-# that the other rows keep their N guests) and pinged from dom0 idle,
-# then while the others flood each way.
-
-# bench_flood_servers N PORT: one-off iperf3 servers in dom0 on PORT+1..PORT+N.
-bench_flood_servers() {
-	local i
-	for ((i = 1; i <= $1; i++)); do
-		iperf3 -s -1 -p $(($2 + i)) -D || return 1
-	done
-	sleep 1
-}
-# bench_flood_sum PREFIX FIRST LAST: the datagrams received in all, from
-# the iperf3 outputs PREFIX-FIRST.log..PREFIX-LAST.log, into FLOOD_SUM;
-# fails, with an error row, when one of them has no result (a sum
-# without one flow would read as a slower backend).
-bench_flood_sum() {
-	local i got
-	FLOOD_SUM=0
-	for ((i = $2; i <= $3; i++)); do
-		if ! got=$(lab_iperf_result udp < "$1-$i.log"); then
-			tail -n 4 "$1-$i.log"
-			bench_err "${1##*/bench-}_g$i"
-			return 1
-		fi
-		echo "bench: ${1##*/bench-} g$i: $got datagrams received"
-		FLOOD_SUM=$((FLOOD_SUM + got))
-	done
-}
-# bench_flood_ping: while a flood runs, the ping guest's RTT (ping_avg,
-# 10 pings in 2 s, started 3 s in) into FLOOD_PMS; nothing without one.
-bench_flood_ping() {
-	FLOOD_PMS=""
-	[ -n "${FLOOD_PING:-}" ] || return 0
-	sleep $((BENCH_T >= 8 ? 3 : 1))
-	FLOOD_PMS=$(ping_avg "$FLOOD_PING")
-}
-# bench_flood_end TAG N PREFIX: the figures of a flood of N guests
-# (receivers' outputs PREFIX-1..N.log), once every flow has ended.
-bench_flood_end() {
-	local tag=$1 n=$2
-	load_end "$tag" n="$n"
-	bench_kp_end "$tag" n="$n"
-	[ -n "$FLOOD_PMS" ] && bm "floodping_${tag#flood}_ms" "$FLOOD_PMS" n="$n"
-	bench_flood_sum "$3" 1 "$n" || return 0
-	bm "${tag}_pps" "$(awk -v s="$FLOOD_SUM" -v t="$BENCH_T" 'BEGIN { printf "%.0f", s / t }')" n="$n"
-	bm "cpu_us_per_pkt_$tag" \
-		"$(awk -v c="$L_DCPU" -v s="$FLOOD_SUM" 'BEGIN { if (s > 0) printf "%.1f", c * 1e6 / s }')" n="$n"
-}
-
-# bench_flood_tx N: g1..gN each send 64 B UDP to a server of its own in dom0.
-bench_flood_tx() {
-	local n=$1 i port=$((5700 + RANDOM % 20 * 10))
-	bench_flood_servers "$n" $port || return 1
-	load_begin
-	bench_kp_begin floodtx
-	for ((i = 1; i <= n; i++)); do
-		lab_guest_exec $i "iperf3 -c 192.0.2.1 -p $((port + i)) -u -l 64 -b 1G -t $BENCH_T -f m" \
-			$((BENCH_T + 60)) > "$LAB_RUN/bench-floodtx-$i.log" 2>&1 &
-	done
-	bench_flood_ping
-	wait
-	bench_flood_end floodtx "$n" "$LAB_RUN/bench-floodtx"
-}
-
-# bench_flood_rx N: dom0 sends 64 B UDP to a one-off server in each of
-# g1..gN at once (the receiver lines of dom0's clients are the guests'
-# counts).
-bench_flood_rx() {
-	local n=$1 i port=$((5900 + RANDOM % 20 * 10))
-	for ((i = 1; i <= n; i++)); do
-		lab_guest_exec $i "iperf3 -s -1 -p $((port + i)) -D" > /dev/null || return 1
-	done
-	sleep 1
-	load_begin
-	bench_kp_begin floodrx
-	for ((i = 1; i <= n; i++)); do
-		timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip $i)" -p $((port + i)) -u -l 64 -b 1G \
-			-t "$BENCH_T" -f m > "$LAB_RUN/bench-floodrx-$i.log" 2>&1 &
-	done
-	bench_flood_ping
-	wait
-	bench_flood_end floodrx "$n" "$LAB_RUN/bench-floodrx"
-}
-
-# bench_flood_bulk N: TCP g1->dom0 (dom0's client with -R, as bench_tcp)
-# for BENCH_T s beside g2..gN's 64 B floods to dom0, which start 2 s
-# before it and end about 2 s after it: the TCP rate, and the floods'
-# packets received per second of their own run.
-bench_flood_bulk() {
-	local n=$1 i port=$((6100 + RANDOM % 20 * 10)) ft=$((BENCH_T + 4)) log=$LAB_RUN/bench-floodbulk.log
-	if [ "$n" -lt 2 ]; then
-		bench_skip floodbulk "one guest: no flood beside its TCP flow"
-		return 0
-	fi
-	bench_flood_servers $((n - 1)) $port || return 1
-	for ((i = 2; i <= n; i++)); do
-		lab_guest_exec $i "iperf3 -c 192.0.2.1 -p $((port + i - 1)) -u -l 64 -b 1G -t $ft -f m" \
-			$((ft + 60)) > "$LAB_RUN/bench-floodbulk-$i.log" 2>&1 &
-	done
-	sleep 2
-	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$(lab_guest_ip 1)" -R -t "$BENCH_T" -f m > "$log" 2>&1
-	wait
-	if grep -q receiver "$log"; then
-		echo "bench: floodbulk tcp g1: $(grep -m1 receiver "$log")"
-		bm floodbulk_gbps "$(fgbps "$(bench_mbps "$log")")" n="$n"
-	else
-		tail -n 3 "$log"
-		bench_err floodbulk_tcp
-	fi
-	bench_flood_sum "$LAB_RUN/bench-floodbulk" 2 "$n" || return 0
-	bm floodbulk_pps "$(awk -v s="$FLOOD_SUM" -v t="$ft" 'BEGIN { printf "%.0f", s / t }')" n="$n"
-}
-
-# bench_flood: the flood rows of one cycle, g1..gN up (N = BENCH_GUESTS).
-bench_flood() {
-	local n=$BENCH_GUESTS p=$((BENCH_GUESTS + 1)) vif=""
-	FLOOD_PING=""
-	if bench_row floodping; then
-		lab_guest_create $p
-		bench_host_own $p
-		lab_guest_wait $p
-		FLOOD_PING=$(lab_guest_ip $p) vif=$(lab_vif_name $p)
-		bm floodping_alone_ms "$(ping_avg "$FLOOD_PING")" n="$n"
-	fi
-	( bench_flood_tx "$n" ) || bench_err floodtx
-	( bench_flood_rx "$n" ) || bench_err floodrx
-	( bench_flood_bulk "$n" ) || bench_err floodbulk
-	[ -n "$vif" ] || return 0
-	xl destroy "g$p" > /dev/null 2>&1
-	lab_wait 60 test ! -e "/sys/class/net/$vif" || echo "bench: $vif of g$p still there after its destroy"
-}
-
-# Fairness: g2 alone, then g2 while g1 is flooded both ways.
-bench_fair() {
-	local ip1 ip2 a_t a_p f_t f_p g port
-	ip1=$(lab_guest_ip 1); ip2=$(lab_guest_ip 2)
-	if [ "$NETBACK" = ours ]; then
-		xenstore-write "$(lab_backend_path 1)/worker-group" 0
-		xenstore-write "$(lab_backend_path 2)/worker-group" 0
-		sleep 1
-		for g in 1 2; do
-			echo "bench: $(lab_vif_name $g)-q0 in group $(xnb_group_of "$(lab_vif_name $g)-q0")"
-		done
-	fi
-	a_p=$(ping_avg "$ip2")
-	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > "$LAB_RUN/bench-fair.log" 2>&1
-	a_t=$(fgbps "$(bench_mbps "$LAB_RUN/bench-fair.log")")
-	port=$((5400 + RANDOM % 90))
-	lab_guest_exec 1 "iperf3 -s -1 -p $port -D" >/dev/null || return 1
-	timeout -k 5 $((BENCH_T + 40)) iperf3 -c "$ip1" -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
-	timeout -k 5 $((BENCH_T + 40)) iperf3 -c "$ip1" -p $port -R -P 4 -t $((BENCH_T + 8)) >/dev/null 2>&1 &
-	sleep 2
-	f_p=$(ping_avg "$ip2")
-	timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$ip2" -t "$BENCH_T" -f m > "$LAB_RUN/bench-fair.log" 2>&1
-	f_t=$(fgbps "$(bench_mbps "$LAB_RUN/bench-fair.log")")
-	wait
-	bm fair_alone_gbps "$a_t"
-	bm fair_flood_gbps "$f_t"
-	bm fair_tput_ratio "$(awk -v a="$a_t" -v f="$f_t" 'BEGIN { if (a > 0) printf "%.3f", f / a }')"
-	bm fair_ping_alone_ms "$a_p"
-	bm fair_ping_flood_ms "$f_p"
-	bm fair_ping_ratio "$(awk -v a="$a_p" -v f="$f_p" 'BEGIN { if (a > 0 && f != "nan") printf "%.3f", f / a }')"
-}
-
-# The balancer (ours, module parameter rebalance_ms): g1..gN pinned to
-# group 0 with the worker-group key, the keys removed, then TCP dom0->g1..gN
-# for 5 s (not counted: iperf3 -O) plus BENCH_T s (counted), to compare
-# with the spread bench_tcp rx N of the same cycle.  Also the balancer's
-# moves over the run and how many of the queues group 0 serves when the
-# load starts and when it ends (with nothing moving them, all N).
-# bench_rebal_on says whether this module has the parameter at all.
-bench_rebal_on() {
-	[ -e /sys/module/xen_netback/parameters/rebalance_ms ] ||
-		modinfo -p "$LAB_DIR/xen-netback.ko" 2>/dev/null | grep -q '^rebalance_ms:'
-}
-# bench_rebal_moves: the rebalance_moves counter(s) of the groups file,
-# summed ("rebalance_moves=N" on the first line; also "rebalance_moves N"
-# or "rebalance_moves: N"); nothing if the file has none.
-bench_rebal_moves() {
-	xnb_groups_file 2>/dev/null | awk '{
-		for (i = 1; i <= NF; i++) {
-			if ($i ~ /^rebalance_moves[:=]?$/ && $(i + 1) ~ /^[0-9]+$/) { s += $(i + 1); f = 1 }
-			else if ($i ~ /^rebalance_moves[:=][0-9]+$/) { sub(/^[^:=]*[:=]/, "", $i); s += $i; f = 1 }
-		} } END { if (f) print s }'
-}
-# bench_in_g0 N: how many of g1..gN's first queues group 0 serves;
-# bench_all_g0 N: all of them.
-bench_in_g0() {
-	local i c=0
-	for ((i = 1; i <= $1; i++)); do
-		xnb_in_group "$(lab_vif_name $i)-q0" 0 && c=$((c + 1))
-	done
-	echo $c
-}
-bench_all_g0() { [ "$(bench_in_g0 "$1")" = "$1" ]; }
-bench_rebalance() {
-	local n=$BENCH_GUESTS i sum=0 m0 m1 log groups
-	groups=$(cat /sys/module/xen_netback/parameters/groups 2>/dev/null)
-	# BENCH_REBALANCE_ANYWAY=1: the row even without a balancer (what
-	# removing the keys alone does; tests the row).
-	if ! bench_rebal_on && [ "${BENCH_REBALANCE_ANYWAY:-0}" != 1 ]; then
-		bench_skip rebalance "this module has no rebalance_ms parameter"
-		return 0
-	fi
-	if [ "${BENCH_REBALANCE_MS:-0}" = 0 ]; then
-		bench_skip rebalance "BENCH_REBALANCE_MS=0"
-		return 0
-	fi
-	if [ "${groups:-1}" -lt 2 ]; then
-		bench_skip rebalance "one group: nothing to balance"
-		return 0
-	fi
-	for ((i = 1; i <= n; i++)); do xenstore-write "$(lab_backend_path $i)/worker-group" 0; done
-	lab_wait 10 bench_all_g0 "$n" || { echo "bench: pinning to group 0 failed"; return 1; }
-	m0=$(bench_rebal_moves)
-	for ((i = 1; i <= n; i++)); do xenstore-rm "$(lab_backend_path $i)/worker-group"; done
-	bm rebal_g0_start "$(bench_in_g0 "$n")" n="$n"
-	for ((i = 1; i <= n; i++)); do
-		timeout -k 5 $((BENCH_T + 40)) iperf3 -c "$(lab_guest_ip $i)" -O 5 -t "$BENCH_T" -f m \
-			> "$LAB_RUN/bench-rebal-$i.log" 2>&1 &
-	done
-	wait
-	bm rebal_g0_end "$(bench_in_g0 "$n")" n="$n"
-	m1=$(bench_rebal_moves)
-	for ((i = 1; i <= n; i++)); do
-		log=$LAB_RUN/bench-rebal-$i.log
-		grep -q receiver "$log" || { tail -n 3 "$log"; bench_err "rebal_g$i"; }
-		sum=$(awk -v s="$sum" -v r="$(bench_mbps "$log")" 'BEGIN { print s + r }')
-	done
-	bm rebal_rx_gbps "$(fgbps "$sum")" n="$n"
-	if [ -n "$m0" ] && [ -n "$m1" ]; then
-		bm rebal_moves $((m1 - m0)) n="$n"
-	else
-		bench_skip rebal_moves "no rebalance_moves counter in the groups file"
-	fi
-}
-
-# The ceiling: TCP over veth between two namespaces (no Xen in the path).
-bench_veth() {
-	modprobe veth 2>/dev/null
-	ip netns add xnbA && ip netns add xnbB || return 1
-	ip link add xnbva netns xnbA type veth peer name xnbvb netns xnbB || return 1
-	ip -n xnbA addr add 10.99.0.1/24 dev xnbva && ip -n xnbB addr add 10.99.0.2/24 dev xnbvb
-	ip -n xnbA link set xnbva up; ip -n xnbB link set xnbvb up
-	ip -n xnbA link set lo up; ip -n xnbB link set lo up
-	ip netns exec xnbB iperf3 -s -1 -p 5401 -D
-	sleep 1
-	load_begin
-	ip netns exec xnbA timeout -k 5 $((BENCH_T + 30)) iperf3 -c 10.99.0.2 -p 5401 -t "$BENCH_T" -f m \
-		> "$LAB_RUN/bench-veth.log" 2>&1
-	bm veth_cpu_s "$(fsub "$(bench_dom0_cpu)" "$L_CPU")"
-	ip netns del xnbA; ip netns del xnbB
-	grep -q receiver "$LAB_RUN/bench-veth.log" || { tail -n 3 "$LAB_RUN/bench-veth.log"; return 1; }
-	bm veth_gbps "$(fgbps "$(bench_mbps "$LAB_RUN/bench-veth.log")")"
-}
-
-# Profile (LAB_PERF=1 puts perf in $LAB_DIR/perf): TCP DIR with g1..gN, like
-# bench_tcp, or (DIR udp) UDP 64 B from g1 to dom0, like bench_udp, while
-# perf samples every dom0 vcpu; prints the hottest symbols as bench-prof
-# lines (not metrics).
-# A sample in the hypercall stub is named by its caller, so that a vcpu
-# idling in Xen (xen_safe_halt) is told apart from grant copies.
-bench_profile() {	# DIR N
-	local dir=$1 n=$2 i tag port
-	local perf="env LD_LIBRARY_PATH=$LAB_DIR/perf/lib $LAB_DIR/perf/perf"
-	tag="bench-prof $NETBACK $BENCH_CFG $dir n=$n:"
-	echo 0 > /proc/sys/kernel/kptr_restrict
-	echo -1 > /proc/sys/kernel/perf_event_paranoid
-	# 10 s of load: 2 s to ramp up, 6 s recorded, slack.
-	if [ "$dir" = udp ]; then
-		port=$((5600 + RANDOM % 90))
-		iperf3 -s -1 -p $port -D || return 1
-		sleep 1
-		lab_guest_exec 1 "iperf3 -c 192.0.2.1 -p $port -u -l 64 -b 1G -t 10 -f m" 70 \
-			> "$LAB_RUN/bench-prof-1.log" 2>&1 &
-	else
-		tcp_clients "$dir" "$n" 10 "$LAB_RUN/bench-prof"
-	fi
-	sleep 2
-	# Xen's view too: perf in a PV dom0 sees little of the time its vcpus
-	# spend inside hypercalls (grant copies), and nothing of the guests.
-	xentop -b -d 3 -i 2 2>/dev/null | awk '$1 == "NAME" { n++; next } n == 2 { printf "%s %s%% ", $1, $4 }
-		END { print "" }' | sed "s/^/$tag xentop cpu: /" &
-	$perf record -q -a -g -e cpu-clock -F 499 -o "$LAB_RUN/perf.data" -- sleep 6 2>&1 | tail -n 2
-	wait
-	for ((i = 1; i <= n; i++)); do
-		grep -q receiver "$LAB_RUN/bench-prof-$i.log" || tail -n 2 "$LAB_RUN/bench-prof-$i.log"
-		if [ "$dir" = udp ]; then
-			echo "$tag load g1 $(lab_iperf_result udp < "$LAB_RUN/bench-prof-1.log") datagrams received in 10 s"
-			continue
-		fi
-		echo "$tag load g$i $(awk -v r="$(bench_mbps "$LAB_RUN/bench-prof-$i.log")" 'BEGIN { printf "%.3f", r }') Mbit/s"
-	done
-	$perf script -i "$LAB_RUN/perf.data" -F ip,sym 2>/dev/null | awk -v RS= -F '\n' '
-		function name(l) { sub(/^[ \t]*[0-9a-f]+ /, "", l); return l }
-		{
-			leaf = name($1)
-			if (leaf ~ /^xen_hypercall/ && NF > 1) leaf = "hypercall<-" name($2)
-			n[leaf]++; all++
-		}
-		END { for (k in n) printf "%6.2f%% %s\n", 100 * n[k] / all, k }' |
-		sort -rn | head -n 25 | sed "s/^ */$tag /"
-	rm -f "$LAB_RUN/perf.data"
-}
+# The rows themselves, beside this file (the lab's /lab, a host's stage,
+# or the repository).
+# shellcheck source=tests/lab/bench-rows.sh
+. "${BASH_SOURCE[0]%/*}/bench-rows.sh"
 
 # --- one cycle ---------------------------------------------------------------------
 # On a real host (bench/bench-host.sh sets BENCH_HOST=1, BENCH_HOST_DOMIDS
@@ -835,6 +471,7 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 		( bench_profile rx "$BENCH_GUESTS" ) || bench_err profile
 		( bench_profile tx "$BENCH_GUESTS" ) || bench_err profile
 		( bench_profile udp 1 ) || bench_err profile
+		( bench_profile floodtx "$BENCH_GUESTS" ) || bench_err profile
 	fi
 	bench_progress "measured"
 	bench_destroy_all > /dev/null 2>&1
@@ -904,10 +541,11 @@ bench_run() {
 }
 
 # bench_profile_run: for each profile configuration, BENCH_GUESTS guests
-# and a profile of TCP both ways with 1 guest and with all of them, and of
-# UDP 64 B guest->dom0.
+# and a profile of each load in BENCH_PROFILE: LOAD[/N] words, N guests
+# (default: all of them), LOAD as bench_profile takes it.
+BENCH_PROFILE_DEFAULT="rx/1 rx tx/1 tx udp/1 floodtx floodrx"
 bench_profile_run() {
-	local c guests dir
+	local c guests w
 	export BENCH_T=${BENCH_T:-10}
 	guests=${BENCH_GUESTS:-4}
 	bench_vif_script
@@ -917,11 +555,12 @@ bench_profile_run() {
 		lab_unload_backend
 		lab_load_backend "${c#*|}"
 		bench_guests "$guests"
-		for dir in rx tx; do
-			bench_profile $dir 1
-			bench_profile $dir "$guests"
+		for w in ${BENCH_PROFILE:-$BENCH_PROFILE_DEFAULT}; do
+			case $w in
+			*/*) bench_profile "${w%/*}" "${w#*/}" ;;
+			*) bench_profile "$w" "$guests" ;;
+			esac
 		done
-		bench_profile udp 1
 	done <<< "$(bench_configs profile "$NETBACK")"
 	lab_destroy_all > /dev/null 2>&1
 	lab_unload_backend
