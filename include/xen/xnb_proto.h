@@ -431,10 +431,14 @@ bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg,
  */
 #define XNB_RXMOD_USECS_MAX	10000u	/* ethtool rx-usecs at most: 10 ms */
 #define XNB_RXMOD_FRAMES_MAX	256u	/* rx-frames at most: a 4 KiB ring */
+/* A hold shorter than this is none: putting a notification off costs a
+ * timer, a kick and a turn, more than the event it would save.
+ */
+#define XNB_RXMOD_USECS_MIN	20u
 
 /**
  * struct xnb_rxmod - One queue's guest RX notification, owed or not.
- * @last_ns: when the last one went (or was found unneeded); 0: never
+ * @last_ns: when the last one went (xnb_rxmod_sent()); 0: never
  * @due_ns: while @owed, when it goes at the latest
  * @pkts: packets answered since it became owed (saturating)
  * @slots: their ring slots (saturating)
@@ -456,8 +460,8 @@ struct xnb_rxmod {
 
 /**
  * struct xnb_rxmod_limits - How long an owed notification may wait.
- * @usecs: at most one notification per this many microseconds; 0: none
- *	waits (no moderation)
+ * @usecs: at most one notification per this many microseconds; below
+ *	XNB_RXMOD_USECS_MIN (0 too): none waits (no moderation)
  * @frames: it goes once this many packets wait; 0: no such limit;
  *	1: none waits
  * @slots_max: it goes once this many ring slots wait (the driver: half
@@ -496,14 +500,18 @@ enum xnb_rxmod_verdict {
  *
  * A notification becomes owed when a push is @asked and is then owed
  * until sent; what waits for it is counted from then.  It goes now when
- * moderation is off (@lim->usecs 0 or @lim->frames 1), when the last
+ * moderation is off (@lim->usecs below XNB_RXMOD_USECS_MIN or
+ * @lim->frames 1), when the last
  * one went @lim->usecs ago or more (the queue was quiet: a lone packet
  * goes at once), at its due time, once @lim->frames packets or
  * @lim->slots_max slots wait, or when the queue is @starved (the guest
  * posts buffers once it has handled the event: holding it would stall
  * both).  Otherwise it waits until its due time: @lim->usecs after the
  * last one sent, never later than the due time it was first given.
- * Sending it (NOW) clears the debt and makes @now the last one's time.
+ * NOW clears the debt; the caller, if it does send the notification (the
+ * guest may no longer want it: xnb_rxmod_wanted()), says so with
+ * xnb_rxmod_sent(), so that one found unneeded does not make the next
+ * lone packet wait.
  *
  * Context: Any context; no locks, no sleeping.
  * Return: the verdict; for XNB_RXMOD_DEFER, @m->due_ns is when, later
@@ -513,6 +521,15 @@ enum xnb_rxmod_verdict xnb_rxmod_decide(struct xnb_rxmod *m, bool asked,
 					u32 pkts, u32 slots, bool starved,
 					u64 now,
 					const struct xnb_rxmod_limits *lim);
+
+/**
+ * xnb_rxmod_sent() - A notification went to the guest.
+ * @m: the queue's state
+ * @now: when, in ns (the clock xnb_rxmod_decide() was given)
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
+void xnb_rxmod_sent(struct xnb_rxmod *m, u64 now);
 
 /**
  * xnb_rxmod_wanted() - Whether the guest still waits for an RX event.

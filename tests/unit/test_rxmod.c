@@ -74,18 +74,26 @@ static void test_rxmod_decide_table(void **state)
 		  true, T0 + 100 * US },
 		{ "the hold shrank (adaptive) while owed: due earlier",
 		  { T0, T0 + 256 * US, 1, 1, true, true }, false, 1, 1, false,
-		  T0 + 5 * US, { 8, 256, 128 }, XNB_RXMOD_DEFER, true,
-		  T0 + 8 * US },
+		  T0 + 5 * US, { 64, 256, 128 }, XNB_RXMOD_DEFER, true,
+		  T0 + 64 * US },
 		{ "the hold shrank below the time since the last: now",
 		  { T0, T0 + 256 * US, 1, 1, true, true }, false, 1, 1, false,
-		  T0 + 9 * US, { 8, 256, 128 }, XNB_RXMOD_NOW, false, 0 },
+		  T0 + 65 * US, { 64, 256, 128 }, XNB_RXMOD_NOW, false, 0 },
 		{ "the hold grew while owed: keeps its first due time",
-		  { T0, T0 + 8 * US, 1, 1, true, true }, false, 1, 1, false,
+		  { T0, T0 + 64 * US, 1, 1, true, true }, false, 1, 1, false,
 		  T0 + 5 * US, { 256, 256, 128 }, XNB_RXMOD_DEFER, true,
-		  T0 + 8 * US },
+		  T0 + 64 * US },
 		{ "the hold grew: goes at its first due time",
-		  { T0, T0 + 8 * US, 1, 1, true, true }, false, 0, 0, false,
-		  T0 + 8 * US, { 256, 256, 128 }, XNB_RXMOD_NOW, false, 0 },
+		  { T0, T0 + 64 * US, 1, 1, true, true }, false, 0, 0, false,
+		  T0 + 64 * US, { 256, 256, 128 }, XNB_RXMOD_NOW, false, 0 },
+		{ "a hold below the floor (dim's 8 us): none",
+		  { T0, 0, 0, 0, false, false }, true, 1, 1, false,
+		  T0 + 1 * US, { XNB_RXMOD_USECS_MIN - 1, 256, 128 },
+		  XNB_RXMOD_NOW, false, 0 },
+		{ "the floor itself holds",
+		  { T0, 0, 0, 0, false, false }, true, 1, 1, false,
+		  T0 + 1 * US, { XNB_RXMOD_USECS_MIN, 256, 128 },
+		  XNB_RXMOD_DEFER, true, T0 + XNB_RXMOD_USECS_MIN * US },
 		{ "a clock before the last one: now",
 		  { T0, 0, 0, 0, false, false }, true, 1, 1, false,
 		  T0 - 1, lim_def, XNB_RXMOD_NOW, false, 0 },
@@ -110,8 +118,8 @@ static void test_rxmod_decide_table(void **state)
 				     c[i].starved, c[i].now, &c[i].lim);
 		assert_int_equal(v, c[i].want);
 		assert_int_equal(m.owed, c[i].owed_after);
-		if (v == XNB_RXMOD_NOW)
-			assert_true(m.last_ns == c[i].now);
+		/* Only xnb_rxmod_sent() moves the last one's time. */
+		assert_true(m.last_ns == c[i].m.last_ns);
 		if (v == XNB_RXMOD_DEFER) {
 			assert_true(m.due_ns == c[i].due_after);
 			assert_true(m.due_ns > c[i].now);
@@ -135,6 +143,29 @@ static void test_rxmod_new_debt(void **state)
 	assert_int_equal(xnb_rxmod_decide(&m, false, 0, 0, false, T0 + 2 * US,
 					  &lim_def), XNB_RXMOD_DEFER);
 	assert_int_equal(m.pkts, 2);
+}
+
+/* One found unneeded (the guest had polled) is not one sent: a lone
+ * packet right after it still goes at once.
+ */
+static void test_rxmod_skipped_not_sent(void **state)
+{
+	struct xnb_rxmod m = { 0, 0, 0, 0, false, false };
+
+	(void)state;
+	assert_int_equal(xnb_rxmod_decide(&m, true, 1, 1, false, T0,
+					  &lim_def), XNB_RXMOD_NOW);
+	xnb_rxmod_sent(&m, T0);
+	/* Owed 50 us later, due at T0 + 100 us, then not wanted. */
+	assert_int_equal(xnb_rxmod_decide(&m, true, 1, 1, false, T0 + 50 * US,
+					  &lim_def), XNB_RXMOD_DEFER);
+	assert_int_equal(xnb_rxmod_decide(&m, false, 0, 0, false,
+					  T0 + 100 * US, &lim_def),
+			 XNB_RXMOD_NOW);
+	/* Skipped: no xnb_rxmod_sent().  A packet 5 us later goes now. */
+	assert_int_equal(xnb_rxmod_decide(&m, true, 1, 1, false,
+					  T0 + 105 * US, &lim_def),
+			 XNB_RXMOD_NOW);
 }
 
 static void test_rxmod_wanted(void **state)
@@ -182,14 +213,16 @@ struct stream {
 static void stream_verdict(struct stream *s, enum xnb_rxmod_verdict v, u64 now)
 {
 	u64 hold = s->lim->usecs * US;
+	bool held = s->lim->usecs >= XNB_RXMOD_USECS_MIN && s->lim->frames != 1;
 	bool by_count = (s->lim->frames && s->m.pkts >= s->lim->frames) ||
 			s->m.slots >= s->lim->slots_max;
 
 	if (v == XNB_RXMOD_NOW) {
 		assert_true(s->waiting);
-		assert_true(now - s->oldest <= hold);
-		if (s->sent && hold && s->lim->frames != 1 && !by_count)
+		assert_true(now - s->oldest <= (held ? hold : 0));
+		if (s->sent && held && !by_count)
 			assert_true(now - s->last_sent >= hold);
+		xnb_rxmod_sent(&s->m, now);	/* the stream's guest waits */
 		s->sent++;
 		s->last_sent = now;
 		s->waiting = false;
@@ -281,6 +314,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rxmod_decide_table),
 		cmocka_unit_test(test_rxmod_new_debt),
+		cmocka_unit_test(test_rxmod_skipped_not_sent),
 		cmocka_unit_test(test_rxmod_wanted),
 		cmocka_unit_test(test_rxmod_streams),
 	};

@@ -92,7 +92,7 @@ void xnb_rxmod_init(struct xnb_queue *q)
 	struct dim_cq_moder m;
 
 	xnb_hrtimer_setup(&q->rx_notify_timer, xnb_rx_notify_timer_fn,
-			  CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+			  CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED);
 	INIT_WORK(&q->rx_dim.work, xnb_rx_dim_work);
 	q->rx_dim.mode = XNB_DIM_MODE;
 	q->rx_dim.profile_ix = XNB_DIM_START_PROFILE;

@@ -117,8 +117,9 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	 * serves the queue instead: an attach never fails.
 	 */
 	if (xnb_group_prepare(g)) {
-		net_warn_ratelimited("%s: no memory for group %u: served by group 0\n",
-				     q->name, g->index);
+		net_warn_ratelimited("%s: no memory for group %u: served by group 0%s\n",
+				     q->name, g->index,
+				     pinned >= 0 ? " (its pin waits for the next write)" : "");
 		g = &xnb_groups[0];
 	}
 	spin_lock_irq(&g->lock);

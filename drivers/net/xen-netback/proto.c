@@ -362,16 +362,21 @@ enum xnb_rxmod_verdict xnb_rxmod_decide(struct xnb_rxmod *m, bool asked,
 	/* A clock before the last one (never, on a monotonic one) wraps the
 	 * difference large: notify rather than wait on it.
 	 */
-	if (!hold || lim->frames == 1 || starved ||
+	if (hold < XNB_RXMOD_USECS_MIN * 1000ull || lim->frames == 1 ||
+	    starved ||
 	    (lim->frames && m->pkts >= lim->frames) ||
 	    m->slots >= lim->slots_max || now - m->last_ns >= hold ||
 	    now >= m->due_ns) {
 		m->owed = false;
-		m->last_ns = now;
 		return XNB_RXMOD_NOW;
 	}
 	m->deferred = true;
 	return XNB_RXMOD_DEFER;
+}
+
+void xnb_rxmod_sent(struct xnb_rxmod *m, u64 now)
+{
+	m->last_ns = now;
 }
 
 bool xnb_rxmod_wanted(u32 rsp_prod, u32 rsp_event, u32 ring_size)

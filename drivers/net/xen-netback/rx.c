@@ -43,12 +43,12 @@ static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
  * stops past rx_queue_bytes queued.
  *
  * The group is kicked once per burst: the stack says more packets follow
- * at once (netdev_xmit_more()), and the last of them kicks for all, so a
- * burst to several guests lands in one pass of each group, its copies in
- * one batch.  Every way out kicks for the packets queued unkicked before
- * it (q->rx_kick_owed) when no packet follows, a drop included, or when
- * the netdev queue is stopped: the stack then sends nothing more until
- * it wakes, which needs the worker.
+ * on this queue at once (netdev_xmit_more()), and the last of them kicks
+ * for all, so the burst's copies go in one pass.  Every way out kicks
+ * for the packets queued unkicked before it (q->rx_kick_owed) when no
+ * packet follows, a drop included, or when the netdev queue is stopped:
+ * the stack then sends nothing more until it wakes, which needs the
+ * worker.
  *
  * Context: The netdev transmit path (softirq or process, BH off), under
  * the core's lock of the tx queue, which serialises it per queue (and
@@ -66,9 +66,10 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	/* Acquire: pairs with xnb_vif_start()'s release, so the queues,
 	 * their count and the negotiated features read below are the ones
-	 * set before the vif was started.  No queue: nothing of this burst
-	 * was queued (a burst is one netdev queue's, and the vif stays
-	 * connected or not throughout: a disconnect waits for us).
+	 * set before the vif was started.  Should a disconnect clear
+	 * connected mid-burst, a packet of the burst queued unkicked is
+	 * not lost to a stall: the disconnect's netif_tx_disable() waits
+	 * for this call, and the release purges the queue.
 	 */
 	if (!smp_load_acquire(&vif->connected) ||
 	    qi >= READ_ONCE(vif->num_queues)) {
@@ -645,7 +646,8 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
  * if the guest still waits for it, or have the timer bring the pass back
  * when it is due.  Only the pass sends: the timer kicks.
  */
-static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v)
+static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v,
+			     u64 now)
 {
 	struct hrtimer *t = &q->rx_notify_timer;
 	bool late = q->rxmod.deferred;
@@ -656,7 +658,7 @@ static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v)
 		/* Armed for then or sooner already: its kick will do. */
 		if (!hrtimer_is_queued(t) ||
 		    ktime_after(hrtimer_get_expires(t), due))
-			hrtimer_start(t, due, HRTIMER_MODE_ABS);
+			hrtimer_start(t, due, HRTIMER_MODE_ABS_PINNED);
 		return;
 	}
 	if (v != XNB_RXMOD_NOW)
@@ -671,6 +673,7 @@ static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v)
 		return;
 	}
 	notify_remote_via_irq(q->rx_irq);
+	xnb_rxmod_sent(&q->rxmod, now);
 	u64_stats_update_begin(&q->stats.sync);
 	u64_stats_inc(&q->stats.rx_notify);
 	if (late)
@@ -686,15 +689,17 @@ static void xnb_rx_notify(struct xnb_queue *q, bool asked)
 {
 	struct xnb_rxmod_limits lim;
 	u32 pkts = q->rx_done_pkts, slots = q->rx_done_slots;
+	u64 now;
 
 	q->rx_done_pkts = 0;
 	q->rx_done_slots = 0;
 	if (!asked && !q->rxmod.owed)
 		return;		/* the guest polls, or was told */
 	xnb_rxmod_limits(q, &lim);
+	now = ktime_get_ns();
 	xnb_rx_notify_do(q, xnb_rxmod_decide(&q->rxmod, asked, pkts, slots,
-					     q->rx_blocked_since != 0,
-					     ktime_get_ns(), &lim));
+					     q->rx_blocked_since != 0, now,
+					     &lim), now);
 }
 
 /**
