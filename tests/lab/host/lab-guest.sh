@@ -92,18 +92,20 @@ iperf3 -s -D
 for f in /etc/guest-init.d/*; do [ -x "$f" ] && "$f"; done
 echo "XNB-GUEST $N up"
 
-# An interface counts as done only once all of its configuration took:
-# a vif detached and re-attached under the same devid can unregister the
-# ethK just read (the guest's xenbus meeting the old node's removal after
-# the new one).  After a failure look again, at most 10 times a second
-# apart; there may be no later xenstore event to wake us.
+# An interface counts as done only once all of its configuration took.
+# One that fails but is still there (netfront refuses "up" until the
+# backend connects) waits for the next xenstore event, which its connect
+# brings.  One that vanished meanwhile (a vif detached and another
+# attached under the same devid: the guest's xenbus met the old node's
+# removal after the new one) may bring no later event: look again, at
+# most 10 times a second apart.
 done_ifs=" "
 config_if() { # config_if IF K
 	a=192.0.2.$((10 * N + $2)); t=$((100 + $2))
 	ip link set "$1" up || return 1
 	# busybox's ip has no "addr replace": an address already there is fine.
 	ip addr add "$a/24" dev "$1" 2>/dev/null ||
-		ip addr show dev "$1" | grep -q "inet $a/" || return 1
+		ip addr show dev "$1" | grep -qF "inet $a/" || return 1
 	ip rule del from "$a" 2>/dev/null
 	ip rule add from "$a" table $t || return 1
 	ip route replace 192.0.2.0/24 dev "$1" src "$a" table $t || return 1
@@ -112,7 +114,7 @@ config_if() { # config_if IF K
 setup_ifs() {
 	tries=10
 	while :; do
-		now=" " failed=
+		now=" " vanished=
 		for d in /sys/class/net/eth*; do
 			read -r x 2>/dev/null < "$d/ifindex" || continue
 			i=${d##*/}
@@ -120,15 +122,15 @@ setup_ifs() {
 			*" $i:$x "*) now="$now$i:$x " ;;
 			*) if config_if "$i" "${i#eth}"; then
 				now="$now$i:$x "
-			   else
-				failed=1
+			   elif ! read -r y 2>/dev/null < "$d/ifindex" || [ "$y" != "$x" ]; then
+				echo "XNB-GUEST $N $i vanished while set up"
+				vanished=1
 			   fi ;;
 			esac
 		done
 		done_ifs=$now
 		tries=$((tries - 1))
-		[ -z "$failed" ] || [ "$tries" -eq 0 ] && return
-		echo "XNB-GUEST $N interface setup failed, looking again"
+		[ -z "$vanished" ] || [ "$tries" -eq 0 ] && return
 		sleep 1
 	done
 }
