@@ -249,16 +249,13 @@ static noinline void xnb_copy_issue(struct xnb_group *g,
  */
 static void xnb_copy_retry(struct xnb_group *g)
 {
-	unsigned int i, n;
+	unsigned int n;
 
-	for (i = 0; i < g->nr_ops; i++)
-		if (g->ops[i].status == GNTST_eagain)
-			break;
-	if (i == g->nr_ops)
-		return;		/* none, the usual case */
 	n = xnb_retry_gather(g->ops, sizeof(*g->ops),
 			     offsetof(struct gnttab_copy, status), g->nr_ops,
 			     GNTST_eagain, g->retry_idx);
+	if (!n)
+		return;		/* none, the usual case: nothing moved */
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_add(&g->stats.eagain_retries, n);
 	u64_stats_update_end(&g->stats.sync);
