@@ -196,7 +196,8 @@ int xnb_get_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
 /**
  * xnb_set_coalesce() - ethtool -C: set the vif's RX notification moderation.
  * @dev: the vif's netdev
- * @ec: rx-usecs (0: no moderation; at most XNB_RXMOD_USECS_MAX),
+ * @ec: rx-usecs (below XNB_RXMOD_USECS_MIN, 0 included: no moderation;
+ *	at most XNB_RXMOD_USECS_MAX),
  *	rx-frames (0: no frame limit, 1: no moderation; at most
  *	XNB_RXMOD_FRAMES_MAX) and adaptive-rx; the ethtool core refuses
  *	any other parameter (supported_coalesce_params)
