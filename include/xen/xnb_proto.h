@@ -552,6 +552,88 @@ void xnb_rxmod_sent(struct xnb_rxmod *m, u64 now);
 bool xnb_rxmod_wanted(u32 rsp_prod, u32 rsp_event, u32 ring_size);
 
 /*
+ * Holding a queue's events after its turn (group.c, defer.c): once a
+ * queue's turns come close together (it drained less than a hold ago),
+ * a turn that found packets keeps its owed EOIs and its guest's TX ring
+ * unarmed, so its guest raises no event, and the group's hold timer
+ * brings it back for one pass with every queue held meanwhile: packets
+ * of several guests in one pass and one copy hypercall.  A queue stays held while each of
+ * those turns finds packets; one that finds none re-arms its ring and
+ * sends its EOIs.  A hold lasts XNB_DEFER_PASSES of the group's mean
+ * pass, so the timer's passes cost the group at most a share of about
+ * 1/XNB_DEFER_PASSES of its CPU whatever the host's speed, and never
+ * more than the defer_max_usecs parameter.  Time in nanoseconds.
+ */
+#define XNB_DEFER_PASSES	8u
+#define XNB_DEFER_MIN_NS	10000u		/* 10 us: a timer's own cost */
+#define XNB_DEFER_MAX_USECS	10000u		/* defer_max_usecs at most */
+#define XNB_DEFER_USECS_DEF	2000u		/* its default */
+#define XNB_DEFER_EWMA_SHIFT	3u		/* the mean's weight: 1/8 */
+
+/* The ways a queue has work in (its kicks) or held (xnb_defer_keep()). */
+#define XNB_WAY_TX		1u	/* guest -> dom0 */
+#define XNB_WAY_RX		2u	/* dom0 -> guest */
+#define XNB_WAY_ALL		(XNB_WAY_TX | XNB_WAY_RX)
+
+/**
+ * xnb_defer_hold_ns() - How long the group holds queues now.
+ * @pass_ns: the group's mean pass, xnb_defer_mean() of its passes that
+ *	moved packets; 0 before the first
+ * @max_usecs: the defer_max_usecs parameter; 0: no holding
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: 0 when no queue is to be held; else XNB_DEFER_PASSES times
+ * @pass_ns, at least XNB_DEFER_MIN_NS and at most @max_usecs (which wins
+ * when it is the smaller of the two bounds).
+ */
+u64 xnb_defer_hold_ns(u64 pass_ns, u32 max_usecs);
+
+/**
+ * xnb_defer_mean() - Fold one pass's length into the group's mean.
+ * @mean: the mean so far; 0: none yet (the sample is taken as it is)
+ * @sample: the pass's length
+ *
+ * An exponentially weighted mean, 1/2^XNB_DEFER_EWMA_SHIFT per sample.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the new mean.
+ */
+u64 xnb_defer_mean(u64 mean, u64 sample);
+
+/**
+ * xnb_defer_mode() - Whether a queue's turn may end held.
+ * @hold_ns: xnb_defer_hold_ns() now; 0: never
+ * @held: the queue comes from the hold timer (its last turn ended held)
+ * @now: the turn's start
+ * @drained: when the queue's last turn drained it; 0: never
+ *
+ * In that mode the turn leaves the guest's TX ring unarmed when it
+ * empties it, and ends held if it moved packets (xnb_defer_keep()).  A
+ * held queue's next turn is in it; any other queue's once its packets
+ * come faster than the hold (it drained less than @hold_ns ago), so
+ * that the timer's turn is likely to find some.  A queue slower than
+ * that (a lone packet, a ping, a trickle) is served and sends its EOIs
+ * as without holding, at no extra cost.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true for a turn in defer mode.
+ */
+bool xnb_defer_mode(u64 hold_ns, bool held, u64 now, u64 drained);
+
+/**
+ * xnb_defer_keep() - Whether a drained turn in defer mode ends held.
+ * @rx: packets it sent the guest
+ * @tx: packets it took from the guest
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the ways (XNB_WAY_*) that moved packets; 0: hold nothing,
+ * the queue re-arms its ring and sends its EOIs.  A held queue absorbs
+ * kicks of these ways until the timer; others (a dom0 reply to a guest
+ * that only sent) bring it back at once.
+ */
+unsigned int xnb_defer_keep(unsigned int rx, unsigned int tx);
+
+/*
  * Credit-based TX shaping, the stock "bytes,usec" format of the backend's
  * "rate" key.  Time is in microseconds.
  */

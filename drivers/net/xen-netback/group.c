@@ -46,13 +46,18 @@ static struct napi_struct *xnb_group_napi(struct xnb_group *g)
 	return READ_ONCE(g->run) == XNB_RUN_LIGHT ? &g->light : &g->napi;
 }
 
-/* Schedule the context that owns the passes, from hard irq, softirq or
- * with BH off: event channels, timers, the transmit path, the polls.  A
- * NET_RX that napi_schedule() raises runs as that context ends (irq
- * exit, softirq, local_bh_enable()).  Irqs off stands for hard irq too:
- * the transmit path of netpoll runs so.
+/**
+ * xnb_group_wake() - Schedule the context that owns a group's passes.
+ * @g: the group, made ready (it serves or served a queue)
+ *
+ * A NET_RX that napi_schedule() raises runs as the caller's context
+ * ends (irq exit, softirq, local_bh_enable()).
+ *
+ * Context: Hard irq, softirq or BH off: event channels, timers, the
+ * transmit path, the polls.  Irqs off stands for hard irq too: the
+ * transmit path of netpoll runs so.
  */
-static void xnb_group_wake(struct xnb_group *g)
+void xnb_group_wake(struct xnb_group *g)
 {
 	lockdep_assert_once(in_hardirq() || softirq_count() || irqs_disabled());
 	napi_schedule(xnb_group_napi(g));
@@ -74,12 +79,15 @@ static void xnb_group_wake_task(struct xnb_group *g)
 
 /* Queue @q on its group's active list unless it is there already, and
  * wake the group: with xnb_group_wake_task() when @task, for a caller
- * in process context with BH on.
+ * in process context with BH on.  A held queue's kick of the ways it is
+ * held for waits for the hold timer (defer.c).
  */
-static void xnb_group_kick_how(struct xnb_queue *q, bool task)
+static void xnb_group_kick_how(struct xnb_queue *q, unsigned int way,
+			       bool task)
 {
 	struct xnb_group *g;
 	unsigned long flags;
+	bool absorbed = false;
 
 	rcu_read_lock();
 	g = rcu_dereference(q->group);
@@ -93,14 +101,18 @@ static void xnb_group_kick_how(struct xnb_queue *q, bool task)
 	 * another group's lock than the one held.
 	 */
 	if (rcu_access_pointer(q->group) == g && !q->queued) {
-		list_add_tail(&q->active_node, &g->active);
-		q->queued = true;
-		WRITE_ONCE(g->nr_active, g->nr_active + 1);
+		absorbed = xnb_defer_absorb(g, q, way);
+		if (!absorbed) {
+			list_add_tail(&q->active_node, &g->active);
+			q->queued = true;
+			WRITE_ONCE(g->nr_active, g->nr_active + 1);
+		}
 	}
 	spin_unlock_irqrestore(&g->lock, flags);
-	if (task)
+	/* An absorbed kick's queue is woken by the hold timer. */
+	if (!absorbed && task)
 		xnb_group_wake_task(g);
-	else
+	else if (!absorbed)
 		xnb_group_wake(g);
 	rcu_read_unlock();
 }
@@ -108,35 +120,37 @@ static void xnb_group_kick_how(struct xnb_queue *q, bool task)
 /**
  * xnb_group_kick() - Put a queue with work on its group's active list.
  * @q: the queue
+ * @way: the ways the work is for (XNB_WAY_*)
  *
  * Queues @q once on the active list of the group serving it and
- * schedules that group's poll.  A queue in no group is left alone:
- * whoever attaches it next kicks it.
+ * schedules that group's poll, unless @q is held for every way of @way
+ * (defer.c): its hold timer serves it then.  A queue in no group is left
+ * alone: whoever attaches it next kicks it.
  *
  * Context: Hard irq (event channels), softirq (timers), or BH off (the
  * transmit path); process context uses xnb_group_kick_task().  Takes the
  * group's lock with irqs saved.  An RCU reader while it holds the group:
  * a runtime regroup frees the old groups only after synchronize_rcu().
  */
-void xnb_group_kick(struct xnb_queue *q)
+void xnb_group_kick(struct xnb_queue *q, unsigned int way)
 {
-	xnb_group_kick_how(q, false);
+	xnb_group_kick_how(q, way, false);
 }
 
 /**
  * xnb_group_kick_task() - xnb_group_kick() from process context.
  * @q: the queue
  *
- * As xnb_group_kick(), for callers in process context with BH on (an
- * attach, a move, a "rate" change), where scheduling NAPI needs BH
- * bracketed to run.
+ * As xnb_group_kick() for work either way, for callers in process
+ * context with BH on (an attach, a move, a "rate" change), where
+ * scheduling NAPI needs BH bracketed to run.
  *
  * Context: Process context, may sleep; BH on.  Takes the group's lock
  * and disables BH around the wake-up.
  */
 void xnb_group_kick_task(struct xnb_queue *q)
 {
-	xnb_group_kick_how(q, true);
+	xnb_group_kick_how(q, XNB_WAY_ALL, true);
 }
 
 /* The slots @q may use this turn, each way (proto.c's xnb_queue_share):
@@ -177,8 +191,9 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
  * it is the group's only active queue: nr_active counts it, and those
  * on @waiting or put back), the more of the two in *share, and its
  * turn's slots in *turn: *share clipped to what is left of the pass's
- * cap (@a).  The vif's other queues are charged the turn, what the
- * queue was given, not its share.  A queue whose vif had its budget in
+ * cap (@a), and in *held whether the hold timer (or a kick of a way it
+ * was not held for) put it back (defer.c).  The vif's other queues are
+ * charged the turn, what the queue was given, not its share.  A queue whose vif had its budget in
  * this pass already gets none: it moves to @waiting, still queued, and
  * goes back to the head of the active list when the pass ends
  * (xnb_group_pass), so its turn comes first next time.
@@ -186,12 +201,14 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 				       const struct xnb_pass_acct *a,
 				       struct list_head *waiting, u32 *share,
-				       struct xnb_pass_ways *way, u32 *turn)
+				       struct xnb_pass_ways *way, u32 *turn,
+				       bool *held)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q;
 
 	lockdep_assert_held(&g->pass_busy);
+	*held = false;
 	spin_lock_irq(&g->lock);
 	q = list_first_entry_or_null(&g->active, struct xnb_queue,
 				     active_node);
@@ -206,6 +223,8 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 			WRITE_ONCE(g->nr_active, g->nr_active - 1);
 			q->share_pass = g->pass_seq;
 			q->share_slots = *turn;
+			*held = q->defer_turn;
+			q->defer_turn = false;
 		} else {
 			list_move_tail(&q->active_node, waiting);
 		}
@@ -224,10 +243,16 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
  * ways, to @a, RX's before TX's turn is sized.  A way the cap or NAPI's
  * budget cut keeps in turn_left what it has left for the next pass
  * (xnb_pass_turn_left).  True when the queue still has work.
+ *
+ * A turn in defer mode (@defer, xnb_defer_mode()) leaves the guest's TX
+ * ring unarmed when it empties it; drained, it says in *hold the ways it
+ * moved packets in, and then neither re-arms the ring nor sends the
+ * EOIs: the caller holds the queue (defer.c).  Otherwise *hold is 0.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 			    const struct xnb_pass_ways *way, u32 turn,
-			    struct xnb_pass_acct *a)
+			    bool defer, struct xnb_pass_acct *a,
+			    unsigned int *hold)
 	__must_hold(&g->pass_busy)
 {
 	u32 rx_turn = min(turn, way->rx), tx_turn = min(turn, way->tx);
@@ -236,6 +261,7 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	int rx, tx;
 
 	lockdep_assert_held(&g->pass_busy);
+	*hold = 0;
 	q->turn_left = (struct xnb_pass_ways){};
 	/* A guest RX notification put off and due: its timer's kick. */
 	xnb_rx_notify_check(q);
@@ -251,7 +277,7 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	rx = xnb_rx_gather(g, q, rx_limit, &rx_used);
 	xnb_pass_charge(a, 0, rx_used);
 	tx_limit = xnb_pass_tx_slots(a, tx_turn);
-	tx = xnb_tx_gather(g, q, tx_limit, &tx_used);
+	tx = xnb_tx_gather(g, q, tx_limit, &tx_used, !defer);
 	xnb_pass_charge(a, tx, tx_used);
 	q->turn_left.rx = xnb_pass_turn_left(way->rx, rx_limit, rx_used);
 	q->turn_left.tx = xnb_pass_turn_left(way->tx, tx_limit, tx_used);
@@ -267,10 +293,36 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	if (tx || q->tx_held)
 		q->worked |= BIT(XNB_EOI_TX);
 
-	if (xnb_tx_pending(q) || xnb_rx_pending(q))
+	if (xnb_rx_pending(q))
 		return true;
+	/* Held: the guest's next requests wait for the hold timer's turn,
+	 * unannounced; one waiting already is served now.  A packet held
+	 * for credit has the credit timer instead.
+	 */
+	if (defer && !q->tx_held) {
+		if (xnb_tx_waiting(q))
+			return true;
+		*hold = xnb_defer_keep(rx, tx);
+	}
+	/* A way not held re-arms, so its guest is heard at once. */
+	if (!(*hold & XNB_WAY_TX) && xnb_tx_pending(q)) {
+		*hold = 0;
+		return true;
+	}
 	/* Drained: its next turn is a new one. */
 	q->turn_left = (struct xnb_pass_ways){};
+	if (*hold) {
+		/* The held ways' EOIs stay owed, their channels masked; one
+		 * channel for both rings stays so for either.
+		 */
+		if (q->tx_irq == q->rx_irq)
+			return false;
+		if (!(*hold & XNB_WAY_TX))
+			xnb_vif_eoi(q, XNB_EOI_TX);
+		if (!(*hold & XNB_WAY_RX))
+			xnb_vif_eoi(q, XNB_EOI_RX);
+		return false;
+	}
 
 eoi:
 	/* Rings drained: let the event channels fire again. */
@@ -334,11 +386,11 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	bool traced = trace_xnb_group_pass_enabled();
 	u32 share, turn, start_slots, vif_budget = READ_ONCE(xnb_budget);
 	struct xnb_pass_ways way;
-	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
-	unsigned int n, served = 0;
+	u64 start = ktime_get_ns(), end, ops = 0, packets = 0, hold_ns;
+	unsigned int n, served = 0, holds = 0, hold;
 	struct xnb_queue *q;
 	LIST_HEAD(waiting);
-	bool more, cut;
+	bool more, cut, held;
 
 	lockdep_assert_held(&g->pass_busy);
 	/* The pass's own counters, for its event: ours to read. */
@@ -354,10 +406,14 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	n = g->nr_active;
 	g->pass_seq++;
 	spin_unlock_irq(&g->lock);
+	/* How long a queue drained in this pass may be held (defer.c). */
+	hold_ns = xnb_defer_hold_ns(g->pass_mean_ns,
+				    READ_ONCE(xnb_defer_max_usecs));
+	WRITE_ONCE(g->hold_ns, hold_ns);
 
 	while (n-- && xnb_pass_may_serve(a) &&
 	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share, &way,
-				  &turn))) {
+				  &turn, &held))) {
 		if (!share) {
 			/* Its vif's budget is spent: it waits, still active,
 			 * with no kick to come (its channels stay masked until
@@ -369,12 +425,31 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		}
 		served++;
 		start_slots = a->slots;
-		more = xnb_group_serve(g, q, &way, turn, a);
+		more = xnb_group_serve(g, q, &way, turn,
+				       xnb_defer_mode(hold_ns, held, start,
+						      q->drained_ns),
+				       a, &hold);
+		if (!more)
+			q->drained_ns = start;
 		/* One slot at least a turn, so the cap bounds the turns too:
 		 * a disabled vif, RX waiting for buffers, TX held for credit
 		 * or a full response ring use none.
 		 */
 		xnb_pass_turn_end(a, start_slots);
+		if (!more && hold) {
+			spin_lock_irq(&g->lock);
+			/* Not if detached meanwhile (its group is g or
+			 * NULL, as below), nor kicked during its turn: a
+			 * queue on the active list gets its turn anyway.
+			 */
+			if (rcu_dereference_protected(q->group,
+						      lockdep_is_held(&g->lock)) == g &&
+			    !q->queued) {
+				xnb_defer_hold(g, q, hold);
+				holds++;
+			}
+			spin_unlock_irq(&g->lock);
+		}
 		if (!more)
 			continue;
 		spin_lock_irq(&g->lock);
@@ -409,9 +484,15 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	spin_unlock_irq(&g->lock);
 	xnb_copy_flush(g);
 	end = ktime_get_ns();
+	/* The pace the next holds are measured by: passes that moved
+	 * something.
+	 */
+	if (a->slots)
+		g->pass_mean_ns = xnb_defer_mean(g->pass_mean_ns, end - start);
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_inc(&g->stats.passes);
 	u64_stats_add(&g->stats.busy_ns, end - start);
+	u64_stats_add(&g->stats.holds, holds);
 	u64_stats_update_end(&g->stats.sync);
 	xnb_group_note_max(g, end - start, a->slots);
 	if (traced) {
@@ -831,6 +912,7 @@ int xnb_group_start(struct xnb_group *g, unsigned int index)
 	u64_stats_init(&g->stats.sync);
 	INIT_LIST_HEAD(&g->queues);
 	INIT_LIST_HEAD(&g->active);
+	xnb_defer_init(g);
 	mutex_init(&g->sync_mutex);
 	lockdep_init_map(&g->pass_busy.dep_map, "xnb_group_pass",
 			 &xnb_pass_key, 0);
@@ -870,6 +952,8 @@ void xnb_group_stop(struct xnb_group *g)
 			xnb_free_netdev_dummy(g->light_dev);
 			g->light_dev = NULL;
 		}
+		/* No pass arms it any more: the contexts are disabled. */
+		xnb_defer_stop(g);
 		netif_napi_del(&g->napi);	/* stops the thread, if any */
 		xnb_free_netdev_dummy(g->napi_dev);
 		g->napi_dev = NULL;

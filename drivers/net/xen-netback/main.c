@@ -143,6 +143,29 @@ static const struct kernel_param_ops xnb_budget_ops = {
 module_param_cb(budget, &xnb_budget_ops, &xnb_budget, 0644);
 MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per vif and direction in one group pass, split among its busy queues (1-1024)");
 
+/* The longest a group holds a queue's events after its turn (defer.c);
+ * 0 = never.  Read by each pass.
+ */
+unsigned int xnb_defer_max_usecs = XNB_DEFER_USECS_DEF;
+
+static int xnb_defer_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err;
+
+	err = xnb_param_range(val, kp, 0, XNB_DEFER_MAX_USECS, &v);
+	if (!err)
+		WRITE_ONCE(xnb_defer_max_usecs, v);
+	return err;
+}
+
+static const struct kernel_param_ops xnb_defer_ops = {
+	.set = xnb_defer_set,
+	.get = param_get_uint,
+};
+module_param_cb(defer_max_usecs, &xnb_defer_ops, &xnb_defer_max_usecs, 0644);
+MODULE_PARM_DESC(defer_max_usecs, "Once a group is busy, hold a queue whose turn moved packets this long at most (8 of the group's mean passes) so that several guests' packets share a pass (0 = off, at most 10000)");
+
 /* The balancer's period (balance.c); 0 = off.  At load a value between
  * 1 and the minimum is clamped like any other; at runtime refused.
  */

@@ -102,7 +102,7 @@ void xnb_credit_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, credit_timer);
 
-	xnb_group_kick(q);
+	xnb_group_kick(q, XNB_WAY_TX);
 }
 
 /* True when the packet may go now; else arms the credit timer. */
@@ -325,6 +325,9 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
  * @slots: the ring slots used are added to it (the pass's cap counts them)
+ * @rearm: re-arm req_event when the ring empties (RING_FINAL_CHECK);
+ *	false for a turn that may end held (defer.c), whose end re-arms
+ *	it unless the queue is held
  *
  * Parses each packet (proto.c), takes its credit, and starts its copy in
  * the group's batch; a malformed packet is answered with an error, a
@@ -340,7 +343,7 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * requests included.
  */
 int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
-		  unsigned int *slots)
+		  unsigned int *slots, bool rearm)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_vif *vif = q->vif;
@@ -370,6 +373,12 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 			if (!avail) {
 				int more;
 
+				/* A turn that may end held leaves req_event
+				 * alone: the guest raises no event, the hold
+				 * timer's turn looks (defer.c).
+				 */
+				if (!rearm)
+					break;
 				RING_FINAL_CHECK_FOR_REQUESTS(&q->tx, more);
 				if (!more)
 					break;
