@@ -43,7 +43,7 @@ INFO = re.compile(r"XNB-METRIC bench-info (.*)")
 # label, unit, better ("hi", "lo", or None for information only) and the
 # scale from the printed value to the unit.
 Row = collections.namedtuple("Row", "metric n label unit better scale")
-GUESTS = (1, 2, 4)
+GUESTS = (1, 2, 4, 8)   # 8: the scale row's, 4 of them small
 DIRS = (("tx", "guest->dom0"), ("rx", "dom0->guest"))
 
 
@@ -65,6 +65,12 @@ def _flood_rows(n):
              "ops", "hi", 1),
             (f"kp_notify_per_pkt_flood{d}", n, f"guest notifications per vif packet, 64 B {way}",
              "notif/pkt", "lo", 1),
+            (f"ops_per_batch_flood{d}", n, f"grant-copy ops per copy hypercall (ours' counters), 64 B {way}",
+             "ops", "hi", 1),
+            (f"vif_kpps_flood{d}", n, f"packets through the vifs, 64 B {way} (received or not)",
+             "kpps", "hi", 1),
+            (f"irqs_per_pkt_flood{d}", n, f"guest events (vif irqs) per vif packet, 64 B {way}",
+             "irq/pkt", "lo", 1),
         ]
     rows += [
         ("floodbulk_gbps", n, f"TCP guest->dom0 of g1 beside 64 B floods to dom0 from {others}",
@@ -97,12 +103,16 @@ ROWS = (
         ("threads_guests", 4, "backend threads, 4 guests of 1 vif", "threads", "lo", 1),
         ("threads_guests", 2, "backend threads, 2 guests of 1 vif", "threads", "lo", 1),
         ("threads_16vif", None, "backend threads, 16 vifs", "threads", "lo", 1),
+        ("threads_64vif", None, "backend threads, 64 vifs (4 guests of 16)", "threads", "lo", 1),
         # The backend's own fixed cost (module, groups): no better side,
         # stock makes nothing before its first vif.
         ("mem_0vif_kib", None, "dom0 Slab+VmallocUsed growth, loaded, 0 vifs", "MiB", None, 1 / 1024),
         ("mem_1vif_kib", None, "dom0 Slab+VmallocUsed growth, 1 vif", "MiB", "lo", 1 / 1024),
         ("mem_16vif_kib", None, "dom0 Slab+VmallocUsed growth, 16 vifs", "MiB", "lo", 1 / 1024),
+        ("mem_64vif_kib", None, "dom0 Slab+VmallocUsed growth, 64 vifs (4 guests of 16)", "MiB", "lo",
+         1 / 1024),
         ("connect16_s", None, "time to hot-attach 15 vifs one by one (16 in all)", "s", "lo", 1),
+        ("connect64_s", None, "time to boot 3 guests and hot-attach 45 vifs (64 in all)", "s", "lo", 1),
         ("boot1_s", None, "guest boot until its vif answers ping", "s", "lo", 1),
         ("fair_alone_gbps", None, "fairness: g2 TCP dom0->g2 alone", "Gbit/s", "hi", 1),
         ("fair_flood_gbps", None, "fairness: g2 TCP while g1 is flooded", "Gbit/s", "hi", 1),
@@ -111,6 +121,10 @@ ROWS = (
         ("fair_ping_flood_ms", None, "fairness: g2 ping RTT while g1 is flooded", "ms", "lo", 1),
         ("fair_ping_ratio", None, "fairness: g2 ping RTT flooded/alone", "ratio", "lo", 1),
         ("veth_gbps", None, "ceiling: TCP over veth between 2 netns in dom0", "Gbit/s", None, 1),
+        ("mq_tx_gbps", None, "2-queue guest (2 vcpus), 4 TCP streams guest->dom0", "Gbit/s", "hi", 1),
+        ("mq_rx_gbps", None, "2-queue guest (2 vcpus), 4 TCP streams dom0->guest", "Gbit/s", "hi", 1),
+        ("cpu_s_per_gb_mqtx", None, "dom0 CPU per GB, 2-queue guest, guest->dom0", "CPU-s/GB", "lo", 1),
+        ("cpu_s_per_gb_mqrx", None, "dom0 CPU per GB, 2-queue guest, dom0->guest", "CPU-s/GB", "lo", 1),
     )]
     + [r for n in (4, 2) for r in _flood_rows(n)]
     + [Row(*r) for n in (4, 2) for r in (
@@ -161,12 +175,21 @@ TARGETS = (
     # "Memory"): one vif runs group 0's alone.
     Target("threads <= groups, at least 1, flat in vifs ({cfg}: at most {want} kthreads)", "each",
            [("threads_1vif", None), ("threads_guests", 2), ("threads_guests", 4),
-            ("threads_16vif", None)], lambda v, want: min(want, 1) <= v <= want),
-    # Issue 19's; the bench has 16 vifs where the issue says 64.
+            ("threads_16vif", None), ("threads_64vif", None)],
+           lambda v, want: min(want, 1) <= v <= want),
+    # Issue 19's.
     Target("dom0 memory at 1 vif <= stock", "ratio",
            [("mem_1vif_kib", None)], lambda r: r <= 1),
-    Target("dom0 memory at 16 vifs <= 0.5x stock", "ratio",
-           [("mem_16vif_kib", None)], lambda r: r <= 0.5),
+    Target("dom0 memory at 16 and 64 vifs <= 0.5x stock", "ratio",
+           [("mem_16vif_kib", None), ("mem_64vif_kib", None)], lambda r: r <= 0.5),
+    Target("one guest 64 B UDP >= 1.1x stock, both directions", "ratio",
+           [("udp64_tx_pps", None), ("udp64_rx_pps", None)], lambda r: r >= 1.1),
+    Target("TCP dom0->guest >= 1.3x stock at 2 and 4 guests", "ratio",
+           [("tcp_rx_gbps", 2), ("tcp_rx_gbps", 4)], lambda r: r >= 1.3),
+    Target("dom0 CPU/GB <= 0.7x stock, both directions, 1 to 8 guests", "ratio",
+           [(f"cpu_s_per_gb_{d}", n) for d, _ in DIRS for n in GUESTS], lambda r: r <= 0.7),
+    Target("2-queue guest, 4 streams: >= 1.2x stock, both directions", "ratio",
+           [("mq_tx_gbps", None), ("mq_rx_gbps", None)], lambda r: r >= 1.2),
     # Issue 19's, for the floods of 4 guests at once.
     Target("4-guest 64 B floods: >= 1.5x stock packets/s, both directions", "ratio",
            [("floodtx_pps", 4), ("floodrx_pps", 4)], lambda r: r >= 1.5),
@@ -174,12 +197,16 @@ TARGETS = (
            [("cpu_us_per_pkt_floodtx", 4), ("cpu_us_per_pkt_floodrx", 4)], lambda r: r <= 0.7),
     Target("4-guest 64 B floods: >= 8 grant-copy ops per hypercall, both directions ({cfg})", "each",
            [("kp_ops_per_call_floodtx", 4), ("kp_ops_per_call_floodrx", 4)], lambda v, want: v >= 8),
+    # The same from ours' own counters, for a run without the kprobes.
+    Target("4-guest 64 B floods: >= 8 ops per hypercall by ours' counters, both directions ({cfg})",
+           "each", [("ops_per_batch_floodtx", 4), ("ops_per_batch_floodrx", 4)],
+           lambda v, want: v >= 8),
     Target("ping RTT to a 5th guest <= stock while 4 flood, both directions", "ratio",
            [("floodping_tx_ms", 4), ("floodping_rx_ms", 4)], lambda r: r <= 1),
 )
 
 STOCK = ("stock", "stock")
-PLOT_ALT = "throughput and dom0 CPU per GB against guests"
+PLOT_ALT = "throughput and dom0 CPU per GB against guests, and ours over stock"
 
 
 # --- configurations -----------------------------------------------------------
@@ -589,32 +616,48 @@ def write_plot(out, workdir, table, cols, title):
     if not any(find(table, m, n)[0] for m in ("tcp_tx_gbps", "tcp_rx_gbps") for n in GUESTS):
         return False  # a run without the TCP rows (BENCH_ROWS): nothing to draw
     os.makedirs(workdir, exist_ok=True)
-    series = []
+    metrics = ("tcp_tx_gbps", "tcp_rx_gbps", "cpu_s_per_gb_tx", "cpu_s_per_gb_rx")
+    series, ratios = [], []
     for col in cols:
         fn = os.path.join(workdir, f"plot-{col[1]}.dat")
         with open(fn, "w") as f:
-            f.write("# guests tx txmin txmax rx rxmin rxmax cputx min max cpurx min max\n")
+            f.write("# guests tx txmin txmax rx rxmin rxmax cputx min max cpurx min max"
+                    " and the medians over stock's: tx rx cputx cpurx\n")
             for n in GUESTS:
-                vals = []
-                for m in ("tcp_tx_gbps", "tcp_rx_gbps", "cpu_s_per_gb_tx", "cpu_s_per_gb_rx"):
-                    s = find(table, m, n)[0].get(col)
+                vals, rat = [], []
+                for m in metrics:
+                    cells = find(table, m, n)[0]
+                    s, ref = cells.get(col), cells.get(STOCK)
                     vals += list(s[:3]) if s else ["NaN"] * 3
-                f.write(f"{n} " + " ".join(str(v) for v in vals) + "\n")
+                    rat.append(s[0] / ref[0] if s and ref and ref[0] else "NaN")
+                f.write(f"{n} " + " ".join(str(v) for v in vals + rat) + "\n")
         style = "lw 3 lc rgb 'black' dt 2" if col == STOCK else "lw 2"
-        series.append((fn, ("ours " if col[0] == "ours" else "") + col[1], style))
+        name = ("ours " if col[0] == "ours" else "") + col[1]
+        series.append((fn, name, style))
+        if col != STOCK:
+            ratios.append((fn, name))
 
     def plot(colno, what, ylabel):
         return (f"set title '{what}'; set ylabel '{ylabel}'; plot " + ", ".join(
             f"'{fn}' using 1:{colno}:{colno + 1}:{colno + 2} with yerrorlines {st} title '{t}'"
             for fn, t, st in series) + "\n")
-    gp = (f"set terminal pngcairo size 1200,900 font ',10'\nset output '{out}.png'\n"
-          f"set multiplot layout 2,2 title '{title}'\n"
-          "set xlabel 'guests'; set xtics (1,2,4); set xrange [0.5:4.5]; set yrange [0:*]; "
-          "set key top left opaque; set grid\n"
+
+    def plot_ratio(c_tx, what):
+        return (f"set title '{what}'; set ylabel 'ours / stock'; plot 1 with lines lc rgb 'black' "
+                "dt 2 notitle, " + ", ".join(
+                    f"'{fn}' using 1:{c} with linespoints lw 2 title '{t} {d}'"
+                    for fn, t in ratios for c, d in ((c_tx, "guest->dom0"), (c_tx + 1, "dom0->guest")))
+                + "\n")
+    gp = (f"set terminal pngcairo size 1200,1300 font ',10'\nset output '{out}.png'\n"
+          f"set multiplot layout 3,2 title '{title}'\n"
+          "set xlabel 'guests'; set logscale x 2; set xtics (1,2,4,8); set xrange [0.8:10]; "
+          "set yrange [0:*]; set key top left opaque; set grid\n"
           + plot(2, "TCP guest->dom0, aggregate", "Gbit/s")
           + plot(5, "TCP dom0->guest, aggregate", "Gbit/s")
           + plot(8, "dom0 CPU per GB, guest->dom0", "CPU-s/GB")
           + plot(11, "dom0 CPU per GB, dom0->guest", "CPU-s/GB")
+          + plot_ratio(14, "throughput, ours over stock (medians)")
+          + plot_ratio(16, "dom0 CPU per GB, ours over stock (medians)")
           + "unset multiplot\n")
     gpf = os.path.join(workdir, "plot.gp")
     open(gpf, "w").write(gp)

@@ -27,6 +27,7 @@ g{N}-kthread  ours     full,wide,quick,profile  groups={N} worker=kthread
 g{N}-tasklet  ours     wide                     groups={N} worker=tasklet
 g1-kthread    ours     wide                     groups=1 worker=kthread
 g1-tasklet    ours     wide,profile             groups=1 worker=tasklet
+g{N}-nohold   ours     wide                     groups={N} worker=kthread defer_max_usecs=0
 stock         stock    full,wide,quick,profile
 '
 
@@ -55,23 +56,25 @@ bench_selected() {
 }
 
 # The groups of rows a cycle can run (BENCH_ROWS picks some), in the
-# order it runs them: the 1/16-vif phase, TCP with 1, 2, 4 guests, UDP
-# 64 B with one guest, the 64 B floods of all guests at once (flood) and
-# a ping to one more guest during them (floodping), fairness, the
+# order it runs them: the 1/16/64-vif phase, TCP with 1, 2, 4 guests and
+# with 8 (scale: 4 small ones more), UDP 64 B with one guest, the 64 B
+# floods of all guests at once (flood) and a ping to one more guest
+# during them (floodping), a guest of 2 queues (mq), fairness, the
 # balancer.
-BENCH_ROW_NAMES="vifs tcp udp flood floodping fair rebalance"
+BENCH_ROW_NAMES="vifs tcp scale udp flood floodping mq fair rebalance"
 
 # bench_knobs SET: the knobs (bench/README.md) for a full or quick run,
 # keeping what the environment already set.  QUICK is one repetition,
-# whatever is set, and its floods go without the ping guest (one boot
-# less).  The 1/16-vif phase runs once per backend (bench_run) unless
+# whatever is set, without the rows that boot guests of their own (the
+# ping guest of the floods, scale, mq, the 64-vif point).  The 1/16-vif phase runs once per backend (bench_run) unless
 # BENCH_VIFS=all.
 bench_knobs() {
 	if [ "$1" = quick ]; then
 		BENCH_REPS=1
 		BENCH_T=${BENCH_T:-2} BENCH_GUESTS=${BENCH_GUESTS:-2}
 		BENCH_CYCLE_TIMEOUT=${BENCH_CYCLE_TIMEOUT:-600}
-		BENCH_ROWS=${BENCH_ROWS:-${BENCH_ROW_NAMES/ floodping/}}
+		BENCH_ROWS=${BENCH_ROWS:-$(echo " $BENCH_ROW_NAMES " | sed 's/ floodping / /; s/ scale / /; s/ mq / /; s/^ //; s/ $//')}
+		export BENCH_VIFS_MAX=${BENCH_VIFS_MAX:-16}
 	fi
 	export BENCH_ROWS=${BENCH_ROWS:-$BENCH_ROW_NAMES}
 	export BENCH_REPS=${BENCH_REPS:-5} BENCH_T=${BENCH_T:-10}
@@ -135,15 +138,23 @@ bench_vif_stat() {
 	echo $s
 }
 bench_vif_bytes() { bench_vif_stat bytes; }
-# Sum of the debugfs group counters: "passes packets batches ops full_flushes busy_ms".
+# bench_vif_irqs: events taken from the guests so far, all CPUs: the
+# interrupts of the vif queues' channels (vifD.K-qN, stock adding
+# -tx/-rx), counted by the kernel the same way for either backend.
+bench_vif_irqs() {
+	awk '$1 ~ /^[0-9]+:$/ && $NF ~ /^vif[0-9]+\.[0-9]+-q[0-9]+/ {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) s += $i } END { print s + 0 }' /proc/interrupts
+}
+# bench_groups [KEYS]: the debugfs group counters named by KEYS (default
+# "passes packets batches ops full_flushes busy_ms"), each summed over
+# the groups, on one line (zeros for stock).
 bench_groups() {
-	[ "$NETBACK" = ours ] || { echo "0 0 0 0 0 0"; return; }
-	xnb_groups_file 2>/dev/null | awk '/^group / {
-		for (i = 1; i < NF; i++) {
-			if ($i == "passes") p += $(i + 1); if ($i == "packets") k += $(i + 1)
-			if ($i == "batches") b += $(i + 1); if ($i == "ops") o += $(i + 1)
-			if ($i == "full_flushes") f += $(i + 1); if ($i == "busy_ms") ms += $(i + 1)
-		} } END { printf "%d %d %d %d %d %d\n", p, k, b, o, f, ms }'
+	local keys=${1:-passes packets batches ops full_flushes busy_ms}
+	[ "$NETBACK" = ours ] || { echo "$keys" | awk '{ for (i = 1; i <= NF; i++) printf "0 "; print "" }'; return; }
+	xnb_groups_file 2>/dev/null | awk -v keys="$keys" '
+		BEGIN { n = split(keys, k) }
+		/^group / { for (i = 1; i < NF; i++) s[$i] += $(i + 1) }
+		END { for (i = 1; i <= n; i++) printf "%d ", s[k[i]]; print "" }'
 }
 # bench_mbps FILE: receiver-side Mbit/s of one iperf3 client output (0 if none).
 bench_mbps() { lab_iperf_result tcp < "$1" || echo 0; }
@@ -155,10 +166,18 @@ ping_avg() {
 
 # Snapshot before/after a load phase and emit CPU per GB and group stats;
 # load_end leaves the dom0 CPU seconds of the phase in L_DCPU.
-load_begin() { L_CPU=$(bench_dom0_cpu); L_BYTES=$(bench_vif_bytes); L_GRP=$(bench_groups); }
+load_begin() {
+	L_CPU=$(bench_dom0_cpu) L_BYTES=$(bench_vif_bytes) L_GRP=$(bench_groups)
+	L_PKTS=$(bench_vif_stat packets) L_IRQS=$(bench_vif_irqs) L_T=$(now)
+}
 load_end() {	# load_end TAG [k=v]
-	local tag=$1 cpu bytes grp; shift
+	local tag=$1 cpu bytes grp pkts irqs; shift
 	cpu=$(bench_dom0_cpu); bytes=$(bench_vif_bytes); grp=$(bench_groups)
+	pkts=$(($(bench_vif_stat packets) - L_PKTS)) irqs=$(($(bench_vif_irqs) - L_IRQS))
+	# What the vifs moved, whoever received it, and the guests' events
+	# each packet cost.
+	bm "vif_kpps_$tag" "$(awk -v p="$pkts" -v t="$(fsub "$(now)" "$L_T")" 'BEGIN { if (t > 0) printf "%.3f", p / t / 1000 }')" "$@"
+	bm "irqs_per_pkt_$tag" "$(awk -v i="$irqs" -v p="$pkts" 'BEGIN { if (p > 0) printf "%.3f", i / p }')" "$@"
 	L_DCPU=$(fsub "$cpu" "$L_CPU")
 	bm "cpu_s_per_gb_$tag" "$(awk -v c0="$L_CPU" -v c1="$cpu" -v b0="$L_BYTES" -v b1="$bytes" \
 		'BEGIN { if (b1 > b0) printf "%.3f", (c1 - c0) / ((b1 - b0) / 1e9) }')" "$@"
@@ -380,12 +399,25 @@ bench_destroy_all() {
 	lab_wait 60 lab_no_vifs
 }
 
-# 1/16-vif phase: the backend loaded with no vif yet, g1 with 1 vif, then
-# 15 more hot-attached one by one (xl plugging many at once runs into
-# libxl's 10 s InitWait timeout under TCG): boot and connect times,
-# memory growth over MEM0, threads.
+# bench_vifs_fill G: g<G>'s vifs 1..15 hot-attached one by one (xl
+# plugging many at once runs into libxl's 10 s InitWait timeout under
+# TCG), connected.  16 vifs a guest: 16 queues' grant references (514
+# each in netfront) fit a domU's default grant table.
+bench_vifs_fill() {
+	local k
+	for ((k = 1; k < 16; k++)); do
+		# shellcheck disable=SC2046
+		xl network-attach "g$1" $(lab_vif_spec "$1" $k | tr , ' ') >/dev/null ||
+			lab_fail "network-attach g$1 $k"
+	done
+	for ((k = 1; k < 16; k++)); do lab_wait_vif "$1" $k 120; done
+}
+
+# 1/16/64-vif phase: the backend loaded with no vif yet, g1 with 1 vif,
+# then 16 (g1's 15 more), then 64 (g2..g4 booted, 16 vifs each): boot
+# and connect times, memory growth over MEM0, threads.
 bench_vifs() {	# MEM0
-	local m0=$1 t0 k
+	local m0=$1 t0 g
 	sleep 2	# the module's init sections are freed after a grace period
 	bm mem_0vif_kib $(($(bench_mem) - m0))
 	t0=$(now)
@@ -397,26 +429,34 @@ bench_vifs() {	# MEM0
 	bm mem_1vif_kib $(($(bench_mem) - m0))
 	bm threads_1vif "$(bench_threads)"
 	t0=$(now)
-	for ((k = 1; k < 16; k++)); do
-		# shellcheck disable=SC2046
-		xl network-attach g1 $(lab_vif_spec 1 $k | tr , ' ') >/dev/null ||
-			lab_fail "network-attach g1 $k"
-	done
-	for ((k = 1; k < 16; k++)); do lab_wait_vif 1 $k 120; done
+	bench_vifs_fill 1
 	bm connect16_s "$(fsub "$(now)" "$t0")"
 	sleep 2
 	bm mem_16vif_kib $(($(bench_mem) - m0))
 	bm threads_16vif "$(bench_threads)"
 	bench_progress "16 vifs connected"
+	if [ "${BENCH_VIFS_MAX:-64}" -ge 64 ]; then
+		t0=$(now)
+		bench_guests_from 2 4
+		for g in 2 3 4; do bench_vifs_fill $g; done
+		bm connect64_s "$(fsub "$(now)" "$t0")"
+		sleep 2
+		bm mem_64vif_kib $(($(bench_mem) - m0))
+		bm threads_64vif "$(bench_threads)"
+		bench_progress "64 vifs connected"
+	fi
 	bench_destroy_all > /dev/null 2>&1
 }
 
-# bench_guests N: g1..gN up (1 vif each).
-bench_guests() {
+# bench_guests N: g1..gN up (1 vif each); bench_guests_from FIRST LAST:
+# g<FIRST>..g<LAST>.
+bench_guests() { bench_guests_from 1 "$1"; }
+bench_guests_from() {
 	local i
-	for ((i = 1; i <= $1; i++)); do lab_guest_create $i; bench_host_own $i; done
-	for ((i = 1; i <= $1; i++)); do lab_guest_wait $i; done
+	for ((i = $1; i <= $2; i++)); do lab_guest_create $i; bench_host_own $i; done
+	for ((i = $1; i <= $2; i++)); do lab_guest_wait $i; done
 }
+
 
 # One configuration, one repetition (run under `timeout` by bench_run):
 # the backend (NETBACK) reloaded with PARAMS, the 1/16-vif phase if VIFS
@@ -456,11 +496,17 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 			( bench_tcp $dir $n ) || bench_err "tcp_${dir}_$n"
 		done
 	done
+	if bench_row scale; then
+		( bench_scale ) || bench_err scale
+	fi
 	if bench_row udp; then
 		( bench_udp ) || bench_err udp
 		( bench_udp_rx ) || bench_err udp_rx
 	fi
 	bench_row flood && bench_flood
+	if bench_row mq; then
+		( bench_mq ) || bench_err mq
+	fi
 	if bench_row fair; then
 		( bench_fair ) || bench_err fair
 	fi
@@ -540,28 +586,35 @@ bench_run() {
 	lab_load_backend
 }
 
-# bench_profile_run: for each profile configuration, BENCH_GUESTS guests
-# and a profile of each load in BENCH_PROFILE: LOAD[/N] words, N guests
-# (default: all of them), LOAD as bench_profile takes it.
+# bench_profile_run: for each profile configuration (or those BENCH_ONLY
+# names), BENCH_GUESTS guests and a profile of each load in
+# BENCH_PROFILE: LOAD[/N] words, N guests (default: all of them), LOAD as
+# bench_profile takes it; BENCH_PROFILE_REPS times (1), every other time
+# in the reverse order.
 BENCH_PROFILE_DEFAULT="rx/1 rx tx/1 tx udp/1 floodtx floodrx"
 bench_profile_run() {
-	local c guests w
+	local c cfgs guests w rep
 	export BENCH_T=${BENCH_T:-10}
 	guests=${BENCH_GUESTS:-4}
 	bench_vif_script
-	while IFS= read -r c; do
-		BENCH_CFG=${c%%|*}
-		lab_destroy_all > /dev/null 2>&1
-		lab_unload_backend
-		lab_load_backend "${c#*|}"
-		bench_guests "$guests"
-		for w in ${BENCH_PROFILE:-$BENCH_PROFILE_DEFAULT}; do
-			case $w in
-			*/*) bench_profile "${w%/*}" "${w#*/}" ;;
-			*) bench_profile "$w" "$guests" ;;
-			esac
-		done
-	done <<< "$(bench_configs profile "$NETBACK")"
+	cfgs=$(bench_selected profile "$NETBACK")
+	for ((rep = 1; rep <= ${BENCH_PROFILE_REPS:-1}; rep++)); do
+		# Every other repetition backwards, as bench_run alternates.
+		[ $((rep % 2)) = 0 ] && cfgs=$(echo "$cfgs" | tac)
+		while IFS= read -r c; do
+			BENCH_CFG=${c%%|*}
+			lab_destroy_all > /dev/null 2>&1
+			lab_unload_backend
+			lab_load_backend "${c#*|}"
+			bench_guests "$guests"
+			for w in ${BENCH_PROFILE:-$BENCH_PROFILE_DEFAULT}; do
+				case $w in
+				*/*) bench_profile "${w%/*}" "${w#*/}" ;;
+				*) bench_profile "$w" "$guests" ;;
+				esac
+			done
+		done <<< "$cfgs"
+	done
 	lab_destroy_all > /dev/null 2>&1
 	lab_unload_backend
 	lab_load_backend

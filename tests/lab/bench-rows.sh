@@ -201,6 +201,67 @@ bench_flood() {
 	lab_wait 60 test ! -e "/sys/class/net/$vif" || echo "bench: $vif of g$p still there after its destroy"
 }
 
+# --- the scale curve and the 2-queue guest ----------------------------------------
+# bench_extra_guests FIRST LAST [VCPUS]: g<FIRST>..g<LAST> up beside the
+# cycle's, BENCH_EXTRA_MEM MiB each (small: the lab's 4 GiB host holds
+# the cycle's 4 guests, dom0 and these); bench_extra_gone FIRST LAST:
+# destroyed again, their vifs gone, so later rows find the cycle's.
+bench_extra_guests() {
+	LAB_GUEST_MEM=${BENCH_EXTRA_MEM:-128} LAB_GUEST_VCPUS=${3:-1} bench_guests_from "$1" "$2"
+}
+bench_extra_gone() {
+	local i
+	for ((i = $1; i <= $2; i++)); do xl destroy "g$i" > /dev/null 2>&1; done
+	lab_wait 60 bench_guests_gone "$1"
+}
+# bench_guests_gone N: no guest numbered N to 9 is left.
+bench_guests_gone() {
+	local i
+	for ((i = $1; i <= 9; i++)); do
+		[ -z "$(lab_domid $i)" ] || return 1
+	done
+}
+
+# The scale curve's last point: TCP both ways with BENCH_SCALE guests
+# (8), the cycle's BENCH_GUESTS and small ones booted for it.
+bench_scale() {
+	local n=${BENCH_SCALE:-8} dir
+	[ "$n" -gt "$BENCH_GUESTS" ] || return 0
+	bench_extra_guests $((BENCH_GUESTS + 1)) "$n"
+	for dir in tx rx; do
+		( bench_tcp $dir "$n" ) || bench_err "tcp_${dir}_$n"
+	done
+	bench_extra_gone $((BENCH_GUESTS + 1)) "$n"
+}
+
+# The 2-queue guest: g9 with 2 vcpus (so 2 queues), 4 TCP streams each
+# way for BENCH_T s; for ours, which group serves each queue.
+bench_mq() {
+	local g=9 ip dir rev log tag
+	bench_extra_guests $g $g 2
+	ip=$(lab_guest_ip $g)
+	if [ "$NETBACK" = ours ]; then
+		for q in 0 1; do
+			echo "bench: $(lab_vif_name $g)-q$q in group $(xnb_group_of "$(lab_vif_name $g)-q$q")"
+		done
+	fi
+	for dir in tx rx; do
+		rev="" tag=mq$dir log=$LAB_RUN/bench-mq-$dir.log
+		[ $dir = tx ] && rev=-R
+		load_begin
+		timeout -k 5 $((BENCH_T + 30)) iperf3 -c "$ip" $rev -P 4 -t "$BENCH_T" -f m > "$log" 2>&1
+		load_end $tag
+		if grep -q "SUM.*receiver" "$log"; then
+			echo "bench: mq $dir: $(grep "SUM.*receiver" "$log")"
+			bm "mq_${dir}_gbps" "$(fgbps "$(awk '/SUM.*receiver/ { for (i = 2; i <= NF; i++) if ($i ~ /bits\/sec$/) r = $(i - 1) } END { print r + 0 }' "$log")")"
+		else
+			tail -n 3 "$log"
+			bench_err "mq_$dir"
+		fi
+	done
+	bench_extra_gone $g $g
+}
+
 # Fairness: g2 alone, then g2 while g1 is flooded both ways.
 bench_fair() {
 	local ip1 ip2 a_t a_p f_t f_p g port
@@ -326,24 +387,26 @@ bench_veth() {
 }
 
 # bench_prof_groups: ours' group counters summed over the groups
-# (sysfs), "passes packets batches ops handoffs".  bench_prof_groups
-# "" BEFORE: the change since BEFORE; with a TAG, printed with what it
-# means per pass and per batch.
+# (bench_groups): BENCH_PROF_KEYS.  bench_prof_groups "" BEFORE: the
+# change since BEFORE; with a TAG, printed with what it means per pass
+# and per batch.
+BENCH_PROF_KEYS="passes packets batches ops handoffs holds busy_ms"
 bench_prof_groups() {
-	local tag=${1:-} now="" f
+	local tag=${1:-} now
 	[ "$NETBACK" = ours ] || return 0
-	for f in passes packets batches ops handoffs; do
-		now+="$(awk '{ s += $1 } END { print s + 0 }' /sys/module/xen_netback/groups/*/$f 2>/dev/null) "
-	done
+	now=$(bench_groups "$BENCH_PROF_KEYS")
 	[ $# -ge 2 ] || { echo "$now"; return 0; }
 	if [ -z "$tag" ]; then
-		echo "$2" "$now" | awk '{ for (i = 1; i <= 5; i++) printf "%d ", $(i + 5) - $i; print "" }'
+		echo "$2" "$now" | awk '{ n = NF / 2; for (i = 1; i <= n; i++) printf "%d ", $(i + n) - $i; print "" }'
 		return 0
 	fi
-	echo "$2" | awk -v t="$tag" '{
-		printf "%s groups in 6 s: passes %d packets %d batches %d ops %d handoffs %d;", t, $1, $2, $3, $4, $5
-		printf " packets/pass %.1f ops/batch %.1f passes/handoff %.1f\n",
-			$1 ? $2 / $1 : 0, $3 ? $4 / $3 : 0, $5 ? $1 / $5 : 0 }'
+	echo "$2" | awk -v t="$tag" -v keys="$BENCH_PROF_KEYS" '{
+		n = split(keys, k); printf "%s groups in 6 s:", t
+		for (i = 1; i <= n; i++) { v[k[i]] = $i; printf " %s %d", k[i], $i }
+		p = v["passes"]
+		printf "; packets/pass %.1f ops/batch %.1f passes/handoff %.1f us/pass %.0f\n",
+			p ? v["packets"] / p : 0, v["batches"] ? v["ops"] / v["batches"] : 0,
+			v["handoffs"] ? p / v["handoffs"] : 0, p ? 1000 * v["busy_ms"] / p : 0 }'
 }
 
 # Profile (LAB_PERF=1 puts perf in $LAB_DIR/perf): while perf samples
