@@ -557,23 +557,28 @@ bool xnb_rxmod_wanted(u32 rsp_prod, u32 rsp_event, u32 ring_size);
  * a turn that found packets keeps its owed EOIs and its guest's TX ring
  * unarmed, so its guest raises no event, and the group's hold timer
  * brings it back for one pass with every queue held meanwhile: packets
- * of several guests in one pass and one copy hypercall.  A queue stays held while each of
- * those turns finds packets; one that finds none re-arms its ring and
- * sends its EOIs.  A hold lasts XNB_DEFER_PASSES of the group's mean
- * pass, so the timer's passes cost the group at most a share of about
- * 1/XNB_DEFER_PASSES of its CPU whatever the host's speed, and never
- * more than the defer_max_usecs parameter.  Time in nanoseconds.
+ * of several guests in one pass and one copy hypercall.  A queue stays
+ * held while each of those turns finds packets; one that finds none
+ * re-arms its ring and sends its EOIs.  A hold lasts XNB_DEFER_PASSES of
+ * the group's mean pass, so the timer's passes cost the group about
+ * 1/XNB_DEFER_PASSES of its CPU at most whatever the host's speed, and
+ * never more than the defer_max_usecs parameter.  Time in nanoseconds.
  */
 #define XNB_DEFER_PASSES	8u
-#define XNB_DEFER_MIN_NS	10000u		/* 10 us: a timer's own cost */
+#define XNB_DEFER_MIN_USECS	10u		/* a timer's own cost */
+#define XNB_DEFER_MIN_NS	(XNB_DEFER_MIN_USECS * 1000u)
 #define XNB_DEFER_MAX_USECS	10000u		/* defer_max_usecs at most */
-#define XNB_DEFER_USECS_DEF	2000u		/* its default */
+#define XNB_DEFER_USECS_DEF	100u		/* its default */
 #define XNB_DEFER_EWMA_SHIFT	3u		/* the mean's weight: 1/8 */
 
 /* The ways a queue has work in (its kicks) or held (xnb_defer_keep()). */
 #define XNB_WAY_TX		1u	/* guest -> dom0 */
 #define XNB_WAY_RX		2u	/* dom0 -> guest */
 #define XNB_WAY_ALL		(XNB_WAY_TX | XNB_WAY_RX)
+/* A kick that must not wait for a hold (a timer's: a notification due,
+ * a stall to look at): no queue is ever held for it.
+ */
+#define XNB_WAY_NOW		4u
 
 /**
  * xnb_defer_hold_ns() - How long the group holds queues now.
@@ -624,14 +629,24 @@ bool xnb_defer_mode(u64 hold_ns, bool held, u64 now, u64 drained);
  * xnb_defer_keep() - Whether a drained turn in defer mode ends held.
  * @rx: packets it sent the guest
  * @tx: packets it took from the guest
+ * @rx_blocked: the queue waits for RX buffers from the guest
+ * @one_channel: one event channel serves both of its rings
+ *
+ * A held way keeps its channel's EOI owed (masked) and, for TX, its ring
+ * unarmed; the others must hear their guest at once.  So RX is not held
+ * while the queue waits for buffers (the guest's refill event would wait
+ * for the timer), and with one channel for both rings the queue is held
+ * only for TX or not at all: holding RX alone would mask the guest's
+ * next TX request too.
  *
  * Context: Any context; no locks, no sleeping.
- * Return: the ways (XNB_WAY_*) that moved packets; 0: hold nothing,
- * the queue re-arms its ring and sends its EOIs.  A held queue absorbs
- * kicks of these ways until the timer; others (a dom0 reply to a guest
- * that only sent) bring it back at once.
+ * Return: the ways (XNB_WAY_*) held; 0: hold nothing, the queue re-arms
+ * its ring and sends its EOIs.  A held queue absorbs kicks of these ways
+ * until the timer; others (a dom0 reply to a guest that only sent) bring
+ * it back at once.
  */
-unsigned int xnb_defer_keep(unsigned int rx, unsigned int tx);
+unsigned int xnb_defer_keep(unsigned int rx, unsigned int tx,
+			    bool rx_blocked, bool one_channel);
 
 /*
  * Credit-based TX shaping, the stock "bytes,usec" format of the backend's

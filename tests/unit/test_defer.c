@@ -21,6 +21,8 @@ static void test_defer_hold_table(void **state)
 		u64 want;
 	} c[] = {
 		{ "parameter 0: no holding", 50 * US, 0, 0 },
+		{ "the default: 8 passes of 20 us, capped", 20 * US,
+		  XNB_DEFER_USECS_DEF, XNB_DEFER_USECS_DEF * US },
 		{ "parameter 0, no mean yet: none either", 0, 0, 0 },
 		{ "no mean yet: the floor", 0, 2000, XNB_DEFER_MIN_NS },
 		{ "a fast host: 8 passes of 5 us", 5 * US, 2000, 40 * US },
@@ -74,13 +76,44 @@ static void test_defer_mode_table(void **state)
 			fail_msg("%s", c[i].what);
 }
 
-static void test_defer_keep(void **state)
+static void test_defer_keep_table(void **state)
 {
+	static const struct {
+		const char *what;
+		unsigned int rx, tx;
+		bool blocked, one;
+		unsigned int want;
+	} c[] = {
+		{ "nothing moved: let go", 0, 0, false, false, 0 },
+		{ "guest TX only", 0, 3, false, false, XNB_WAY_TX },
+		{ "guest RX only", 1, 0, false, false, XNB_WAY_RX },
+		{ "both ways", 2, 2, false, false, XNB_WAY_ALL },
+		{ "RX blocked for buffers: not RX (its refill is heard)", 5,
+		  0, true, false, 0 },
+		{ "RX blocked, TX moved: TX alone", 5, 2, true, false,
+		  XNB_WAY_TX },
+		{ "one channel, TX moved: held", 0, 1, false, true,
+		  XNB_WAY_TX },
+		{ "one channel, both: held both", 1, 1, false, true,
+		  XNB_WAY_ALL },
+		{ "one channel, RX alone: not held (masks TX too)", 1, 0,
+		  false, true, 0 },
+		{ "one channel, RX blocked: not held (masks its refill)", 1,
+		  1, true, true, 0 },
+	};
+	unsigned int i;
+
 	(void)state;
-	assert_int_equal(xnb_defer_keep(0, 0), 0);
-	assert_int_equal(xnb_defer_keep(0, 3), XNB_WAY_TX);
-	assert_int_equal(xnb_defer_keep(1, 0), XNB_WAY_RX);
-	assert_int_equal(xnb_defer_keep(2, 2), XNB_WAY_ALL);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		unsigned int got = xnb_defer_keep(c[i].rx, c[i].tx,
+						  c[i].blocked, c[i].one);
+
+		if (got != c[i].want)
+			fail_msg("%s: %u, want %u", c[i].what, got,
+				 c[i].want);
+	}
+	/* No queue is ever held for the ways of a timer's kick. */
+	assert_int_equal(XNB_WAY_NOW & XNB_WAY_ALL, 0);
 }
 
 static void test_defer_mean(void **state)
@@ -135,7 +168,7 @@ static unsigned int play(u64 gap_ns, unsigned int packets, u64 hold_ns,
 			sent++;
 			n++;
 		}
-		held = mode && xnb_defer_keep(0, n);
+		held = mode && xnb_defer_keep(0, n, false, false);
 		held_turns += held;
 		drained = now;
 		if (held)
@@ -177,7 +210,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defer_hold_table),
 		cmocka_unit_test(test_defer_mode_table),
-		cmocka_unit_test(test_defer_keep),
+		cmocka_unit_test(test_defer_keep_table),
 		cmocka_unit_test(test_defer_mean),
 		cmocka_unit_test(test_defer_streams),
 	};

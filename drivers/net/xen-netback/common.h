@@ -49,7 +49,7 @@
  *                per-queue budget, paced by the NAPI budget, each pass
  *                capped at XNB_PASS_SLOTS ring slots both ways (the
  *                accounting and the handoff decision are proto.c's);
- *                a drained queue of a busy group is held (defer.c)
+ *                a streaming queue's drained turn may hold it (defer.c)
  *     tx.c       xnb_tx_gather, then at the flush xnb_tx_complete and
  *                xnb_tx_deliver (napi_gro_receive on the polling
  *                context): guest -> dom0
@@ -635,10 +635,11 @@ enum {
 };
 
 /* Locking:
- *  - lock (irq-safe: xnb_group_kick runs in hard irq): queues, active,
- *    deferred, nr_queues, nr_active, pass_seq, and the member queues' scheduling
- *    fields (see struct xnb_queue).  pass_seq is written only by the
- *    pass (under the pass lock as well).  queues and nr_queues change only under
+ *  - lock (irq-safe: xnb_group_kick and the hold timer run in hard
+ *    irq): queues, active, deferred, defer_armed, nr_queues, nr_active,
+ *    pass_seq, and the member queues' scheduling fields (see struct
+ *    xnb_queue).  pass_seq is written only by the pass (under the pass
+ *    lock as well).  queues and nr_queues change only under
  *    xnb_assign_mutex as well, so its holder walks them without lock
  *    (balance.c, a regroup, debugfs).  nr_active is written with
  *    WRITE_ONCE: the poll reads it lockless, as a hint; the pass's
@@ -694,6 +695,7 @@ struct xnb_group {
 	struct list_head active;
 	struct list_head deferred;	/* queues held (defer.c) */
 	struct hrtimer defer_timer;	/* brings them back */
+	bool defer_armed;		/* started, its function not run */
 	unsigned int nr_queues;
 	unsigned int nr_active;		/* written under lock, read lockless */
 	u32 pass_seq;			/* the pass's number: vifs' turns */
@@ -738,7 +740,7 @@ struct xnb_group {
 	 * its passes that moved packets, and the hold it derives from it.
 	 */
 	u64 pass_mean_ns;
-	u64 hold_ns;
+	u32 hold_ns;
 	/* Queues the balancer moved in and out, under the assign mutex. */
 	unsigned long moves_in;
 	unsigned long moves_out;

@@ -6,27 +6,30 @@
  * Served at once and alone, each event of a small-packet sender costs
  * dom0 an upcall, a pass, a copy hypercall and an EOI, and its guest a
  * notification hypercall, for one packet.  Once a queue's packets come
- * faster than a hold (its last turn drained it less than a hold ago), a
- * turn of it that moved packets holds it instead of letting go: it keeps its owed
- * EOIs (its channels stay masked), its guest TX ring is not re-armed (the
- * guest raises no event for what it posts next), and the kicks of the
- * ways it moved packets in are absorbed.  The group's hold timer brings
- * every queue held meanwhile back for one pass together.  A turn of a
- * held queue that moves packets holds it again; one that finds none
- * re-arms its ring and sends its EOIs, as a turn does without holding.
- * A kick of a way the queue did not move packets in (a dom0 reply to a
- * guest that only sent) brings it back at once.  So a lone packet, or a
- * ping, is never held, and a flooding queue's packets wait at most one
- * hold.  A queue slower than the hold is never held: the timer's turn
- * would find nothing, a pass for nothing.  The idea is NAPI's (napi_defer_hard_irqs with
- * gro_flush_timeout: a timer, interrupts kept off meanwhile, no spin);
- * NAPI's own cannot serve here, since the events to hold are per queue
- * and the poll is per group.
+ * faster than a hold (its last turn that moved packets drained it less
+ * than a hold ago), its turn that moves packets holds it instead of
+ * letting it go: it keeps its owed EOIs (its channels stay masked), its
+ * guest TX ring is not re-armed (the guest raises no event for what it
+ * posts next), and the kicks of the ways it moved packets in are
+ * absorbed.  The group's hold timer brings every queue held meanwhile
+ * back for one pass together.  A turn of a held queue that moves packets
+ * holds it again; one that finds none re-arms its ring and sends its
+ * EOIs, as a turn does without holding.  A kick of another way (a dom0
+ * reply to a guest that only sent), or of a timer (a notification due, a
+ * stall), brings it back at once; which ways a turn may hold is
+ * xnb_defer_keep()'s (proto.c).  So a lone packet, a ping or a trickle
+ * slower than the hold is never held (the timer's turn would find
+ * nothing), and a streaming queue's packets wait at most one hold.  The
+ * idea is NAPI's (napi_defer_hard_irqs with gro_flush_timeout: a timer,
+ * interrupts kept off meanwhile, no spin); NAPI's own cannot serve here,
+ * since the events to hold are per queue and the poll is per group.
  *
  * The hold lasts XNB_DEFER_PASSES of the group's mean pass, at most
  * defer_max_usecs (xnb_defer_hold_ns(), proto.c): the timer's passes
  * then cost the group no more than about 1/XNB_DEFER_PASSES of its CPU,
- * on a fast host or a slow one, and the parameter bounds the wait.
+ * on a fast host or a slow one, and the parameter bounds the wait.  A
+ * pass away from the group's CPU holds nothing: the timer is pinned to
+ * the CPU that armed it.
  */
 #include <linux/hrtimer.h>
 
@@ -51,6 +54,7 @@ static enum hrtimer_restart xnb_defer_timer_fn(struct hrtimer *t)
 	unsigned int moved = 0;
 
 	spin_lock_irqsave(&g->lock, flags);
+	g->defer_armed = false;
 	list_for_each_entry_safe(q, n, &g->deferred, active_node) {
 		xnb_defer_unhold(g, q);
 		list_add_tail(&q->active_node, &g->active);
@@ -95,8 +99,9 @@ void xnb_defer_stop(struct xnb_group *g)
  * @q: the queue, drained, in @g, not on the active list
  * @ways: the ways its turn moved packets in (xnb_defer_keep())
  *
- * Arms the group's timer for g->hold_ns unless it is armed already (the
- * queues held since then go back with the first).
+ * Arms the group's timer for g->hold_ns unless it is armed already and
+ * its function has not run yet (the queues held since then go back with
+ * the first).
  *
  * Context: The group's pass, under the group's lock.
  */
@@ -108,12 +113,14 @@ void xnb_defer_hold(struct xnb_group *g, struct xnb_queue *q,
 	list_add_tail(&q->active_node, &g->deferred);
 	q->deferred = true;
 	q->defer_ways = ways;
-	/* Not queued: either never armed, expired, or running its function,
-	 * which takes this lock after we drop it and so finds @q.
+	/* Armed: its function has not taken the lock yet, so it finds @q
+	 * (and clears the mark under the lock before it looks).
 	 */
-	if (!hrtimer_is_queued(&g->defer_timer))
+	if (!g->defer_armed) {
+		g->defer_armed = true;
 		hrtimer_start(&g->defer_timer, ns_to_ktime(g->hold_ns),
 			      HRTIMER_MODE_REL_PINNED);
+	}
 }
 
 /**

@@ -21,7 +21,9 @@
  * flooding vif gets one budget per pass like every other vif of the
  * group, whatever its number of queues, and an idle vif costs nothing.
  * Copy ops gathered during a poll go to the hypervisor together
- * (copy.c).
+ * (copy.c).  A streaming queue whose turn drains it may instead be held,
+ * off the active list with its events owed, until the group's hold timer
+ * brings it back with the others held meanwhile (defer.c).
  *
  * Here too: the kicks that wake a group, its pass lock, pausing its
  * passes (a detach's sync, a copy_batch change), making a group ready
@@ -193,8 +195,9 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
  * turn's slots in *turn: *share clipped to what is left of the pass's
  * cap (@a), and in *held whether the hold timer (or a kick of a way it
  * was not held for) put it back (defer.c).  The vif's other queues are
- * charged the turn, what the queue was given, not its share.  A queue whose vif had its budget in
- * this pass already gets none: it moves to @waiting, still queued, and
+ * charged the turn, what the queue was given, not its share.  A queue
+ * whose vif had its budget in this pass already gets none: it moves to
+ * @waiting, still queued, and
  * goes back to the head of the active list when the pass ends
  * (xnb_group_pass), so its turn comes first next time.
  */
@@ -302,7 +305,8 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	if (defer && !q->tx_held) {
 		if (xnb_tx_waiting(q))
 			return true;
-		*hold = xnb_defer_keep(rx, tx);
+		*hold = xnb_defer_keep(rx, tx, q->rx_blocked_since,
+				       q->tx_irq == q->rx_irq);
 	}
 	/* A way not held re-arms, so its guest is heard at once. */
 	if (!(*hold & XNB_WAY_TX) && xnb_tx_pending(q)) {
@@ -312,8 +316,9 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	/* Drained: its next turn is a new one. */
 	q->turn_left = (struct xnb_pass_ways){};
 	if (*hold) {
-		/* The held ways' EOIs stay owed, their channels masked; one
-		 * channel for both rings stays so for either.
+		/* The held ways' EOIs stay owed, their channels masked (one
+		 * channel for both rings is held only with TX: see
+		 * xnb_defer_keep()).
 		 */
 		if (q->tx_irq == q->rx_irq)
 			return false;
@@ -386,11 +391,12 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	bool traced = trace_xnb_group_pass_enabled();
 	u32 share, turn, start_slots, vif_budget = READ_ONCE(xnb_budget);
 	struct xnb_pass_ways way;
-	u64 start = ktime_get_ns(), end, ops = 0, packets = 0, hold_ns;
-	unsigned int n, served = 0, holds = 0, hold;
+	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
+	unsigned int n, served = 0, holds = 0, keep_ways, moved = 0;
 	struct xnb_queue *q;
 	LIST_HEAD(waiting);
-	bool more, cut, held;
+	bool more, cut, from_hold;
+	u32 hold_ns;
 
 	lockdep_assert_held(&g->pass_busy);
 	/* The pass's own counters, for its event: ours to read. */
@@ -406,14 +412,20 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	n = g->nr_active;
 	g->pass_seq++;
 	spin_unlock_irq(&g->lock);
-	/* How long a queue drained in this pass may be held (defer.c). */
-	hold_ns = xnb_defer_hold_ns(g->pass_mean_ns,
-				    READ_ONCE(xnb_defer_max_usecs));
+	/* How long a queue drained in this pass may be held (defer.c): not
+	 * at all by a pass away from the group's CPU (a light poll on the
+	 * CPU of a transmit, a CPU going offline), whose pinned timer would
+	 * keep the passes there.
+	 */
+	hold_ns = 0;
+	if (raw_smp_processor_id() == READ_ONCE(g->cpu))
+		hold_ns = xnb_defer_hold_ns(g->pass_mean_ns,
+					    READ_ONCE(xnb_defer_max_usecs));
 	WRITE_ONCE(g->hold_ns, hold_ns);
 
 	while (n-- && xnb_pass_may_serve(a) &&
 	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share, &way,
-				  &turn, &held))) {
+				  &turn, &from_hold))) {
 		if (!share) {
 			/* Its vif's budget is spent: it waits, still active,
 			 * with no kick to come (its channels stay masked until
@@ -426,17 +438,21 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		served++;
 		start_slots = a->slots;
 		more = xnb_group_serve(g, q, &way, turn,
-				       xnb_defer_mode(hold_ns, held, start,
+				       xnb_defer_mode(hold_ns, from_hold, start,
 						      q->drained_ns),
-				       a, &hold);
-		if (!more)
+				       a, &keep_ways);
+		/* A drain that moved packets: the queue's pace (a turn of a
+		 * timer's kick that found nothing says nothing of it).
+		 */
+		if (!more && a->slots != start_slots)
 			q->drained_ns = start;
+		moved += a->slots - start_slots;
 		/* One slot at least a turn, so the cap bounds the turns too:
 		 * a disabled vif, RX waiting for buffers, TX held for credit
 		 * or a full response ring use none.
 		 */
 		xnb_pass_turn_end(a, start_slots);
-		if (!more && hold) {
+		if (!more && keep_ways) {
 			spin_lock_irq(&g->lock);
 			/* Not if detached meanwhile (its group is g or
 			 * NULL, as below), nor kicked during its turn: a
@@ -445,7 +461,7 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 			if (rcu_dereference_protected(q->group,
 						      lockdep_is_held(&g->lock)) == g &&
 			    !q->queued) {
-				xnb_defer_hold(g, q, hold);
+				xnb_defer_hold(g, q, keep_ways);
 				holds++;
 			}
 			spin_unlock_irq(&g->lock);
@@ -485,9 +501,9 @@ static void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	xnb_copy_flush(g);
 	end = ktime_get_ns();
 	/* The pace the next holds are measured by: passes that moved
-	 * something.
+	 * something (not the slot a turn that moved none is charged).
 	 */
-	if (a->slots)
+	if (moved)
 		g->pass_mean_ns = xnb_defer_mean(g->pass_mean_ns, end - start);
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_inc(&g->stats.passes);
@@ -946,14 +962,15 @@ void xnb_group_stop(struct xnb_group *g)
 {
 	if (g->napi_dev) {
 		napi_disable(&g->napi);
-		if (g->light_dev) {
+		if (g->light_dev)
 			napi_disable(&g->light);
+		/* No pass arms it any more, and it wakes no deleted context. */
+		xnb_defer_stop(g);
+		if (g->light_dev) {
 			netif_napi_del(&g->light);
 			xnb_free_netdev_dummy(g->light_dev);
 			g->light_dev = NULL;
 		}
-		/* No pass arms it any more: the contexts are disabled. */
-		xnb_defer_stop(g);
 		netif_napi_del(&g->napi);	/* stops the thread, if any */
 		xnb_free_netdev_dummy(g->napi_dev);
 		g->napi_dev = NULL;

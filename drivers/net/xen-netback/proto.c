@@ -420,9 +420,15 @@ bool xnb_defer_mode(u64 hold_ns, bool held, u64 now, u64 drained)
 	return drained && now - drained < hold_ns;
 }
 
-unsigned int xnb_defer_keep(unsigned int rx, unsigned int tx)
+unsigned int xnb_defer_keep(unsigned int rx, unsigned int tx,
+			    bool rx_blocked, bool one_channel)
 {
-	return (tx ? XNB_WAY_TX : 0) | (rx ? XNB_WAY_RX : 0);
+	unsigned int ways = (tx ? XNB_WAY_TX : 0) |
+			    (rx && !rx_blocked ? XNB_WAY_RX : 0);
+
+	if (one_channel && (!(ways & XNB_WAY_TX) || rx_blocked))
+		return 0;
+	return ways;
 }
 
 bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)

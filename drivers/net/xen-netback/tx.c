@@ -32,10 +32,11 @@
  * @q: the queue, served by the caller's pass
  *
  * Asked before the queue goes idle: a gather that stopped on its budget
- * or on a failed allocation right at req_prod left req_event where an
- * older check put it, and the guest raises no event for what it posts
- * next.  This re-arms it (and rechecks) as the gather's own empty-ring
- * path does.
+ * or on a failed allocation right at req_prod, or one of a turn that
+ * might have held the queue (it does not re-arm: defer.c), left
+ * req_event where an older check put it, and the guest raises no event
+ * for what it posts next.  This re-arms it (and rechecks) as the
+ * gather's own empty-ring path does.
  *
  * Context: The group's poll (BH off), inside the pass serving @q.
  * Return: true when requests wait; false when none do, or while a
@@ -102,7 +103,7 @@ void xnb_credit_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, credit_timer);
 
-	xnb_group_kick(q, XNB_WAY_TX);
+	xnb_group_kick(q, XNB_WAY_NOW);
 }
 
 /* True when the packet may go now; else arms the credit timer. */
