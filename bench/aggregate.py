@@ -675,7 +675,7 @@ def readme_summary(readme, out, host, info, quick, cols, targets):
     ours = ", ".join(c for b, c in cols if b == "ours")
     met = [t for t, ok, _ in targets if ok == "yes"]
     missed = [t for t, ok, _ in targets if ok == "**no**"]
-    return [
+    lines = [
         f"Latest run: [`{link}`]({link}) (CSV and plot beside it), {host.get('DATE', '?')}, "
         f"commit `{host.get('COMMIT', '?')}`{', QUICK' if quick else ''}:",
         f"{info.get('reps', '?')} repetition(s) of {info.get('t', '?')} s iperf3 runs, "
@@ -683,6 +683,10 @@ def readme_summary(readme, out, host, info, quick, cols, targets):
         f"Targets (reported, not asserted): {len(met)} of {len(targets)} met"
         + (f"; not met: {'; '.join(missed)}." if missed else "."),
     ]
+    if os.path.exists(out + ".png"):
+        png = os.path.relpath(out + ".png", os.path.dirname(os.path.abspath(readme)))
+        lines += ["", f"![{PLOT_ALT}]({png})"]
+    return lines
 
 
 def update_readme(readme, lines):
