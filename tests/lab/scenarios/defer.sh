@@ -94,7 +94,7 @@ xnb_traffic 1 > /dev/null
 
 xnb_quiesce
 xnb_leak_counters > "$LAB_RUN/defer-after"
-# Slack as the soak's: the first guests of a boot grow dom0's caches
+# A slack of 3 MB: the first guests of a boot grow dom0's caches
 # (sockets, xenstore, the bridge) by a megabyte or so, with or without a
 # driver leak; the exact counters are what a held queue could leak.
 xnb_leak_compare defer-leak 3072 "$LAB_RUN/defer-before" "$LAB_RUN/defer-after"
