@@ -175,8 +175,9 @@ static unsigned int xnb_tx_dst_room(struct xnb_tx_dst *d, unsigned long *gfn,
  * Description: The pages of a group's guest TX skbs come from this pool
  * (xnb_tx_alloc); the stack gives each back to it as it frees the skb
  * (skb_mark_for_recycle), wherever that is: a page nobody else holds
- * goes back to the pool's ring, one still held (a clone, a splice) back
- * to the page allocator when the last holder lets go.  Order 0, no DMA
+ * goes back to the pool's ring, one still held by a page reference of
+ * its own (a splice, say) back to the page allocator when the last
+ * holder lets go.  Order 0, no DMA
  * mapping: the grant copy writes the pages by frame number.  The ring
  * takes a guest ring's worth of pages (XNB_TX_RING_SIZE, about a pass's
  * guest TX); pages freed past it go back to the page allocator.  The
