@@ -331,12 +331,15 @@ static void xnb_tx_setup_skb(struct xnb_queue *q, struct sk_buff *skb,
 
 /* Start one parsed, credited packet; false when out of memory. */
 static bool xnb_tx_start(struct xnb_group *g, struct xnb_queue *q)
+	__must_hold(&g->pass_busy)
 {
 	const struct xnb_tx_pkt *p = &q->tx_pkt;
 	struct xnb_inflight *f;
 	struct sk_buff *skb;
 	unsigned int n;
 
+	/* The pass lock makes this pass the pool's only allocator. */
+	lockdep_assert_held(&g->pass_busy);
 	skb = xnb_tx_alloc(g->tx_pool, p->len);
 	if (!skb)
 		return false;
