@@ -874,7 +874,8 @@ static void xnb_group_thread(struct xnb_group *g)
  * Context: Process context, may sleep.  The caller holds
  * xnb_assign_mutex.  Takes the group's sync_mutex to swap a batch in.
  * Return: 0 when the group may take a queue; -ENOMEM when it has no
- * contexts or no batch or pool and they could not be allocated.
+ * contexts or no batch and they could not be allocated (a pool that
+ * cannot be made is done without).
  */
 int xnb_group_prepare(struct xnb_group *g)
 	__must_hold(&xnb_assign_mutex)
@@ -899,8 +900,10 @@ int xnb_group_prepare(struct xnb_group *g)
 	/* The page_pool comes and goes with the batch (NULL if none). */
 	pool = xnb_tx_pool_create();
 	if (IS_ERR(pool)) {
-		xnb_copy_arrays_free(&a);
-		return PTR_ERR(pool);
+		/* Only a saving: the group allocates pages one by one. */
+		pr_warn_ratelimited("group %u: no page_pool (%ld): guest TX pages from the page allocator\n",
+				    g->index, PTR_ERR(pool));
+		pool = NULL;
 	}
 	/* No queue yet, so no pass: paused only as every swap is. */
 	xnb_group_pause(g);

@@ -179,10 +179,11 @@ static unsigned int xnb_tx_dst_room(struct xnb_tx_dst *d, unsigned long *gfn,
  * its own (a splice, say) back to the page allocator when the last
  * holder lets go.  Order 0, no DMA
  * mapping: the grant copy writes the pages by frame number.  The ring
- * takes a guest ring's worth of pages (XNB_TX_RING_SIZE, about a pass's
- * guest TX); pages freed past it go back to the page allocator.  The
- * pool's own cache holds up to 128 more.  NUMA_NO_NODE: the node of the
- * CPU that allocates, which follows the group.
+ * takes half a guest ring's worth of pages (about a pass's guest TX at
+ * the default budget); pages freed past it go back to the page
+ * allocator.  The pool's own cache holds up to 64 more (no direct
+ * recycling: refills come from the ring).  NUMA_NO_NODE: the node of
+ * the CPU that allocates.
  *
  * No .napi, so no direct recycling.  page_pool puts a page freed in
  * softirq straight into its allocation cache, unlocked, when that runs
@@ -207,7 +208,7 @@ struct page_pool *xnb_tx_pool_create(void)
 {
 	struct page_pool_params pp = {
 		.order = 0,
-		.pool_size = XNB_TX_RING_SIZE,
+		.pool_size = XNB_TX_RING_SIZE / 2,
 		.nid = NUMA_NO_NODE,
 	};
 
