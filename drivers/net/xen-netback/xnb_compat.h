@@ -14,6 +14,7 @@
 #include <linux/dim.h>
 #include <linux/hrtimer.h>
 #include <linux/netdevice.h>
+#include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
 #include <linux/version.h>
@@ -116,6 +117,27 @@ static inline void xnb_hrtimer_setup(struct hrtimer *timer,
 	hrtimer_setup(timer, fn, clock_id, mode);
 #endif
 }
+
+/* 6.6 split <net/page_pool.h> into <net/page_pool/types.h> and
+ * <net/page_pool/helpers.h>, which includes the other (commit
+ * a9ca9f9ceff3); the calls tx.c and group.c make (page_pool_create(),
+ * page_pool_alloc_pages(), page_pool_destroy()) kept their names.
+ */
+#if XNB_KERNEL_BEFORE(6, 6)
+#include <net/page_pool.h>
+#else
+#include <net/page_pool/helpers.h>
+#endif
+
+/* A kernel built without CONFIG_PAGE_POOL (a hidden option that the
+ * drivers using page_pool select; Debian's 6.1 and 6.12 have it) makes
+ * no pool (tx.c tests IS_ENABLED(CONFIG_PAGE_POOL)), and there 6.1
+ * defines no skb_mark_for_recycle(), which 6.12 defines as a no-op.
+ * Function-like, defined after linux/skbuff.h, as net_dim() above.
+ */
+#if !IS_ENABLED(CONFIG_PAGE_POOL)
+#define skb_mark_for_recycle(skb)	((void)(skb))
+#endif
 
 /* netdev_xmit_more() is an inline of the same name and meaning on
  * every kernel supported: a per-CPU flag, or with PREEMPT_RT on newer
