@@ -552,7 +552,7 @@ void xnb_rxmod_sent(struct xnb_rxmod *m, u64 now);
 bool xnb_rxmod_wanted(u32 rsp_prod, u32 rsp_event, u32 ring_size);
 
 /*
- * Holding a queue's events after its turn (group.c, defer.c): once a
+ * Holding a queue's events after its turn (pass.c, defer.c): once a
  * queue's turns come close together (it drained less than a hold ago),
  * a turn that found packets keeps its owed EOIs and its guest's TX ring
  * unarmed, so its guest raises no event, and the group's hold timer
@@ -847,7 +847,7 @@ u32 xnb_cpu_place(struct xnb_cpu_slot *g, u32 nr_groups, u32 *load,
  * @active: the vif's queues with work in the group, this one included
  * @used: the slots the pass has given the vif's other queues
  *
- * A queue's turn in its group's pass (group.c): the ring slots it may
+ * A queue's turn in its group's pass (pass.c): the ring slots it may
  * use, each way.
  *
  * A vif gets @budget slots (the budget parameter) per pass of a group,
@@ -866,7 +866,7 @@ u32 xnb_cpu_place(struct xnb_cpu_slot *g, u32 nr_groups, u32 *load,
 u32 xnb_queue_share(u32 budget, u32 active, u32 used);
 
 /*
- * A group's pass (group.c): the work one poll may do, and what the poll
+ * A group's pass (pass.c): the work one poll may do, and what the poll
  * does next.  The pass gives queues their turns from the head of the
  * active list.  It starts no further turn once NAPI's budget (guest TX
  * packets, the ones that go up the stack) is used, or once its turns
@@ -960,7 +960,7 @@ bool xnb_pass_may_serve(struct xnb_pass_acct *a);
  * @a->cap, and one at least (the turn of a direction served after the
  * other took the rest still moves a packet; the cap holds the pass's
  * next turn off).  A clipped turn is what the queue was given: its vif
- * is charged that in this pass, not its share (group.c), and what each
+ * is charged that in this pass, not its share (pass.c), and what each
  * way has left goes on in the next pass (xnb_pass_turn_left()).
  *
  * Context: Any context; no locks, no sleeping.
@@ -1080,7 +1080,7 @@ bool xnb_pass_rx_split(const struct xnb_pass_acct *a, u32 turn);
  * slots than NAPI's budget has packets left; nor more than RX left of
  * the cap (xnb_pass_turn_slots(), a slot at least: the turn's TX still
  * moves a packet after RX took the rest).  Once NAPI's budget is spent,
- * none: not from group.c, whose pass starts no turn then and whose RX
+ * none: not from pass.c, whose pass starts no turn then and whose RX
  * takes none of that budget.
  *
  * Context: Any context; no locks, no sleeping.

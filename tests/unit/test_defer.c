@@ -141,7 +141,7 @@ static void test_defer_mean(void **state)
 	assert_true(m >= ~0ull - 16);
 }
 
-/* A queue's turns as group.c plays them: @gap_ns between its packets,
+/* A queue's turns as pass.c plays them: @gap_ns between its packets,
  * one packet a turn; a held queue's next turn comes at the timer, a
  * released one's at its next packet's event.  Returns the turns that
  * ended held.

@@ -45,11 +45,13 @@
  *   took the event), sustained load goes to a threaded context bound to
  *   the group's CPU, and back once idle.  worker=tasklet: one softirq
  *   context.  Either way one pass at a time per group (pass_busy).
- *     group.c    xnb_group_run: round-robin over active queues with a
+ *     group.c    xnb_group_run: which context runs the pass, the
+ *                handoff light <-> thread (decided by proto.c)
+ *     pass.c     xnb_group_pass: round-robin over active queues with a
  *                per-queue budget, paced by the NAPI budget, each pass
  *                capped at XNB_PASS_SLOTS ring slots both ways (the
- *                accounting and the handoff decision are proto.c's);
- *                a streaming queue's drained turn may hold it (defer.c)
+ *                accounting is proto.c's); a streaming queue's drained
+ *                turn may hold it (defer.c)
  *     tx.c       xnb_tx_gather, then at the flush xnb_tx_complete and
  *                xnb_tx_deliver (napi_gro_receive on the polling
  *                context): guest -> dom0
@@ -61,7 +63,7 @@
  *                calls tx.c and rx.c back through their xnb_copy_ops
  *     interface.c  xnb_vif_fatal: a protocol violation disables the vif
  *
- *   The pass's calls go one way: group.c -> tx.c, rx.c -> copy.c, and
+ *   The pass's calls go one way: pass.c -> tx.c, rx.c -> copy.c, and
  *   proto.c below them all.  copy.c calls nothing of tx.c or rx.c by
  *   name (group.c gives each group their tables), so it is on no cycle.
  *
@@ -135,8 +137,8 @@
  *   shared with the userspace tests
  *
  *   tracepoints (trace.h, system xen_netback, created in trace.c): the
- *   pass and its handoffs (group.c), moves (balance.c, groupset.c's
- *   regroup, interface.c's pin), a vif disabled (interface.c), RX
+ *   pass (pass.c) and its handoffs (group.c), moves (balance.c,
+ *   groupset.c's regroup, interface.c's pin), a vif disabled (interface.c), RX
  *   stall, drain and unstall (rx.c); each from the context above
  *
  * A queue belongs to exactly one group at a time.  Only that group's
@@ -787,6 +789,8 @@ void xnb_groups_exit(void);
 void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_wake(struct xnb_group *group);
+void xnb_group_pass(struct xnb_group *group, struct xnb_pass_acct *a)
+	__must_hold(&group->pass_busy);
 void xnb_group_kick(struct xnb_queue *queue, unsigned int way);
 void xnb_group_kick_task(struct xnb_queue *queue);
 void xnb_group_move_locked(struct xnb_queue *queue, unsigned int to);
