@@ -29,8 +29,8 @@
  * pass lock, which context runs the passes, pausing them (a detach's
  * sync, a copy_batch change), making a group ready for its first queue
  * (NAPI contexts, thread, batch: a group serving nothing has none of
- * them, but the set's first), and starting and stopping one group.  Which groups exist and which queue each serves
- * is groupset.c's.
+ * them, but the set's first), and starting and stopping one group.
+ * Which groups exist and which queue each serves is groupset.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
