@@ -246,23 +246,24 @@ lint: kdir-6.1
 # Lab scenarios `make check` runs, chosen to fit CI's hour with room for a
 # slower host (about 25 minutes of lab here): the lifecycle, each worker
 # mode, what an admin does live (regroup, sysfs, xnbctl, coalesce), the
-# races a review found (destroy-busy, reload-race) and a save and
-# restore.
+# races a review found (destroy-busy, reload-race), a save and restore,
+# and holding a streaming queue (defer).  The 2-queue guest runs on
+# Debian 13 only, to make room for defer.
 # Debian's module runs the reference scenarios.  Live migration (`make
 # migrate`) is not here: the lab's Xen refuses to track a PV guest's
 # dirty pages (log-dirty: EOPNOTSUPP under QEMU TCG), so the scenario
 # skips.  Debian 13 runs the two matrix corners Debian 12 does not,
 # so one `make check` covers the whole groups x worker matrix.
 CHECK_OURS ?= hotplug teardown matrix-2-kthread matrix-1-tasklet \
-	      multiqueue jumbo regroup sysfs destroy-busy reload-race \
-	      saverestore xnbctl coalesce
+	      jumbo regroup sysfs destroy-busy reload-race \
+	      saverestore xnbctl coalesce defer
 CHECK_STOCK ?= basic hotplug teardown
 CHECK_TRIXIE ?= matrix-1-kthread matrix-2-tasklet multiqueue
 # `make check-full` (about 100 minutes; run before an issue is resolved):
 # every scenario of the suite on Debian 12, the hostile campaign's full
 # random run, the bench smoke, and the hostile campaign on Debian 13 too.
 CHECK_OURS_FULL ?= $(CHECK_OURS) matrix-1-kthread matrix-2-tasklet \
-	      attach3 rate worker-group rebalance reload stress guest2guest \
+	      multiqueue attach3 rate worker-group rebalance reload stress guest2guest \
 	      idle mq-single rx-bound bench-host cpuhp
 export CHECK_OURS CHECK_OURS_FULL CHECK_STOCK CHECK_TRIXIE
 
