@@ -63,6 +63,27 @@ static int xnb_param_range(const char *val, const struct kernel_param *kp,
 	return -EINVAL;
 }
 
+/* As xnb_param_range(), for a parameter that is 0 (off) or in [lo, hi]:
+ * a value between 1 and lo is clamped at load and refused at runtime
+ * like any other out of range.
+ */
+static int xnb_param_range_or_off(const char *val,
+				  const struct kernel_param *kp,
+				  unsigned int lo, unsigned int hi,
+				  unsigned int *v)
+{
+	int err = xnb_param_range(val, kp, 0, hi, v);
+
+	if (err || !*v || *v >= lo)
+		return err;
+	if (READ_ONCE(xnb_loaded)) {
+		pr_warn("%s=%u refused: 0 or [%u, %u]\n", kp->name, *v, lo, hi);
+		return -EINVAL;
+	}
+	*v = xnb_clamp(kp->name, *v, lo, hi);
+	return 0;
+}
+
 /* Written only under groupset.c's assign mutex (WRITE_ONCE). */
 unsigned int xnb_nr_groups;
 
@@ -144,9 +165,7 @@ module_param_cb(budget, &xnb_budget_ops, &xnb_budget, 0644);
 MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per vif and direction in one group pass, split among its busy queues (1-1024)");
 
 /* The longest a group holds a queue's events after its turn (defer.c);
- * 0 = never.  Read by each pass.  Like rebalance_ms, a value between 1
- * and the floor (a timer's own cost) is clamped at load, refused at
- * runtime.
+ * 0 = never.  Read by each pass.  Its floor is a timer's own cost.
  */
 unsigned int xnb_defer_max_usecs = XNB_DEFER_USECS_DEF;
 
@@ -155,20 +174,11 @@ static int xnb_defer_set(const char *val, const struct kernel_param *kp)
 	unsigned int v;
 	int err;
 
-	err = xnb_param_range(val, kp, 0, XNB_DEFER_MAX_USECS, &v);
-	if (err)
-		return err;
-	if (v && v < XNB_DEFER_MIN_USECS) {
-		if (READ_ONCE(xnb_loaded)) {
-			pr_warn("%s=%u refused: 0 or [%u, %u]\n", kp->name, v,
-				XNB_DEFER_MIN_USECS, XNB_DEFER_MAX_USECS);
-			return -EINVAL;
-		}
-		v = xnb_clamp(kp->name, v, XNB_DEFER_MIN_USECS,
-			      XNB_DEFER_MAX_USECS);
-	}
-	WRITE_ONCE(xnb_defer_max_usecs, v);
-	return 0;
+	err = xnb_param_range_or_off(val, kp, XNB_DEFER_MIN_USECS,
+				     XNB_DEFER_MAX_USECS, &v);
+	if (!err)
+		WRITE_ONCE(xnb_defer_max_usecs, v);
+	return err;
 }
 
 static const struct kernel_param_ops xnb_defer_ops = {
@@ -178,9 +188,7 @@ static const struct kernel_param_ops xnb_defer_ops = {
 module_param_cb(defer_max_usecs, &xnb_defer_ops, &xnb_defer_max_usecs, 0644);
 MODULE_PARM_DESC(defer_max_usecs, "Hold a queue whose packets come faster than the hold after its turn, this long at most (8 of the group's mean passes), so that several guests' packets share a pass (0 = off, 10-10000)");
 
-/* The balancer's period (balance.c); 0 = off.  At load a value between
- * 1 and the minimum is clamped like any other; at runtime refused.
- */
+/* The balancer's period (balance.c); 0 = off. */
 unsigned int xnb_rebalance_ms = 1000;
 
 static int xnb_rebalance_set(const char *val, const struct kernel_param *kp)
@@ -188,20 +196,11 @@ static int xnb_rebalance_set(const char *val, const struct kernel_param *kp)
 	unsigned int v;
 	int err;
 
-	err = xnb_param_range(val, kp, 0, XNB_REBALANCE_MAX_MS, &v);
-	if (err)
-		return err;
-	if (v && v < XNB_REBALANCE_MIN_MS) {
-		if (READ_ONCE(xnb_loaded)) {
-			pr_warn("%s=%u refused: 0 or [%u, %u]\n", kp->name, v,
-				XNB_REBALANCE_MIN_MS, XNB_REBALANCE_MAX_MS);
-			return -EINVAL;
-		}
-		v = xnb_clamp(kp->name, v, XNB_REBALANCE_MIN_MS,
-			      XNB_REBALANCE_MAX_MS);
-	}
-	xnb_balance_set_interval(v);
-	return 0;
+	err = xnb_param_range_or_off(val, kp, XNB_REBALANCE_MIN_MS,
+				     XNB_REBALANCE_MAX_MS, &v);
+	if (!err)
+		xnb_balance_set_interval(v);
+	return err;
 }
 
 static const struct kernel_param_ops xnb_rebalance_ops = {
