@@ -212,12 +212,12 @@ bench_extra_guests() {
 bench_extra_gone() {
 	local i
 	for ((i = $1; i <= $2; i++)); do xl destroy "g$i" > /dev/null 2>&1; done
-	lab_wait 60 bench_guests_gone "$1"
+	lab_wait 60 bench_guests_gone "$1" "$2"
 }
-# bench_guests_gone N: no guest numbered N to 9 is left.
+# bench_guests_gone FIRST LAST: none of g<FIRST>..g<LAST> is left.
 bench_guests_gone() {
 	local i
-	for ((i = $1; i <= 9; i++)); do
+	for ((i = $1; i <= $2; i++)); do
 		[ -z "$(lab_domid $i)" ] || return 1
 	done
 }
@@ -253,7 +253,8 @@ bench_mq() {
 		load_end $tag
 		if grep -q "SUM.*receiver" "$log"; then
 			echo "bench: mq $dir: $(grep "SUM.*receiver" "$log")"
-			bm "mq_${dir}_gbps" "$(fgbps "$(awk '/SUM.*receiver/ { for (i = 2; i <= NF; i++) if ($i ~ /bits\/sec$/) r = $(i - 1) } END { print r + 0 }' "$log")")"
+			# The SUM line is the last receiver line: bench_mbps reads it.
+			bm "mq_${dir}_gbps" "$(fgbps "$(bench_mbps "$log")")"
 		else
 			tail -n 3 "$log"
 			bench_err "mq_$dir"
