@@ -331,8 +331,8 @@ struct xnb_backoff {
  *    under the lock, a sibling's group in the pass's share).
  *  - ring state (tx, rx private indices, tx_id, tx_extra, tx_pkt,
  *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
- *    worked, flush_group, load, drained_ns, the stats' writes,
- *    rx_done_pkts, rx_done_slots, rxmod, net_dim's calls on rx_dim and
+ *    worked, flush_group, load, drained_ns, settle_node, the stats'
+ *    writes, rx_done_pkts, rx_done_slots, rxmod, net_dim's calls on rx_dim and
  *    arming rx_notify_timer) and turn_left: the
  *    pass of the queue's group, which holds that group's pass lock
  *    (pass_busy); while the queue is in no group, the xenbus thread.
@@ -388,6 +388,10 @@ struct xnb_queue {
 	bool defer_turn;
 	u8 defer_ways;			/* XNB_WAY_* */
 	u64 drained_ns;			/* when a turn last drained it */
+	/* On the pass's list of drained queues whose ring is re-armed and
+	 * EOIs sent after its flush (pass.c); empty otherwise.
+	 */
+	struct list_head settle_node;
 	u32 share_pass;			/* group->pass_seq of its last turn */
 	u32 share_slots;		/* the slots it was given then */
 	struct xnb_pass_ways turn_left;	/* a cut turn's rest (see above) */
@@ -860,7 +864,7 @@ void xnb_copy_swap(struct xnb_group *group, struct xnb_copy_arrays *a);
 /* tx.c */
 extern const struct xnb_copy_ops xnb_tx_copy_ops;
 int xnb_tx_gather(struct xnb_group *group, struct xnb_queue *queue,
-		  int budget, unsigned int *slots, bool rearm);
+		  int budget, unsigned int *slots);
 bool xnb_tx_pending(struct xnb_queue *queue);
 bool xnb_tx_waiting(const struct xnb_queue *queue);
 enum xnb_event xnb_tx_event(struct xnb_queue *queue);

@@ -439,6 +439,7 @@ int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
 		snprintf(q->name, sizeof(q->name), "%s-q%u", vif->dev->name, i);
 		INIT_LIST_HEAD(&q->group_node);
 		INIT_LIST_HEAD(&q->active_node);
+		INIT_LIST_HEAD(&q->settle_node);
 		skb_queue_head_init(&q->rx_skbs);
 		atomic_set(&q->rx_bytes_queued, 0);
 		atomic_long_set(&q->unsupported_dropped, 0);

@@ -106,15 +106,18 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
  * budget cut keeps in turn_left what it has left for the next pass
  * (xnb_pass_turn_left).  True when the queue still has work.
  *
- * A turn in defer mode (@defer, xnb_defer_mode()) leaves the guest's TX
- * ring unarmed when it empties it; drained, it says in *hold the ways it
- * moved packets in, and then neither re-arms the ring nor sends the
- * EOIs: the caller holds the queue (defer.c).  Otherwise *hold is 0.
+ * A drained queue goes on @settle: its guest TX ring is re-armed and
+ * its EOIs sent after the pass's flush (xnb_pass_settle()), not now,
+ * before its copies are even made.  A turn in defer mode (@defer,
+ * xnb_defer_mode()) that drains it says in *hold the ways it moved
+ * packets in instead, and then neither re-arms the ring nor sends the
+ * EOIs of those ways: the caller holds the queue (defer.c).  Otherwise
+ * *hold is 0.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 			    const struct xnb_pass_ways *way, u32 turn,
 			    bool defer, struct xnb_pass_acct *a,
-			    unsigned int *hold)
+			    unsigned int *hold, struct list_head *settle)
 	__must_hold(&g->pass_busy)
 {
 	u32 rx_turn = min(turn, way->rx), tx_turn = min(turn, way->tx);
@@ -139,7 +142,7 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	rx = xnb_rx_gather(g, q, rx_limit, &rx_used);
 	xnb_pass_charge(a, 0, rx_used);
 	tx_limit = xnb_pass_tx_slots(a, tx_turn);
-	tx = xnb_tx_gather(g, q, tx_limit, &tx_used, !defer);
+	tx = xnb_tx_gather(g, q, tx_limit, &tx_used);
 	xnb_pass_charge(a, tx, tx_used);
 	q->turn_left.rx = xnb_pass_turn_left(way->rx, rx_limit, rx_used);
 	q->turn_left.tx = xnb_pass_turn_left(way->tx, tx_limit, tx_used);
@@ -157,18 +160,19 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 
 	if (xnb_rx_pending(q))
 		return true;
-	/* Held: the guest's next requests wait for the hold timer's turn,
-	 * unannounced; one waiting already is served now.  A packet held
-	 * for credit has the credit timer instead.
+	/* Requests posted already are served now; a packet held for credit
+	 * has the credit timer.  Held: the guest's next requests wait for
+	 * the hold timer's turn, unannounced.
 	 */
-	if (defer && !q->tx_held) {
+	if (!q->tx_held) {
 		if (xnb_tx_waiting(q))
 			return true;
-		*hold = xnb_defer_keep(rx, tx, q->rx_blocked_since,
-				       q->tx_irq == q->rx_irq);
+		if (defer)
+			*hold = xnb_defer_keep(rx, tx, q->rx_blocked_since,
+					       q->tx_irq == q->rx_irq);
 	}
-	/* A way not held re-arms, so its guest is heard at once. */
-	if (!(*hold & XNB_WAY_TX) && xnb_tx_pending(q)) {
+	/* Held for RX alone: TX re-arms now, so its guest is heard. */
+	if (*hold && !(*hold & XNB_WAY_TX) && xnb_tx_pending(q)) {
 		*hold = 0;
 		return true;
 	}
@@ -187,12 +191,67 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 			xnb_vif_eoi(q, XNB_EOI_RX);
 		return false;
 	}
+	/* Once, should a kick give it a second turn in this pass. */
+	if (list_empty(&q->settle_node))
+		list_add_tail(&q->settle_node, settle);
+	return false;
 
 eoi:
 	/* Rings drained: let the event channels fire again. */
 	xnb_vif_eoi(q, XNB_EOI_TX);
 	xnb_vif_eoi(q, XNB_EOI_RX);
 	return false;
+}
+
+/* The queues this pass drained, once its copies are made and their
+ * responses out: each one's guest TX ring is re-armed and looked at
+ * again (xnb_tx_pending()); requests posted meanwhile put it back on the
+ * active list, unannounced, else its EOIs go.  Re-armed when the gather
+ * found the ring empty, before the copy hypercall, a guest that posts
+ * while the copies run raises an event the re-arm after them would not
+ * have asked for (netfront notifies once per re-arm), and that event
+ * costs an upcall and a pass once the EOI unmasks it: 0.62 events a
+ * packet against the stock driver's 0.44 (it re-arms after its copies)
+ * under the bench's 64 B floods.  A queue held by a later turn of this
+ * pass stays held (defer.c); one back on the active list (a kick, a
+ * later turn with work left) is settled by its next turn; one detached
+ * meanwhile with requests waiting is served by its next group's kick,
+ * or its channels close.
+ */
+static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
+	__must_hold(&g->pass_busy)
+{
+	struct xnb_queue *q, *n;
+	bool wake = false;
+
+	lockdep_assert_held(&g->pass_busy);
+	list_for_each_entry_safe(q, n, settle, settle_node) {
+		bool eoi = false;
+
+		list_del_init(&q->settle_node);
+		spin_lock_irq(&g->lock);
+		if (!q->deferred && !q->queued) {
+			if (!xnb_tx_pending(q)) {
+				eoi = true;
+			} else if (rcu_dereference_protected(q->group,
+					lockdep_is_held(&g->lock)) == g) {
+				/* Its group is g or NULL until the pass ends. */
+				list_add_tail(&q->active_node, &g->active);
+				q->queued = true;
+				WRITE_ONCE(g->nr_active, g->nr_active + 1);
+				wake = true;
+			}
+		}
+		spin_unlock_irq(&g->lock);
+		if (eoi) {
+			/* Rings drained: let the event channels fire again. */
+			xnb_vif_eoi(q, XNB_EOI_TX);
+			xnb_vif_eoi(q, XNB_EOI_RX);
+		}
+	}
+	/* As a kick during the poll would: NAPI polls again (missed). */
+	if (wake)
+		xnb_group_wake(g);
 }
 
 /* Keep the longest pass and the most slots one used, for sysfs.  A
@@ -263,6 +322,7 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	unsigned int n, served = 0, holds = 0, keep_ways, moved = 0;
 	struct xnb_queue *q;
 	LIST_HEAD(waiting);
+	LIST_HEAD(settle);
 	bool more, cut, from_hold;
 	u32 hold_ns;
 
@@ -308,7 +368,7 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		more = xnb_group_serve(g, q, &way, turn,
 				       xnb_defer_mode(hold_ns, from_hold, start,
 						      q->drained_ns),
-				       a, &keep_ways);
+				       a, &keep_ways, &settle);
 		/* A drain that moved packets: the queue's pace (a turn of a
 		 * timer's kick that found nothing says nothing of it).
 		 */
@@ -367,6 +427,7 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	list_splice(&waiting, &g->active);
 	spin_unlock_irq(&g->lock);
 	xnb_copy_flush(g);
+	xnb_pass_settle(g, &settle);
 	end = ktime_get_ns();
 	/* The pace the next holds are measured by: passes that moved
 	 * something (not the slot a turn that moved none is charged).

@@ -33,12 +33,13 @@
  * xnb_tx_pending() - Whether a queue's guest TX ring has requests left.
  * @q: the queue, served by the caller's pass
  *
- * Asked before the queue goes idle: a gather that stopped on its budget
- * or on a failed allocation right at req_prod, or one of a turn that
- * might have held the queue (it does not re-arm: defer.c), left
- * req_event where an older check put it, and the guest raises no event
- * for what it posts next.  This re-arms it (and rechecks) as the
- * gather's own empty-ring path does.
+ * Asked before the queue goes idle: the gather leaves req_event where
+ * an older check put it, and the guest raises no event for what it
+ * posts next.  This re-arms it (RING_FINAL_CHECK_FOR_REQUESTS: moves
+ * req_event past req_cons, then looks at req_prod again).  The pass
+ * asks it after its flush (pass.c's settle), so requests the guest
+ * posts while the copies run are found by this look, not announced by
+ * an event; a queue held for TX is not asked (defer.c).
  *
  * Context: The group's poll (BH off), inside the pass serving @q.
  * Return: true when requests wait; false when none do, or while a
@@ -59,10 +60,11 @@ bool xnb_tx_pending(struct xnb_queue *q)
  * xnb_tx_waiting() - Whether guest TX requests wait, at a glance.
  * @q: the queue, served by the caller's pass
  *
- * A hint for sizing the turn's RX (xnb_pass_rx_slots()), asked only
- * when it can change that (xnb_pass_rx_split()): unlike
- * xnb_tx_pending() it re-arms nothing, and a producer index past the
- * ring counts as work (the gather then disables the vif).
+ * For sizing the turn's RX (xnb_pass_rx_slots()), asked only when it
+ * can change that (xnb_pass_rx_split()), and at the turn's end: unlike
+ * xnb_tx_pending() it re-arms nothing (a drained queue is re-armed
+ * after the pass's flush), and a producer index past the ring counts as
+ * work (the gather then disables the vif).
  *
  * Context: The group's poll (BH off), inside the pass serving @q.
  * Return: true when requests are posted and no packet waits for credit.
@@ -394,16 +396,16 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
  * @slots: the ring slots used are added to it (the pass's cap counts them)
- * @rearm: re-arm req_event when the ring empties (RING_FINAL_CHECK);
- *	false for a turn that may end held (defer.c), whose end re-arms
- *	it unless the queue is held
  *
  * Parses each packet (proto.c), takes its credit, and starts its copy in
  * the group's batch; a malformed packet is answered with an error, a
  * protocol violation disables the vif.  Stops at the budget, an empty
  * ring, a packet that waits for credit (tx_held, the credit timer
  * armed) or a full response ring; the packet that crosses the budget
- * still goes.
+ * still goes.  An empty ring is not re-armed here: the pass does that
+ * after its flush (xnb_tx_pending()), when the copies are done and the
+ * responses out, or leaves it unarmed for a queue it holds (defer.c),
+ * so a guest that keeps posting meanwhile raises no event for it.
  *
  * Context: The group's poll (BH off), under its pass lock.  Takes the
  * vif's credit_lock when a rate is set, its mcast lock for a filter
@@ -412,7 +414,7 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * requests included.
  */
 int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
-		  unsigned int *slots, bool rearm)
+		  unsigned int *slots)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_vif *vif = q->vif;
@@ -439,24 +441,8 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 				xnb_vif_fatal(vif, xnb_tx_reason_str(XNB_R_RING_OVERFLOW));
 				break;
 			}
-			if (!avail) {
-				int more;
-
-				/* A turn that may end held leaves req_event
-				 * alone: the guest raises no event, the hold
-				 * timer's turn looks (defer.c).
-				 */
-				if (!rearm)
-					break;
-				RING_FINAL_CHECK_FOR_REQUESTS(&q->tx, more);
-				if (!more)
-					break;
-				/* Charged like a slot: a guest moving req_prod
-				 * back and forth cannot keep us here.
-				 */
-				used++;
-				continue;
-			}
+			if (!avail)
+				break;
 			virt_rmb();	/* read slots after req_prod */
 			v = xnb_tx_parse(q->tx.sring->ring, XNB_TX_RING_SIZE,
 					 q->tx.req_cons, avail, &lim,
