@@ -245,7 +245,7 @@ static struct sk_buff *xnb_tx_alloc(struct page_pool *pool, u32 len)
 	skb_reserve(skb, NET_SKB_PAD + NET_IP_ALIGN);
 	skb_put(skb, headlen);
 	if (pool)
-		skb_mark_for_recycle(skb);
+		xnb_skb_mark_for_recycle(skb);
 
 	for (rest = len - headlen; rest; i++) {
 		unsigned int sz = min_t(u32, rest, PAGE_SIZE);

@@ -133,11 +133,14 @@ static inline void xnb_hrtimer_setup(struct hrtimer *timer,
  * drivers using page_pool select; Debian's 6.1 and 6.12 have it) makes
  * no pool (tx.c tests IS_ENABLED(CONFIG_PAGE_POOL)), and there 6.1
  * defines no skb_mark_for_recycle(), which 6.12 defines as a no-op.
- * Function-like, defined after linux/skbuff.h, as net_dim() above.
+ * Our own name, so that no kernel's definition is shadowed.
  */
-#if !IS_ENABLED(CONFIG_PAGE_POOL)
-#define skb_mark_for_recycle(skb)	((void)(skb))
+static inline void xnb_skb_mark_for_recycle(struct sk_buff *skb)
+{
+#if IS_ENABLED(CONFIG_PAGE_POOL)
+	skb_mark_for_recycle(skb);
 #endif
+}
 
 /* netdev_xmit_more() is an inline of the same name and meaning on
  * every kernel supported: a per-CPU flag, or with PREEMPT_RT on newer
