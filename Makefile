@@ -246,9 +246,8 @@ lint: kdir-6.1
 # Lab scenarios `make check` runs, chosen to fit CI's hour with room for a
 # slower host (about 25 minutes of lab here): the lifecycle, each worker
 # mode, what an admin does live (regroup, sysfs, xnbctl, coalesce), the
-# races a review found (destroy-busy, reload-race), a save and restore,
-# and holding a streaming queue (defer).  The 2-queue guest runs on
-# Debian 13 only, to make room for defer.
+# races a review found (destroy-busy, reload-race) and a save and
+# restore.  The 2-queue guest runs on Debian 13 only.
 # Debian's module runs the reference scenarios.  Live migration (`make
 # migrate`) is not here: the lab's Xen refuses to track a PV guest's
 # dirty pages (log-dirty: EOPNOTSUPP under QEMU TCG), so the scenario
@@ -256,7 +255,7 @@ lint: kdir-6.1
 # so one `make check` covers the whole groups x worker matrix.
 CHECK_OURS ?= hotplug teardown matrix-2-kthread matrix-1-tasklet \
 	      jumbo regroup sysfs destroy-busy reload-race \
-	      saverestore xnbctl coalesce defer
+	      saverestore xnbctl coalesce
 CHECK_STOCK ?= basic hotplug teardown
 CHECK_TRIXIE ?= matrix-1-kthread matrix-2-tasklet multiqueue
 # `make check-full` (about 100 minutes; run before an issue is resolved):
