@@ -58,7 +58,7 @@ static enum hrtimer_restart xnb_rx_notify_timer_fn(struct hrtimer *t)
 	struct xnb_queue *q = container_of(t, struct xnb_queue,
 					   rx_notify_timer);
 
-	xnb_group_kick(q, XNB_WAY_NOW);
+	xnb_group_kick(q);
 	return HRTIMER_NORESTART;
 }
 

@@ -50,8 +50,7 @@
  *     pass.c     xnb_group_pass: round-robin over active queues with a
  *                per-queue budget, paced by the NAPI budget, each pass
  *                capped at XNB_PASS_SLOTS ring slots both ways (the
- *                accounting is proto.c's); a streaming queue's drained
- *                turn may hold it (defer.c)
+ *                accounting is proto.c's)
  *     tx.c       xnb_tx_gather, then at the flush xnb_tx_complete and
  *                xnb_tx_deliver (napi_gro_receive on the polling
  *                context): guest -> dom0
@@ -73,9 +72,6 @@
  *     coalesce.c each queue's notify timer (an hrtimer, hard irq): kicks
  *                the group when a guest RX notification put off is due
  *                (the pass sends it: rx.c, xnb_rx_notify_check)
- *     defer.c    each group's hold timer (an hrtimer, hard irq): puts
- *                the queues held after their turn back on the active
- *                list and wakes the group
  *
  *   system_wq
  *     coalesce.c net_dim's work: applies the RX moderation profile
@@ -214,7 +210,6 @@ extern unsigned int xnb_nr_groups;
 extern bool xnb_use_tasklet;
 extern unsigned int xnb_copy_batch;
 extern unsigned int xnb_budget;
-extern unsigned int xnb_defer_max_usecs;
 extern unsigned int xnb_max_queues;
 extern unsigned int xnb_fatal_skb_slots;
 extern unsigned int xnb_rx_queue_bytes;
@@ -314,8 +309,7 @@ struct xnb_backoff {
  *    the xenbus thread under the backend lock, while the queue is in no
  *    group (connect before the attach, release after the detach); fixed
  *    in between.
- *  - group, group_node, active_node, queued, deferred, defer_turn,
- *    defer_ways, share_pass, share_slots:
+ *  - group, group_node, active_node, queued, share_pass, share_slots:
  *    under group->lock of the group the queue is on (the last two are
  *    written by that group's pass as it gives the queue a turn, and
  *    share_slots cleared at attach).  group and group_node change only
@@ -331,8 +325,8 @@ struct xnb_backoff {
  *    under the lock, a sibling's group in the pass's share).
  *  - ring state (tx, rx private indices, tx_id, tx_extra, tx_pkt,
  *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
- *    worked, flush_group, load, drained_ns, settle_node, the stats'
- *    writes, rx_done_pkts, rx_done_slots, rxmod, net_dim's calls on rx_dim and
+ *    worked, flush_group, load, settle_node, the stats' writes,
+ *    rx_done_pkts, rx_done_slots, rxmod, net_dim's calls on rx_dim and
  *    arming rx_notify_timer) and turn_left: the
  *    pass of the queue's group, which holds that group's pass lock
  *    (pass_busy); while the queue is in no group, the xenbus thread.
@@ -375,19 +369,8 @@ struct xnb_queue {
 	/* Scheduling, under group->lock. */
 	struct xnb_group __rcu *group;
 	struct list_head group_node;	/* on group->queues */
-	struct list_head active_node;	/* on group->active when queued, or
-					 * on group->deferred when deferred
-					 */
+	struct list_head active_node;	/* on group->active when queued */
 	bool queued;
-	/* Held after its turn (defer.c): its EOIs owed, its TX ring not
-	 * re-armed, its kicks of defer_ways absorbed until the group's
-	 * hold timer; defer_turn: the timer (or a kick of another way) put
-	 * it back on the active list, its next turn is in defer mode.
-	 */
-	bool deferred;
-	bool defer_turn;
-	u8 defer_ways;			/* XNB_WAY_* */
-	u64 drained_ns;			/* when a turn last drained it */
 	/* On the pass's list of drained queues whose ring is re-armed and
 	 * EOIs sent after its flush (pass.c); empty otherwise.
 	 */
@@ -608,7 +591,6 @@ struct xnb_group_stats {
 	u64_stats_t busy_ns;		/* time in passes: the balancer's measure */
 	u64_stats_t full_flushes;	/* flushes forced by a full batch */
 	u64_stats_t handoffs;		/* light context -> thread, sustained load */
-	u64_stats_t holds;		/* turns that ended held (defer.c) */
 	struct u64_stats_sync sync;
 };
 
@@ -622,7 +604,6 @@ struct xnb_group_counters {
 	u64 busy_ns;
 	u64 full_flushes;
 	u64 handoffs;
-	u64 holds;
 };
 
 /* xnb_group.pass_busy: group.c's pass lock, a bit lock taken only with
@@ -642,11 +623,10 @@ enum {
 };
 
 /* Locking:
- *  - lock (irq-safe: xnb_group_kick and the hold timer run in hard
- *    irq): queues, active, deferred, defer_armed, nr_queues, nr_active,
- *    pass_seq, and the member queues' scheduling fields (see struct
- *    xnb_queue).  pass_seq is written only by the pass (under the pass
- *    lock as well).  queues and nr_queues change only under
+ *  - lock (irq-safe: xnb_group_kick runs in hard irq): queues, active,
+ *    nr_queues, nr_active, pass_seq, and the member queues' scheduling
+ *    fields (see struct xnb_queue).  pass_seq is written only by the
+ *    pass (under the pass lock as well).  queues and nr_queues change only under
  *    xnb_assign_mutex as well, so its holder walks them without lock
  *    (balance.c, a regroup, debugfs).  nr_active is written with
  *    WRITE_ONCE: the poll reads it lockless, as a hint; the pass's
@@ -655,8 +635,7 @@ enum {
  *  - pass_busy, the pass lock: held by the poll running the group's
  *    pass, taken with a try only (xnb_pass_trylock), released by the
  *    same poll.  It covers the batch (ops, nr_ops, retry_idx, inflight,
- *    nr_inflight), deliver, polling, light_repolls, pass_mean_ns,
- *    stats and the
+ *    nr_inflight), deliver, polling, light_repolls, stats and the
  *    writes of run, besides the ring state of the member queues.
  *    Between passes, with the group paused (sync_mutex) and under
  *    xnb_assign_mutex, the batch arrays and batch are swapped: by a
@@ -683,10 +662,6 @@ enum {
  *    home_cpu at start, then changed only by the CPU hotplug callbacks
  *    (groupset.c), under xnb_assign_mutex, which its readers hold (attach,
  *    sysfs, debugfs).
- *  - hold_ns: written by the pass (WRITE_ONCE), read by debugfs.
- *  - defer_timer: armed under lock by the pass that holds a queue;
- *    its function takes lock; cancelled when the group stops, after
- *    its contexts are disabled (no pass arms it again).
  *  - moves_in, moves_out: under xnb_assign_mutex.
  *  - max_pass_ns, max_pass_slots: raised by the pass (under the pass
  *    lock), reset to 0 by a sysfs write (under xnb_assign_mutex, which
@@ -700,9 +675,6 @@ struct xnb_group {
 	spinlock_t lock;		/* queues, active and their counts */
 	struct list_head queues;
 	struct list_head active;
-	struct list_head deferred;	/* queues held (defer.c) */
-	struct hrtimer defer_timer;	/* brings them back */
-	bool defer_armed;		/* started, its function not run */
 	unsigned int nr_queues;
 	unsigned int nr_active;		/* written under lock, read lockless */
 	u32 pass_seq;			/* the pass's number: vifs' turns */
@@ -748,11 +720,6 @@ struct xnb_group {
 	struct page_pool *tx_pool;
 
 	struct xnb_group_stats stats;	/* written by the pass only */
-	/* What the pass knows of its own pace (defer.c): the mean length of
-	 * its passes that moved packets, and the hold it derives from it.
-	 */
-	u64 pass_mean_ns;
-	u32 hold_ns;
 	/* Queues the balancer moved in and out, under the assign mutex. */
 	unsigned long moves_in;
 	unsigned long moves_out;
@@ -795,7 +762,7 @@ void xnb_group_detach(struct xnb_queue *queue);
 void xnb_group_wake(struct xnb_group *group);
 void xnb_group_pass(struct xnb_group *group, struct xnb_pass_acct *a)
 	__must_hold(&group->pass_busy);
-void xnb_group_kick(struct xnb_queue *queue, unsigned int way);
+void xnb_group_kick(struct xnb_queue *queue);
 void xnb_group_kick_task(struct xnb_queue *queue);
 void xnb_group_move_locked(struct xnb_queue *queue, unsigned int to);
 void xnb_group_stats_read(const struct xnb_group *group,
@@ -907,18 +874,6 @@ int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr);
 void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr);
 void xnb_mcast_clear(struct xnb_vif *vif);
 bool xnb_mcast_wanted(struct xnb_vif *vif, const u8 *dest);
-
-/* defer.c: holding a queue's events after its turn */
-void xnb_defer_init(struct xnb_group *group);
-void xnb_defer_stop(struct xnb_group *group);
-void xnb_defer_hold(struct xnb_group *group, struct xnb_queue *queue,
-		    unsigned int ways)
-	__must_hold(&group->lock);
-bool xnb_defer_absorb(struct xnb_group *group, struct xnb_queue *queue,
-		      unsigned int way)
-	__must_hold(&group->lock);
-void xnb_defer_forget(struct xnb_group *group, struct xnb_queue *queue)
-	__must_hold(&group->lock);
 
 /* coalesce.c */
 struct ethtool_coalesce;

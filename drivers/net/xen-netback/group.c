@@ -21,9 +21,7 @@
  * flooding vif gets one budget per pass like every other vif of the
  * group, whatever its number of queues, and an idle vif costs nothing.
  * Copy ops gathered during a poll go to the hypervisor together
- * (copy.c).  A streaming queue whose turn drains it may instead be held,
- * off the active list with its events owed, until the group's hold timer
- * brings it back with the others held meanwhile (defer.c).
+ * (copy.c).
  *
  * The pass itself is pass.c's.  Here: the kicks that wake a group, its
  * pass lock, which context runs the passes, pausing them (a detach's
@@ -81,15 +79,12 @@ static void xnb_group_wake_task(struct xnb_group *g)
 
 /* Queue @q on its group's active list unless it is there already, and
  * wake the group: with xnb_group_wake_task() when @task, for a caller
- * in process context with BH on.  A held queue's kick of the ways it is
- * held for waits for the hold timer (defer.c).
+ * in process context with BH on.
  */
-static void xnb_group_kick_how(struct xnb_queue *q, unsigned int way,
-			       bool task)
+static void xnb_group_kick_how(struct xnb_queue *q, bool task)
 {
 	struct xnb_group *g;
 	unsigned long flags;
-	bool absorbed = false;
 
 	rcu_read_lock();
 	g = rcu_dereference(q->group);
@@ -103,18 +98,14 @@ static void xnb_group_kick_how(struct xnb_queue *q, unsigned int way,
 	 * another group's lock than the one held.
 	 */
 	if (rcu_access_pointer(q->group) == g && !q->queued) {
-		absorbed = xnb_defer_absorb(g, q, way);
-		if (!absorbed) {
-			list_add_tail(&q->active_node, &g->active);
-			q->queued = true;
-			WRITE_ONCE(g->nr_active, g->nr_active + 1);
-		}
+		list_add_tail(&q->active_node, &g->active);
+		q->queued = true;
+		WRITE_ONCE(g->nr_active, g->nr_active + 1);
 	}
 	spin_unlock_irqrestore(&g->lock, flags);
-	/* An absorbed kick's queue is woken by the hold timer. */
-	if (!absorbed && task)
+	if (task)
 		xnb_group_wake_task(g);
-	else if (!absorbed)
+	else
 		xnb_group_wake(g);
 	rcu_read_unlock();
 }
@@ -122,37 +113,35 @@ static void xnb_group_kick_how(struct xnb_queue *q, unsigned int way,
 /**
  * xnb_group_kick() - Put a queue with work on its group's active list.
  * @q: the queue
- * @way: the ways the work is for (XNB_WAY_*)
  *
  * Queues @q once on the active list of the group serving it and
- * schedules that group's poll, unless @q is held for every way of @way
- * (defer.c): its hold timer serves it then.  A queue in no group is left
- * alone: whoever attaches it next kicks it.
+ * schedules that group's poll.  A queue in no group is left alone:
+ * whoever attaches it next kicks it.
  *
  * Context: Hard irq (event channels), softirq (timers), or BH off (the
  * transmit path); process context uses xnb_group_kick_task().  Takes the
  * group's lock with irqs saved.  An RCU reader while it holds the group:
  * a runtime regroup frees the old groups only after synchronize_rcu().
  */
-void xnb_group_kick(struct xnb_queue *q, unsigned int way)
+void xnb_group_kick(struct xnb_queue *q)
 {
-	xnb_group_kick_how(q, way, false);
+	xnb_group_kick_how(q, false);
 }
 
 /**
  * xnb_group_kick_task() - xnb_group_kick() from process context.
  * @q: the queue
  *
- * As xnb_group_kick() for work either way, for callers in process
- * context with BH on (an attach, a move, a "rate" change), where
- * scheduling NAPI needs BH bracketed to run.
+ * As xnb_group_kick(), for callers in process context with BH on (an
+ * attach, a move, a "rate" change), where scheduling NAPI needs BH
+ * bracketed to run.
  *
  * Context: Process context, may sleep; BH on.  Takes the group's lock
  * and disables BH around the wake-up.
  */
 void xnb_group_kick_task(struct xnb_queue *q)
 {
-	xnb_group_kick_how(q, XNB_WAY_ALL, true);
+	xnb_group_kick_how(q, true);
 }
 
 /* Bits of xnb_group.pass_busy. */
@@ -579,7 +568,6 @@ int xnb_group_start(struct xnb_group *g, unsigned int index)
 	u64_stats_init(&g->stats.sync);
 	INIT_LIST_HEAD(&g->queues);
 	INIT_LIST_HEAD(&g->active);
-	xnb_defer_init(g);
 	mutex_init(&g->sync_mutex);
 	lockdep_init_map(&g->pass_busy.dep_map, "xnb_group_pass",
 			 &xnb_pass_key, 0);
@@ -613,11 +601,8 @@ void xnb_group_stop(struct xnb_group *g)
 {
 	if (g->napi_dev) {
 		napi_disable(&g->napi);
-		if (g->light_dev)
-			napi_disable(&g->light);
-		/* No pass arms it any more, and it wakes no deleted context. */
-		xnb_defer_stop(g);
 		if (g->light_dev) {
+			napi_disable(&g->light);
 			netif_napi_del(&g->light);
 			xnb_free_netdev_dummy(g->light_dev);
 			g->light_dev = NULL;

@@ -177,7 +177,6 @@ static void xnb_group_detach_locked(struct xnb_queue *q)
 		q->queued = false;
 		WRITE_ONCE(g->nr_active, g->nr_active - 1);
 	}
-	xnb_defer_forget(g, q);
 	RCU_INIT_POINTER(q->group, NULL);
 	spin_unlock_irq(&g->lock);
 	xnb_queue_irqs_unhint(q);
@@ -682,7 +681,6 @@ void xnb_group_stats_read(const struct xnb_group *g,
 		c->busy_ns = u64_stats_read(&s->busy_ns);
 		c->full_flushes = u64_stats_read(&s->full_flushes);
 		c->handoffs = u64_stats_read(&s->handoffs);
-		c->holds = u64_stats_read(&s->holds);
 	} while (u64_stats_fetch_retry(&s->sync, start));
 }
 
@@ -781,14 +779,13 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		struct xnb_queue *q;
 
 		xnb_group_stats_read(g, &c);
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu holds %llu hold_us %llu run %s max_pass_ns %lu max_pass_slots %u home_cpu %d batch %u tx_pool %d\n",
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s max_pass_ns %lu max_pass_slots %u home_cpu %d batch %u tx_pool %d\n",
 			   i, g->cpu, READ_ONCE(g->nr_queues), c.passes,
 			   c.packets, c.batches, c.ops,
 			   c.batches ? div64_u64(c.ops, c.batches) : 0,
 			   c.full_flushes, c.eagain_retries,
 			   div_u64(c.busy_ns, NSEC_PER_MSEC), g->moves_in,
-			   g->moves_out, c.handoffs, c.holds,
-			   div_u64(READ_ONCE(g->hold_ns), NSEC_PER_USEC),
+			   g->moves_out, c.handoffs,
 			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main",
 			   READ_ONCE(g->max_pass_ns),
 			   READ_ONCE(g->max_pass_slots), g->home_cpu,

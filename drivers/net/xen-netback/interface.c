@@ -228,14 +228,10 @@ void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 			     unsigned int which)
 {
-	/* One channel for both rings brings work either way. */
-	unsigned int way = q->tx_irq == q->rx_irq ? XNB_WAY_ALL :
-			   which == XNB_EOI_TX ? XNB_WAY_TX : XNB_WAY_RX;
-
 	switch (ev) {
 	case XNB_EV_KICK:
 		set_bit(which, &q->eoi);
-		xnb_group_kick(q, way);
+		xnb_group_kick(q);
 		break;
 	case XNB_EV_OWE:
 		/* Held for credit: the credit timer's pass sends the EOI. */
@@ -246,7 +242,7 @@ static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 		 */
 		smp_mb__after_atomic();
 		if (!READ_ONCE(q->tx_held))
-			xnb_group_kick(q, way);
+			xnb_group_kick(q);
 		break;
 	default:
 		xnb_lateeoi(&q->backoff[which], irq, xnb_eoi_progress(q, which),

@@ -3,14 +3,14 @@
  * Module parameters, init and exit.
  *
  * worker and tx_page_pool are read-only after load (0444).  groups,
- * budget, copy_batch, rebalance_ms and defer_max_usecs can be changed at
- * runtime, where an out-of-range value is refused (at load it is
- * clamped); a new groups count moves every queue live.  The stock
- * driver's runtime parameters (max_queues, separate_tx_rx_irq,
- * hash_cache_size, provides_xdp_headroom) are writable as in stock;
- * max_queues, separate_tx_rx_irq and provides_xdp_headroom apply to what
- * the next connection is offered.  Other out-of-range values are clamped
- * with a log line; an unknown worker= refuses the load.
+ * budget, copy_batch and rebalance_ms can be changed at runtime, where
+ * an out-of-range value is refused (at load it is clamped); a new groups
+ * count moves every queue live.  The stock driver's runtime parameters
+ * (max_queues, separate_tx_rx_irq, hash_cache_size,
+ * provides_xdp_headroom) are writable as in stock; max_queues,
+ * separate_tx_rx_irq and provides_xdp_headroom apply to what the next
+ * connection is offered.  Other out-of-range values are clamped with a
+ * log line; an unknown worker= refuses the load.
  *
  * Unloading is refused while any vif exists: xenbus holds a module
  * reference for every bound device.
@@ -163,30 +163,6 @@ static const struct kernel_param_ops xnb_budget_ops = {
 };
 module_param_cb(budget, &xnb_budget_ops, &xnb_budget, 0644);
 MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per vif and direction in one group pass, split among its busy queues (1-1024)");
-
-/* The longest a group holds a queue's events after its turn (defer.c);
- * 0 = never.  Read by each pass.  Its floor is a timer's own cost.
- */
-unsigned int xnb_defer_max_usecs = XNB_DEFER_USECS_DEF;
-
-static int xnb_defer_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int v;
-	int err;
-
-	err = xnb_param_range_or_off(val, kp, XNB_DEFER_MIN_USECS,
-				     XNB_DEFER_MAX_USECS, &v);
-	if (!err)
-		WRITE_ONCE(xnb_defer_max_usecs, v);
-	return err;
-}
-
-static const struct kernel_param_ops xnb_defer_ops = {
-	.set = xnb_defer_set,
-	.get = param_get_uint,
-};
-module_param_cb(defer_max_usecs, &xnb_defer_ops, &xnb_defer_max_usecs, 0644);
-MODULE_PARM_DESC(defer_max_usecs, "Hold a queue whose packets come faster than the hold after its turn, this long at most (8 of the group's mean passes), so that several guests' packets share a pass (0 = off, 10-10000)");
 
 /* The balancer's period (balance.c); 0 = off. */
 unsigned int xnb_rebalance_ms = 1000;

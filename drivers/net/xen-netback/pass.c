@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A worker group's pass: which queues get a turn and how much, each turn
- * (dom0->guest, then guest->dom0), holding a streaming queue after its
- * turn (defer.c), and the flush of the pass's copies (copy.c).  When a
- * pass runs, in which context, and the kicks that bring queues to it are
- * group.c's; the arithmetic of shares, turns and caps is proto.c's.
+ * (dom0->guest, then guest->dom0), and the flush of the pass's copies
+ * (copy.c).  When a pass runs, in which context, and the kicks that
+ * bring queues to it are group.c's; the arithmetic of shares, turns and
+ * caps is proto.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ktime.h>
-#include <linux/smp.h>
 
 #include "common.h"
 #include "trace.h"
@@ -52,25 +51,21 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
  * it is the group's only active queue: nr_active counts it, and those
  * on @waiting or put back), the more of the two in *share, and its
  * turn's slots in *turn: *share clipped to what is left of the pass's
- * cap (@a), and in *held whether the hold timer (or a kick of a way it
- * was not held for) put it back (defer.c).  The vif's other queues are
- * charged the turn, what the queue was given, not its share.  A queue
- * whose vif had its budget in this pass already gets none: it moves to
- * @waiting, still queued, and
+ * cap (@a).  The vif's other queues are charged the turn, what the
+ * queue was given, not its share.  A queue whose vif had its budget in
+ * this pass already gets none: it moves to @waiting, still queued, and
  * goes back to the head of the active list when the pass ends
  * (xnb_group_pass), so its turn comes first next time.
  */
 static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 				       const struct xnb_pass_acct *a,
 				       struct list_head *waiting, u32 *share,
-				       struct xnb_pass_ways *way, u32 *turn,
-				       bool *held)
+				       struct xnb_pass_ways *way, u32 *turn)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q;
 
 	lockdep_assert_held(&g->pass_busy);
-	*held = false;
 	spin_lock_irq(&g->lock);
 	q = list_first_entry_or_null(&g->active, struct xnb_queue,
 				     active_node);
@@ -85,8 +80,6 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 			WRITE_ONCE(g->nr_active, g->nr_active - 1);
 			q->share_pass = g->pass_seq;
 			q->share_slots = *turn;
-			*held = q->defer_turn;
-			q->defer_turn = false;
 		} else {
 			list_move_tail(&q->active_node, waiting);
 		}
@@ -108,16 +101,11 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
  *
  * A drained queue goes on @settle: its guest TX ring is re-armed and
  * its EOIs sent after the pass's flush (xnb_pass_settle()), not now,
- * before its copies are even made.  A turn in defer mode (@defer,
- * xnb_defer_mode()) that drains it says in *hold the ways it moved
- * packets in instead, and then neither re-arms the ring nor sends the
- * EOIs of those ways: the caller holds the queue (defer.c).  Otherwise
- * *hold is 0.
+ * before its copies are even made.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 			    const struct xnb_pass_ways *way, u32 turn,
-			    bool defer, struct xnb_pass_acct *a,
-			    unsigned int *hold, struct list_head *settle)
+			    struct xnb_pass_acct *a, struct list_head *settle)
 	__must_hold(&g->pass_busy)
 {
 	u32 rx_turn = min(turn, way->rx), tx_turn = min(turn, way->tx);
@@ -126,7 +114,6 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	int rx, tx;
 
 	lockdep_assert_held(&g->pass_busy);
-	*hold = 0;
 	q->turn_left = (struct xnb_pass_ways){};
 	/* A guest RX notification put off and due: its timer's kick. */
 	xnb_rx_notify_check(q);
@@ -161,36 +148,12 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	if (xnb_rx_pending(q))
 		return true;
 	/* Requests posted already are served now; a packet held for credit
-	 * has the credit timer.  Held: the guest's next requests wait for
-	 * the hold timer's turn, unannounced.
+	 * has the credit timer.
 	 */
-	if (!q->tx_held) {
-		if (xnb_tx_waiting(q))
-			return true;
-		if (defer)
-			*hold = xnb_defer_keep(rx, tx, q->rx_blocked_since,
-					       q->tx_irq == q->rx_irq);
-	}
-	/* Held for RX alone: TX re-arms now, so its guest is heard. */
-	if (*hold && !(*hold & XNB_WAY_TX) && xnb_tx_pending(q)) {
-		*hold = 0;
+	if (xnb_tx_waiting(q))
 		return true;
-	}
 	/* Drained: its next turn is a new one. */
 	q->turn_left = (struct xnb_pass_ways){};
-	if (*hold) {
-		/* The held ways' EOIs stay owed, their channels masked (one
-		 * channel for both rings is held only with TX: see
-		 * xnb_defer_keep()).
-		 */
-		if (q->tx_irq == q->rx_irq)
-			return false;
-		if (!(*hold & XNB_WAY_TX))
-			xnb_vif_eoi(q, XNB_EOI_TX);
-		if (!(*hold & XNB_WAY_RX))
-			xnb_vif_eoi(q, XNB_EOI_RX);
-		return false;
-	}
 	/* Once, should a kick give it a second turn in this pass. */
 	if (list_empty(&q->settle_node))
 		list_add_tail(&q->settle_node, settle);
@@ -212,11 +175,10 @@ eoi:
  * have asked for (netfront notifies once per re-arm), and that event
  * costs an upcall and a pass once the EOI unmasks it: 0.62 events a
  * packet against the stock driver's 0.44 (it re-arms after its copies)
- * under the bench's 64 B floods.  A queue held by a later turn of this
- * pass stays held (defer.c); one back on the active list (a kick, a
- * later turn with work left) is settled by its next turn; one detached
- * meanwhile with requests waiting is served by its next group's kick,
- * or its channels close.
+ * under the bench's 64 B floods.  A queue back on the active list (a
+ * kick, a later turn with work left) is settled by its next turn; one
+ * detached meanwhile with requests waiting is served by its next
+ * group's kick, or its channels close.
  */
 static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 	__must_hold(&g->pass_busy)
@@ -230,7 +192,7 @@ static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 
 		list_del_init(&q->settle_node);
 		spin_lock_irq(&g->lock);
-		if (!q->deferred && !q->queued) {
+		if (!q->queued) {
 			if (!xnb_tx_pending(q)) {
 				eoi = true;
 			} else if (rcu_dereference_protected(q->group,
@@ -306,8 +268,7 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * queues left, the poll keeps the group scheduled (xnb_group_run).
  *
  * tests/unit/test_pass_model.c's model_pass() mirrors this loop, with
- * xnb_group_pop() and xnb_group_serve(), holding off (a queue's hold
- * changes no share, turn or cap): change them together.
+ * xnb_group_pop() and xnb_group_serve(): change them together.
  *
  * Context: The group's poll (softirq, or its thread with BH off), under
  * its pass lock.
@@ -319,12 +280,11 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	u32 share, turn, start_slots, vif_budget = READ_ONCE(xnb_budget);
 	struct xnb_pass_ways way;
 	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
-	unsigned int n, served = 0, holds = 0, keep_ways, moved = 0;
+	unsigned int n, served = 0;
 	struct xnb_queue *q;
 	LIST_HEAD(waiting);
 	LIST_HEAD(settle);
-	bool more, cut, from_hold;
-	u32 hold_ns;
+	bool more, cut;
 
 	lockdep_assert_held(&g->pass_busy);
 	/* The pass's own counters, for its event: ours to read. */
@@ -340,20 +300,10 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	n = g->nr_active;
 	g->pass_seq++;
 	spin_unlock_irq(&g->lock);
-	/* How long a queue drained in this pass may be held (defer.c): not
-	 * at all by a pass away from the group's CPU (a light poll on the
-	 * CPU of a transmit, a CPU going offline), whose pinned timer would
-	 * keep the passes there.
-	 */
-	hold_ns = 0;
-	if (raw_smp_processor_id() == READ_ONCE(g->cpu))
-		hold_ns = xnb_defer_hold_ns(g->pass_mean_ns,
-					    READ_ONCE(xnb_defer_max_usecs));
-	WRITE_ONCE(g->hold_ns, hold_ns);
 
 	while (n-- && xnb_pass_may_serve(a) &&
 	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share, &way,
-				  &turn, &from_hold))) {
+				  &turn))) {
 		if (!share) {
 			/* Its vif's budget is spent: it waits, still active,
 			 * with no kick to come (its channels stay masked until
@@ -365,35 +315,12 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		}
 		served++;
 		start_slots = a->slots;
-		more = xnb_group_serve(g, q, &way, turn,
-				       xnb_defer_mode(hold_ns, from_hold, start,
-						      q->drained_ns),
-				       a, &keep_ways, &settle);
-		/* A drain that moved packets: the queue's pace (a turn of a
-		 * timer's kick that found nothing says nothing of it).
-		 */
-		if (!more && a->slots != start_slots)
-			q->drained_ns = start;
-		moved += a->slots - start_slots;
+		more = xnb_group_serve(g, q, &way, turn, a, &settle);
 		/* One slot at least a turn, so the cap bounds the turns too:
 		 * a disabled vif, RX waiting for buffers, TX held for credit
 		 * or a full response ring use none.
 		 */
 		xnb_pass_turn_end(a, start_slots);
-		if (!more && keep_ways) {
-			spin_lock_irq(&g->lock);
-			/* Not if detached meanwhile (its group is g or
-			 * NULL, as below), nor kicked during its turn: a
-			 * queue on the active list gets its turn anyway.
-			 */
-			if (rcu_dereference_protected(q->group,
-						      lockdep_is_held(&g->lock)) == g &&
-			    !q->queued) {
-				xnb_defer_hold(g, q, keep_ways);
-				holds++;
-			}
-			spin_unlock_irq(&g->lock);
-		}
 		if (!more)
 			continue;
 		spin_lock_irq(&g->lock);
@@ -429,15 +356,9 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	xnb_copy_flush(g);
 	xnb_pass_settle(g, &settle);
 	end = ktime_get_ns();
-	/* The pace the next holds are measured by: passes that moved
-	 * something (not the slot a turn that moved none is charged).
-	 */
-	if (moved)
-		g->pass_mean_ns = xnb_defer_mean(g->pass_mean_ns, end - start);
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_inc(&g->stats.passes);
 	u64_stats_add(&g->stats.busy_ns, end - start);
-	u64_stats_add(&g->stats.holds, holds);
 	u64_stats_update_end(&g->stats.sync);
 	xnb_group_note_max(g, end - start, a->slots);
 	if (traced) {

@@ -385,52 +385,6 @@ bool xnb_rxmod_wanted(u32 rsp_prod, u32 rsp_event, u32 ring_size)
 	return rsp_event - rsp_prod - 1u >= ring_size;
 }
 
-u64 xnb_defer_hold_ns(u64 pass_ns, u32 max_usecs)
-{
-	u64 max = (u64)max_usecs * 1000u, hold;
-
-	if (!max)
-		return 0;
-	/* Saturating: a mean past 2^61 ns is no pass, but stays bounded. */
-	hold = pass_ns > ~0ull / XNB_DEFER_PASSES ? ~0ull :
-	       pass_ns * XNB_DEFER_PASSES;
-	if (hold < XNB_DEFER_MIN_NS)
-		hold = XNB_DEFER_MIN_NS;
-	return hold < max ? hold : max;
-}
-
-u64 xnb_defer_mean(u64 mean, u64 sample)
-{
-	if (!mean)
-		return sample;
-	/* Each term on its own: no sum to overflow. */
-	return mean - (mean >> XNB_DEFER_EWMA_SHIFT) +
-	       (sample >> XNB_DEFER_EWMA_SHIFT);
-}
-
-bool xnb_defer_mode(u64 hold_ns, bool held, u64 now, u64 drained)
-{
-	if (!hold_ns)
-		return false;
-	if (held)
-		return true;
-	/* A clock before drained (never, on a monotonic one) wraps the gap
-	 * large: no holding on it.
-	 */
-	return drained && now - drained < hold_ns;
-}
-
-unsigned int xnb_defer_keep(unsigned int rx, unsigned int tx,
-			    bool rx_blocked, bool one_channel)
-{
-	unsigned int ways = (tx ? XNB_WAY_TX : 0) |
-			    (rx && !rx_blocked ? XNB_WAY_RX : 0);
-
-	if (one_channel && (!(ways & XNB_WAY_TX) || rx_blocked))
-		return 0;
-	return ways;
-}
-
 bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)
 {
 	u64 v[2] = { 0, 0 };

@@ -132,7 +132,7 @@ out:
 	if (q->rx_kick_owed &&
 	    (!netdev_xmit_more() || netif_xmit_stopped(txq))) {
 		q->rx_kick_owed = false;
-		xnb_group_kick(q, XNB_WAY_RX);
+		xnb_group_kick(q);
 	}
 	return NETDEV_TX_OK;
 }
@@ -210,7 +210,7 @@ void xnb_stall_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, stall_timer);
 
-	xnb_group_kick(q, XNB_WAY_NOW);
+	xnb_group_kick(q);
 }
 
 static void xnb_rx_unblocked(struct xnb_queue *q)

@@ -20,9 +20,8 @@
  *              (or since the group was created); a read sooner than
  *              XNB_BUSY_MIN_MS after the one that measured gives that
  *              value again
- *   passes packets batches ops handoffs holds moves_in moves_out
- *              counters since the group was created (holds: turns that
- *              ended with the queue held, defer.c)
+ *   passes packets batches ops handoffs moves_in moves_out
+ *              counters since the group was created
  *   max_pass_us, max_pass_slots
  *              the longest pass (microseconds, rounded up) and the most
  *              ring slots a pass used, both ways, since the group was
@@ -297,7 +296,6 @@ XNB_GROUP_COUNTER(packets);
 XNB_GROUP_COUNTER(batches);
 XNB_GROUP_COUNTER(ops);
 XNB_GROUP_COUNTER(handoffs);
-XNB_GROUP_COUNTER(holds);
 XNB_GROUP_VALUE(moves_in);
 XNB_GROUP_VALUE(moves_out);
 XNB_GROUP_RESETTABLE(max_pass_us);
@@ -314,7 +312,6 @@ static struct attribute *xnb_group_attrs[] = {
 	&xnb_attr_batches.kattr.attr,
 	&xnb_attr_ops.kattr.attr,
 	&xnb_attr_handoffs.kattr.attr,
-	&xnb_attr_holds.kattr.attr,
 	&xnb_attr_moves_in.kattr.attr,
 	&xnb_attr_moves_out.kattr.attr,
 	&xnb_attr_max_pass_us.kattr.attr,

@@ -39,7 +39,7 @@
  * req_event past req_cons, then looks at req_prod again).  The pass
  * asks it after its flush (pass.c's settle), so requests the guest
  * posts while the copies run are found by this look, not announced by
- * an event; a queue held for TX is not asked (defer.c).
+ * an event.
  *
  * Context: The group's poll (BH off), inside the pass serving @q.
  * Return: true when requests wait; false when none do, or while a
@@ -107,7 +107,7 @@ void xnb_credit_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, credit_timer);
 
-	xnb_group_kick(q, XNB_WAY_NOW);
+	xnb_group_kick(q);
 }
 
 /* True when the packet may go now; else arms the credit timer. */
@@ -404,8 +404,8 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * armed) or a full response ring; the packet that crosses the budget
  * still goes.  An empty ring is not re-armed here: the pass does that
  * after its flush (xnb_tx_pending()), when the copies are done and the
- * responses out, or leaves it unarmed for a queue it holds (defer.c),
- * so a guest that keeps posting meanwhile raises no event for it.
+ * responses out, so a guest that keeps posting meanwhile raises no
+ * event for it.
  *
  * Context: The group's poll (BH off), under its pass lock.  Takes the
  * vif's credit_lock when a rate is set, its mcast lock for a filter
