@@ -34,15 +34,6 @@ xnb_group_batch() {
 		}'
 }
 
-# xnb_group_tx_pool GROUP: 1 when GROUP has its guest TX page_pool, 0
-# when not (it comes and goes with the batch; none with tx_page_pool=0).
-xnb_group_tx_pool() {
-	xnb_groups_file | awk -v g="$1" '
-		$1 == "group" && $2 == g ":" {
-			for (i = 3; i < NF; i++) if ($i == "tx_pool") print $(i + 1)
-		}'
-}
-
 # xnb_threads: our groups' threaded-NAPI kthreads, "napi/xnb-g<N>-0"
 # (comm is cut at 15 characters; none under worker=tasklet).
 xnb_threads() { ps -e -o comm= | grep -c '^napi/xnb-g[0-9]' || true; }

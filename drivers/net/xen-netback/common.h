@@ -218,7 +218,6 @@ extern unsigned int xnb_rx_stall_msecs;
 extern bool xnb_separate_tx_rx_irq;
 extern bool xnb_provides_xdp_headroom;
 extern unsigned int xnb_rebalance_ms;
-extern bool xnb_tx_page_pool;
 
 /* Per-queue counters, read by ethtool and ndo_get_stats64 while the
  * pass counts: u64_stats_t, whose accessors make the race one that is
@@ -713,11 +712,6 @@ struct xnb_group {
 	const struct xnb_copy_ops *copy_ops[XNB_DIR_NR];
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
 	struct napi_struct *polling;	/* the context running the pass */
-	/* Where the pass takes guest TX skbs' pages (tx.c): made and given
-	 * back with the batch, NULL while it has none or with
-	 * tx_page_pool=0; set and cleared with the passes paused.
-	 */
-	struct page_pool *tx_pool;
 
 	struct xnb_group_stats stats;	/* written by the pass only */
 	/* Queues the balancer moved in and out, under the assign mutex. */
@@ -836,7 +830,6 @@ bool xnb_tx_pending(struct xnb_queue *queue);
 bool xnb_tx_waiting(const struct xnb_queue *queue);
 enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
-struct page_pool *xnb_tx_pool_create(void);
 
 /* rx.c */
 extern const struct xnb_copy_ops xnb_rx_copy_ops;

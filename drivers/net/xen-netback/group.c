@@ -334,10 +334,10 @@ static void xnb_group_resume(struct xnb_group *g)
  * xnb_group_sync() - Wait out a poll that may have seen a detached queue.
  * @g: the group the queue left
  *
- * A group left serving no queue gives its batch and its page_pool back
- * meanwhile, unless it is its set's first (see xnb_group_prepare): no
- * pass touches them in a group without queues, and the next queue to
- * join brings new ones.
+ * A group left serving no queue gives its batch back meanwhile, unless
+ * it is its set's first (see xnb_group_prepare): no pass touches the
+ * batch of a group without queues, and the next queue to join brings a
+ * new one.
  *
  * Context: Process context, sleeps.  The caller holds xnb_assign_mutex
  * (the group's queues are as they will stay until it drops it).  Takes
@@ -347,18 +347,13 @@ void xnb_group_sync(struct xnb_group *g)
 	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_copy_arrays a = {};
-	struct page_pool *pool = NULL;
 
 	lockdep_assert_held(&xnb_assign_mutex);
 	xnb_group_pause(g);
-	if (!g->nr_queues && g->index) {
+	if (!g->nr_queues && g->index)
 		xnb_copy_swap(g, &a);
-		swap(g->tx_pool, pool);
-	}
 	xnb_group_resume(g);
 	xnb_copy_arrays_free(&a);
-	/* Pages still in sockets keep it until they come back. */
-	page_pool_destroy(pool);
 }
 
 /**
@@ -482,14 +477,13 @@ static void xnb_group_thread(struct xnb_group *g)
  * @g: the group, in the set in force or in one being started
  *
  * Description: A group gets its NAPI contexts, its thread
- * (worker=kthread), its batch and its guest TX page_pool (tx_page_pool)
- * when its first queue is about to join, not when its set is made: a
- * group that serves nothing costs its struct alone (with one group per
- * CPU, most of a big host's serve nothing while few vifs are up), and
- * one vif costs the batch and pool of one group.  The contexts and the
- * thread then stay until the set goes; the batch and the pool go back
- * when the last queue leaves (xnb_group_sync).  The set's first group
- * is made ready as it starts and keeps its batch and pool: an attach
+ * (worker=kthread) and its batch when its first queue is about to join,
+ * not when its set is made: a group that serves nothing costs its struct
+ * alone (with one group per CPU, most of a big host's serve nothing
+ * while few vifs are up), and one vif costs the batch of one group.
+ * The contexts and the thread then stay until the set goes; the batch
+ * goes back when the last queue leaves (xnb_group_sync).  The set's
+ * first group is made ready as it starts and keeps its batch: an attach
  * whose group cannot get ready falls back on it, so an attach never
  * fails.  Does nothing for a group ready already (but try again to make
  * a thread that could not be made before).
@@ -497,14 +491,12 @@ static void xnb_group_thread(struct xnb_group *g)
  * Context: Process context, may sleep.  The caller holds
  * xnb_assign_mutex.  Takes the group's sync_mutex to swap a batch in.
  * Return: 0 when the group may take a queue; -ENOMEM when it has no
- * contexts or no batch and they could not be allocated (a pool that
- * cannot be made is done without).
+ * contexts or no batch and they could not be allocated.
  */
 int xnb_group_prepare(struct xnb_group *g)
 	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_copy_arrays a;
-	struct page_pool *pool;
 	int err;
 
 	/* xnb_copy_batch changes under it, and so does g->batch. */
@@ -520,18 +512,9 @@ int xnb_group_prepare(struct xnb_group *g)
 	err = xnb_copy_arrays_alloc(&a, xnb_copy_batch);
 	if (err)
 		return err;
-	/* The page_pool comes and goes with the batch (NULL if none). */
-	pool = xnb_tx_pool_create();
-	if (IS_ERR(pool)) {
-		/* Only a saving: the group allocates pages one by one. */
-		pr_warn_ratelimited("group %u: no page_pool (%ld): guest TX pages from the page allocator\n",
-				    g->index, PTR_ERR(pool));
-		pool = NULL;
-	}
 	/* No queue yet, so no pass: paused only as every swap is. */
 	xnb_group_pause(g);
 	xnb_copy_swap(g, &a);	/* g had none: nothing comes back */
-	g->tx_pool = pool;
 	xnb_group_resume(g);
 	return 0;
 }
@@ -612,9 +595,4 @@ void xnb_group_stop(struct xnb_group *g)
 		g->napi_dev = NULL;
 	}
 	xnb_copy_free(g);
-	/* No pass allocates any more.  Pages in flight keep the pool until
-	 * the stack gives them back; page_pool_destroy() does not wait.
-	 */
-	page_pool_destroy(g->tx_pool);
-	g->tx_pool = NULL;
 }

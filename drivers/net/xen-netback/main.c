@@ -2,10 +2,10 @@
 /*
  * Module parameters, init and exit.
  *
- * worker and tx_page_pool are read-only after load (0444).  groups,
- * budget, copy_batch and rebalance_ms can be changed at runtime, where
- * an out-of-range value is refused (at load it is clamped); a new groups
- * count moves every queue live.  The stock driver's runtime parameters
+ * worker is read-only after load (0444).  groups, budget, copy_batch
+ * and rebalance_ms can be changed at runtime, where an out-of-range
+ * value is refused (at load it is clamped); a new groups count moves
+ * every queue live.  The stock driver's runtime parameters
  * (max_queues, separate_tx_rx_irq, hash_cache_size,
  * provides_xdp_headroom) are writable as in stock; max_queues,
  * separate_tx_rx_irq and provides_xdp_headroom apply to what the next
@@ -185,14 +185,6 @@ static const struct kernel_param_ops xnb_rebalance_ops = {
 };
 module_param_cb(rebalance_ms, &xnb_rebalance_ops, &xnb_rebalance_ms, 0644);
 MODULE_PARM_DESC(rebalance_ms, "Every this many ms, move at most one queue from a saturated group to an idle one (0 = off, 100-60000)");
-
-/* Read as each group gets its batch (tx.c's xnb_tx_pool_create). */
-/* Off: the bench found it costs more CPU per GB than the page
- * allocator (docs/design.md, "Guest TX pages").
- */
-bool xnb_tx_page_pool;
-module_param_named(tx_page_pool, xnb_tx_page_pool, bool, 0444);
-MODULE_PARM_DESC(tx_page_pool, "Take guest TX packets' pages from a recycling page_pool per worker group (0 = a new page per fragment)");
 
 /* As in stock, any number is accepted; 0 is the default. */
 unsigned int xnb_max_queues;

@@ -3,16 +3,14 @@
  * Guest TX: guest -> dom0.
  *
  * ring -> xnb_tx_parse (proto.c: each slot read once, judged) -> credit
- * -> skb with a 128-byte head and page frags (from the group's page_pool)
- * -> grant copy ops in the group's batch -> (flush) -> responses,
- * checksum and GSO setup -> GRO.
+ * -> skb with a 128-byte head and page frags -> grant copy ops in the
+ * group's batch -> (flush) -> responses, checksum and GSO setup -> GRO.
  * Runs in the queue's group worker only.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
 #include <linux/ktime.h>
-#include <linux/numa.h>
 #include <linux/tcp.h>
 #include <xen/events.h>
 #include <xen/page.h>
@@ -171,68 +169,7 @@ static unsigned int xnb_tx_dst_room(struct xnb_tx_dst *d, unsigned long *gfn,
 	return 0;
 }
 
-/**
- * xnb_tx_pool_create() - Make a group's page_pool for guest TX pages.
- *
- * Description: The pages of a group's guest TX skbs come from this pool
- * (xnb_tx_alloc); the stack gives each back to it as it frees the skb
- * (skb_mark_for_recycle), wherever that is: a page nobody else holds
- * goes back to the pool's ring, one still held by a page reference of
- * its own (a splice, say) back to the page allocator when the last
- * holder lets go.  Order 0, no DMA
- * mapping: the grant copy writes the pages by frame number.  The ring
- * takes half a guest ring's worth of pages (about a pass's guest TX at
- * the default budget); pages freed past it go back to the page
- * allocator.  The pool's own cache holds up to 64 more (no direct
- * recycling: refills come from the ring).  NUMA_NO_NODE: the node of
- * the CPU that allocates.
- *
- * No .napi, so no direct recycling.  page_pool puts a page freed in
- * softirq straight into its allocation cache, unlocked, when that runs
- * on the CPU where the pool's NAPI context is scheduled, trusting that
- * context to be the only one that allocates.  With worker=kthread
- * either of the group's two contexts allocates, whichever owns the
- * passes (group.c's xnb_group_run), and the other may be scheduled
- * meanwhile on another CPU (by a kick that read the owner just before
- * a handover, and which its poll only passes on): a free in softirq
- * there would push into the cache while the owner's pass pops from it.
- * So every page comes back through the ring, whose producers take its
- * lock; the pass lock serialises the allocations, the one consumer.
- * (worker=tasklet's single context could name itself, at the price of
- * destroying the pool with it disabled; 6.1 has no .napi at all.)
- *
- * Context: Process context, may sleep; with the group's batch
- * (xnb_group_prepare).
- * Return: the pool; NULL with tx_page_pool=0 or a kernel without
- * CONFIG_PAGE_POOL; an ERR_PTR() when it could not be made.
- */
-struct page_pool *xnb_tx_pool_create(void)
-{
-	struct page_pool_params pp = {
-		.order = 0,
-		.pool_size = XNB_TX_RING_SIZE / 2,
-		.nid = NUMA_NO_NODE,
-	};
-
-	if (!IS_ENABLED(CONFIG_PAGE_POOL) || !xnb_tx_page_pool)
-		return NULL;
-	return page_pool_create(&pp);
-}
-
-static struct page *xnb_tx_page(struct page_pool *pool)
-{
-	if (IS_ENABLED(CONFIG_PAGE_POOL) && pool)
-		return page_pool_alloc_pages(pool, XNB_TX_GFP);
-	return alloc_page(XNB_TX_GFP);
-}
-
-/* An skb for @len bytes, its pages from @pool when there is one.  It is
- * marked for recycling before its first page goes in, so that even
- * a half-built one gives its pages back to the pool: a pool page freed
- * as a plain page would stay counted in flight, and the pool's
- * destruction would wait for it forever.
- */
-static struct sk_buff *xnb_tx_alloc(struct page_pool *pool, u32 len)
+static struct sk_buff *xnb_tx_alloc(u32 len)
 {
 	unsigned int headlen = min(len, XNB_TX_HEADLEN);
 	struct sk_buff *skb;
@@ -244,12 +181,10 @@ static struct sk_buff *xnb_tx_alloc(struct page_pool *pool, u32 len)
 		return NULL;
 	skb_reserve(skb, NET_SKB_PAD + NET_IP_ALIGN);
 	skb_put(skb, headlen);
-	if (pool)
-		xnb_skb_mark_for_recycle(skb);
 
 	for (rest = len - headlen; rest; i++) {
 		unsigned int sz = min_t(u32, rest, PAGE_SIZE);
-		struct page *page = xnb_tx_page(pool);
+		struct page *page = alloc_page(XNB_TX_GFP);
 
 		if (!page) {
 			kfree_skb(skb);
@@ -341,9 +276,8 @@ static bool xnb_tx_start(struct xnb_group *g, struct xnb_queue *q)
 	struct sk_buff *skb;
 	unsigned int n;
 
-	/* The pass lock makes this pass the pool's only allocator. */
 	lockdep_assert_held(&g->pass_busy);
-	skb = xnb_tx_alloc(g->tx_pool, p->len);
+	skb = xnb_tx_alloc(p->len);
 	if (!skb)
 		return false;
 

@@ -14,7 +14,6 @@
 #include <linux/dim.h>
 #include <linux/hrtimer.h>
 #include <linux/netdevice.h>
-#include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/timer.h>
 #include <linux/version.h>
@@ -115,30 +114,6 @@ static inline void xnb_hrtimer_setup(struct hrtimer *timer,
 	timer->function = fn;
 #else
 	hrtimer_setup(timer, fn, clock_id, mode);
-#endif
-}
-
-/* 6.6 split <net/page_pool.h> into <net/page_pool/types.h> and
- * <net/page_pool/helpers.h>, which includes the other (commit
- * a9ca9f9ceff3); the calls tx.c and group.c make (page_pool_create(),
- * page_pool_alloc_pages(), page_pool_destroy()) kept their names.
- */
-#if XNB_KERNEL_BEFORE(6, 6)
-#include <net/page_pool.h>
-#else
-#include <net/page_pool/helpers.h>
-#endif
-
-/* A kernel built without CONFIG_PAGE_POOL (a hidden option that the
- * drivers using page_pool select; Debian's 6.1 and 6.12 have it) makes
- * no pool (tx.c tests IS_ENABLED(CONFIG_PAGE_POOL)), and there 6.1
- * defines no skb_mark_for_recycle(), which 6.12 defines as a no-op.
- * Our own name, so that no kernel's definition is shadowed.
- */
-static inline void xnb_skb_mark_for_recycle(struct sk_buff *skb)
-{
-#if IS_ENABLED(CONFIG_PAGE_POOL)
-	skb_mark_for_recycle(skb);
 #endif
 }
 

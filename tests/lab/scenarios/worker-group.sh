@@ -2,10 +2,9 @@
 # shellcheck shell=bash
 # worker-group: writing the key on the vif's backend node moves its queues
 # to that group live (traffic keeps flowing); an invalid value is ignored
-# with a log line.  A group other than 0 has no batch and no guest TX
-# page_pool (and with worker=kthread no thread) until its first queue
-# comes, and gives them back when its last queue goes; group 0 keeps its
-# own.  Then the
+# with a log line.  A group other than 0 has no batch (and with
+# worker=kthread no thread) until its first queue comes, and gives the
+# batch back when its last queue goes; group 0 keeps its own.  Then the
 # admin's view: ethtool -i and -S give stock's names, and the runtime
 # parameters (budget, copy_batch live; max_queues and separate_tx_rx_irq
 # for the next connection) take effect, bad values refused.
@@ -20,22 +19,14 @@ to=$((1 - from))
 kthread=0
 [ "$(cat /sys/module/xen_netback/parameters/worker)" = kthread ] && kthread=1
 cb=$(cat /sys/module/xen_netback/parameters/copy_batch)
-# pp: 1 when a group with a batch has a page_pool too (tx_page_pool=Y).
-pp=0
-[ "$(cat /sys/module/xen_netback/parameters/tx_page_pool)" = Y ] && pp=1
 # batch_is GROUP N: GROUP's batch holds N ops (0: none).
 batch_is() { [ "$(xnb_group_batch "$1")" = "$2" ]; }
-# pool_is GROUP 0|1: GROUP has no page_pool, or has one.
-pool_is() { [ "$(xnb_group_tx_pool "$1")" = "$2" ]; }
 xnb_groups_file | grep '^group '
 # Made ready with its first queue (docs/design.md, "Memory").
 lab_assert "group 0 has its batch" test "$(xnb_group_batch 0)" = "$cb"
-lab_assert "group 0 has its page_pool ($pp)" pool_is 0 $pp
 if [ "$to" != 0 ]; then
 	lab_assert "group $to, serving nothing yet, has no batch" \
 		test "$(xnb_group_batch $to)" = 0
-	lab_assert "group $to, serving nothing yet, has no page_pool" \
-		pool_is $to 0
 	[ $kthread = 0 ] ||
 		lab_assert "one group thread, group 0's" test "$(xnb_threads)" = 1
 fi
@@ -45,11 +36,9 @@ xenstore-write "$be/worker-group" $to
 lab_assert "$vif-q0 moved to group $to" lab_wait 10 xnb_in_group $vif-q0 $to
 lab_assert "group $to got its batch with its queue" \
 	test "$(xnb_group_batch $to)" = "$cb"
-lab_assert "group $to got its page_pool with it ($pp)" pool_is $to $pp
 if [ "$from" != 0 ]; then
 	lab_assert "group $from gave its batch back" \
 		test "$(xnb_group_batch $from)" = 0
-	lab_assert "group $from gave its page_pool back" pool_is $from 0
 fi
 [ $kthread = 0 ] || lab_assert "a thread per group now" test "$(xnb_threads)" = 2
 wait
@@ -116,9 +105,7 @@ dmesg | grep 'refused: out of range' | tail -3
 lab_destroy_all
 lab_assert "group 1, serving nothing again, gave its batch back" \
 	lab_wait 10 batch_is 1 0
-lab_assert "group 1 gave its page_pool back" pool_is 1 0
 lab_assert "group 0 kept its batch" test "$(xnb_group_batch 0)" = 256
-lab_assert "group 0 kept its page_pool ($pp)" pool_is 0 $pp
 [ $kthread = 0 ] || lab_assert "the threads stay with the groups" \
 	test "$(xnb_threads)" = 2
 lab_load_backend
