@@ -9,12 +9,15 @@
 #   make bench-host       the same bench on a real Xen host, as root in its
 #                         dom0 (bench/bench-host.sh; QUICK=1 likewise,
 #                         XNB_YES=1 installs missing packages unasked)
+#   make bench-unit       the bench's unit tests, no lab (seconds): the
+#                         decoder of Xen's trace, bench/xentrace_count.py,
+#                         on synthetic traces (tests/bench/)
 # Results: bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png}; see bench/bench.sh.
 # Targets are reported, never asserted.
 
 QUICK ?= 0
 
-.PHONY: bench bench-deps bench-host
+.PHONY: bench bench-deps bench-host bench-unit
 
 # python3 aggregates, gnuplot draws (the lab's own packages come with
 # lab-fetch).
@@ -30,6 +33,11 @@ bench: bench-deps lab-images lab-module
 # checks them and builds the module itself.
 bench-host:
 	QUICK=$(QUICK) bench/bench-host.sh
+
+# Ends with "N passed, N failed" (make check's stage bench-unit).
+bench-unit:
+	@$(CURDIR)/scripts/need.sh python3
+	python3 $(CURDIR)/tests/bench/test_xentrace_count.py
 
 # make shellcheck (tests/tests.mk) covers the bench's scripts too.
 shellcheck: XNB_SHELL += $(wildcard $(CURDIR)/bench/*.sh)

@@ -70,6 +70,8 @@ stage shellcheck make shellcheck
 stage unit make unit
 # The admin tool against a fake sysfs tree (tests/xnbctl/), seconds.
 stage xnbctl make xnbctl-test
+# The bench's decoder of Xen's trace on synthetic traces (tests/bench/), seconds.
+stage bench-unit make bench-unit
 # README's generated tables against docs/man/, the man pages against groff.
 stage docs-check make docs-check
 stage fuzz-smoke make fuzz-smoke
