@@ -410,44 +410,66 @@ bench_prof_groups() {
 			v["handoffs"] ? p / v["handoffs"] : 0, p ? 1000 * v["busy_ms"] / p : 0 }'
 }
 
-# Profile (LAB_PERF=1 puts perf in $LAB_DIR/perf): while perf samples
-# every dom0 vcpu, LOAD with N guests: tx/rx, TCP like bench_tcp
-# (g1..gN); udp, UDP 64 B from g1 to dom0 like bench_udp; floodtx/floodrx,
-# 64 B UDP from/to all of g1..gN at once like bench_flood_tx/rx.  Prints
-# the hottest symbols, xentop's CPU per domain and, for ours, what the
-# groups did (bench_prof_groups) as bench-prof lines (not metrics).
-# A sample in the hypercall stub is named by its caller, so that a vcpu
-# idling in Xen (xen_safe_halt) is told apart from grant copies.
-bench_profile() {	# LOAD N
-	local dir=$1 n=$2 i tag port logs=1 grp0
-	local perf="env LD_LIBRARY_PATH=$LAB_DIR/perf/lib $LAB_DIR/perf/perf"
-	tag="bench-prof $NETBACK $BENCH_CFG $dir n=$n:"
-	echo 0 > /proc/sys/kernel/kptr_restrict
-	echo -1 > /proc/sys/kernel/perf_event_paranoid
-	# 10 s of load: 2 s to ramp up, 6 s recorded, slack.
-	port=$((5600 + RANDOM % 90 * 10))
-	case $dir in
+# bench_load_start LOAD N SECONDS PORT LOG: LOAD with N guests for SECONDS
+# s, in the background, the receivers' outputs in LOG-<i>.log: tx/rx, TCP
+# like bench_tcp (g1..gN; tcprx is rx); udp, UDP 64 B from g1 to dom0
+# like bench_udp; floodtx/floodrx, 64 B UDP from/to all of g1..gN at
+# once like bench_flood_tx/rx.  Sets LOAD_LOGS (how many outputs); the
+# caller waits.
+bench_load_start() {
+	local load=$1 n=$2 t=$3 port=$4 log=$5 i
+	LOAD_LOGS=$n
+	case $load in
 	udp|floodtx)
-		[ "$dir" = udp ] || logs=$n
-		bench_flood_servers "$logs" $port || return 1
-		for ((i = 1; i <= logs; i++)); do
-			lab_guest_exec $i "iperf3 -c 192.0.2.1 -p $((port + i)) -u -l 64 -b 1G -t 10 -f m" 70 \
-				> "$LAB_RUN/bench-prof-$i.log" 2>&1 &
+		[ "$load" = udp ] && LOAD_LOGS=1
+		bench_flood_servers "$LOAD_LOGS" "$port" || return 1
+		for ((i = 1; i <= LOAD_LOGS; i++)); do
+			lab_guest_exec $i "iperf3 -c 192.0.2.1 -p $((port + i)) -u -l 64 -b 1G -t $t -f m" $((t + 60)) \
+				> "$log-$i.log" 2>&1 &
 		done ;;
 	floodrx)
-		logs=$n
 		for ((i = 1; i <= n; i++)); do
 			lab_guest_exec $i "iperf3 -s -1 -p $((port + i)) -D" > /dev/null || return 1
 		done
 		sleep 1
 		for ((i = 1; i <= n; i++)); do
-			timeout -k 5 40 iperf3 -c "$(lab_guest_ip $i)" -p $((port + i)) -u -l 64 -b 1G \
-				-t 10 -f m > "$LAB_RUN/bench-prof-$i.log" 2>&1 &
+			timeout -k 5 $((t + 30)) iperf3 -c "$(lab_guest_ip $i)" -p $((port + i)) -u -l 64 -b 1G \
+				-t "$t" -f m > "$log-$i.log" 2>&1 &
 		done ;;
-	*)
-		logs=$n
-		tcp_clients "$dir" "$n" 10 "$LAB_RUN/bench-prof" ;;
+	tcprx) tcp_clients rx "$n" "$t" "$log" ;;
+	*) tcp_clients "$load" "$n" "$t" "$log" ;;
 	esac
+}
+# bench_load_report TAG LOAD SECONDS LOG: what each receiver of
+# bench_load_start's load got, as TAG lines.
+bench_load_report() {
+	local i log
+	for ((i = 1; i <= LOAD_LOGS; i++)); do
+		log=$4-$i.log
+		grep -q receiver "$log" || tail -n 2 "$log"
+		case $2 in
+		udp|flood*)
+			echo "$1 load g$i $(lab_iperf_result udp < "$log") datagrams received in $3 s" ;;
+		*)
+			echo "$1 load g$i $(awk -v r="$(bench_mbps "$log")" 'BEGIN { printf "%.3f", r }') Mbit/s" ;;
+		esac
+	done
+}
+
+# Profile (LAB_PERF=1 puts perf in $LAB_DIR/perf): while perf samples
+# every dom0 vcpu, LOAD with N guests (bench_load_start).  Prints
+# the hottest symbols, xentop's CPU per domain and, for ours, what the
+# groups did (bench_prof_groups) as bench-prof lines (not metrics).
+# A sample in the hypercall stub is named by its caller, so that a vcpu
+# idling in Xen (xen_safe_halt) is told apart from grant copies.
+bench_profile() {	# LOAD N
+	local dir=$1 n=$2 tag grp0
+	local perf="env LD_LIBRARY_PATH=$LAB_DIR/perf/lib $LAB_DIR/perf/perf"
+	tag="bench-prof $NETBACK $BENCH_CFG $dir n=$n:"
+	echo 0 > /proc/sys/kernel/kptr_restrict
+	echo -1 > /proc/sys/kernel/perf_event_paranoid
+	# 10 s of load: 2 s to ramp up, 6 s recorded, slack.
+	bench_load_start "$dir" "$n" 10 $((5600 + RANDOM % 90 * 10)) "$LAB_RUN/bench-prof" || return 1
 	sleep 2
 	# Xen's view too: perf in a PV dom0 sees little of the time its vcpus
 	# spend inside hypercalls (grant copies), and nothing of the guests.
@@ -457,15 +479,7 @@ bench_profile() {	# LOAD N
 	$perf record -q -a -g -e cpu-clock -F 499 -o "$LAB_RUN/perf.data" -- sleep 6 2>&1 | tail -n 2
 	grp0=$(bench_prof_groups "" "$grp0")
 	wait
-	for ((i = 1; i <= logs; i++)); do
-		grep -q receiver "$LAB_RUN/bench-prof-$i.log" || tail -n 2 "$LAB_RUN/bench-prof-$i.log"
-		case $dir in
-		udp|flood*)
-			echo "$tag load g$i $(lab_iperf_result udp < "$LAB_RUN/bench-prof-$i.log") datagrams received in 10 s" ;;
-		*)
-			echo "$tag load g$i $(awk -v r="$(bench_mbps "$LAB_RUN/bench-prof-$i.log")" 'BEGIN { printf "%.3f", r }') Mbit/s" ;;
-		esac
-	done
+	bench_load_report "$tag" "$dir" 10 "$LAB_RUN/bench-prof"
 	bench_prof_groups "$tag" "$grp0"
 	$perf script -i "$LAB_RUN/perf.data" -F ip,sym 2>/dev/null | awk -v RS= -F '\n' '
 		function name(l) { sub(/^[ \t]*[0-9a-f]+ /, "", l); return l }
@@ -478,3 +492,4 @@ bench_profile() {	# LOAD N
 		sort -rn | head -n 25 | sed "s/^ */$tag /"
 	rm -f "$LAB_RUN/perf.data"
 }
+
