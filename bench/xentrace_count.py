@@ -2,13 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 """Count the hypercalls in a xentrace file, by domain and kind.
 
-    xentrace_count.py TRACE
+    xentrace_count.py TRACE     the counts (below)
+    xentrace_count.py --counters BPIDS KPIDS
+                                "ready"; then for each line read (SECONDS),
+                                dom0's counters and a marker, SECONDS of
+                                sleep, the same again (windows())
 
 The bench's `count` rows (tests/lab/bench-rows.sh) run `xentrace -e
-0x0022f000` (the PV and SCHED classes) in dom0 over a counted window and
-read this output back.  Only python3's core is used (sys, struct): in the
-lab it runs on dom0's python3 with a handful of its modules staged by
-bench/bench.sh.
+0x0022f000` (the PV and SCHED classes) in dom0, then --counters, then
+the load, and ask --counters for a window: it reads dom0's counters and
+makes a marker hypercall right after, at both ends, so that the trace
+and the counters cover the same time (in a loaded TCG dom0 a process
+waits seconds for a cpu: the shell's reads and another process's
+markers would not line up).  The marker is a sched_op with a cmd Xen
+does not know (MARKER_CMD: it fails with ENOSYS, but Xen records it
+first), issued through /dev/xen/privcmd.  Only what lies between the
+first and the last marker (by TSC, on every pcpu) is counted; a trace
+without two markers is counted whole.  Only python3's core is used
+(sys, os, struct, time, errno, fcntl): in the lab it runs on dom0's
+python3 with a handful of its modules staged by bench/bench.sh.
 
 The file (tools/xentrace/xentrace.c) is a sequence of windows, each a
 TRC_TRACE_CPU_CHANGE record written by xentrace (cpu, window size in
@@ -36,17 +48,21 @@ running; those still unknown at the end, or held across lost records,
 are counted under "unknown" (and any given to the idle domain, which
 makes none, under "idle": a sign that the attribution went wrong).
 
-Output, one fact per line:
+Output, one fact per line (lost, hc and switch of the window):
 
     records N bytes N cpus N truncated 0|1
+    markers N window_cycles N   markers found; TSC from the first to the last
     lost N                   records Xen dropped (the counts are then low)
     span_cycles N            TSC of the last record minus the first's
     hc DOMAIN KIND CALLS OPS DOMAIN: dom0, guest, unknown or idle; OPS the
                              summed count argument (0 where none)
     switch DOMAIN N          vcpus of DOMAIN switched in by Xen
 """
+import errno
+import os
 import struct
 import sys
+import time
 
 # Event ids (xen/include/public/trace.h).
 TRC_LOST_RECORDS = 0x0001f001
@@ -98,6 +114,17 @@ COUNT_ARG = {HC_MMU_UPDATE: 0, HC_MULTICALL: 0, HC_MMUEXT_OP: 0, HC_GRANT_TABLE_
 GNTTAB_CMD_MASK = 0xfff
 # mmu_update and mmuext_op mark a continuation's count with the top bit.
 COUNT_PREEMPTED = 0x80000000
+# The window marker: sched_op (recorded with its cmd) with a cmd no Xen
+# has ("xnb"), as its record's words: header with 2 extra words and a
+# TSC, the TSC, the op with its one 32-bit argument, the cmd.
+MARKER_CMD = 0x00786e62
+MARKER_HDR = TRC_PV_HYPERCALL_V2 | 2 << 28 | 1 << 31
+MARKER_WORDS = struct.pack("<II", HC_SCHED_OP | 1 << 20, MARKER_CMD)
+# linux/include/uapi/xen/privcmd.h: IOCTL_PRIVCMD_HYPERCALL, _IOC(_IOC_NONE,
+# 'P', 0, sizeof(struct privcmd_hypercall { __u64 op, arg[5]; })).
+PRIVCMD_HYPERCALL = 0 << 30 | 48 << 16 | ord("P") << 8 | 0
+PRIVCMD_DEVS = ("/dev/xen/privcmd", "/proc/xen/privcmd")
+GROUPS_DEBUGFS = "/sys/kernel/debug/xen-netback/groups"
 
 
 def hc_args(words):
@@ -150,6 +177,11 @@ class Counts:
         self.switch = {}      # domain class -> vcpus switched in
         self.cur = {}         # pcpu -> domain running there, when known
         self.held = {}        # pcpu -> {kind: [calls, ops]} before it is known
+        self.markers = []     # TSCs of the window markers
+        self.win = None       # (first TSC, last TSC) counted; None: all
+
+    def inside(self, tsc):
+        return self.win is None or (tsc is not None and self.win[0] <= tsc <= self.win[1])
 
     def add_hc(self, dom, kind, ops):
         c = self.hc.setdefault((dom, kind), [0, 0])
@@ -187,17 +219,20 @@ class Counts:
         return self
 
 
-def record(c, cpu, event, words):
-    """Count one record of pcpu cpu (TSC already taken)."""
+def record(c, cpu, event, words, tsc):
+    """Count one record of pcpu cpu, stamped tsc (None if not): what
+    runs where from every record, the rest inside the window only."""
     ev = event & ~TRC_64_FLAG
     if ev in (TRC_PV_HYPERCALL_V2, TRC_PV_HYPERCALL_SUBCALL) and words:
         op, args = hc_args(words)
+        if not c.inside(tsc) or (op == HC_SCHED_OP and args and args[0] == MARKER_CMD):
+            return
         kind, ops = hc_kind(op, args)
         c.hypercall(cpu, ("mc." if ev == TRC_PV_HYPERCALL_SUBCALL else "") + kind, ops)
     elif event == TRC_SCHED_SWITCH and len(words) >= 4:
         c.running(cpu, words[0])
         c.runs(cpu, words[2])
-        if words[2] != DOMID_IDLE:
+        if words[2] != DOMID_IDLE and c.inside(tsc):
             d = dom_class(words[2])
             c.switch[d] = c.switch.get(d, 0) + 1
     elif event & ~0x330 == TRC_SCHED_RUNSTATE_CHANGE and words:
@@ -211,18 +246,24 @@ def record(c, cpu, event, words):
     elif event in (TRC_SCHED_SWITCH_INFPREV, TRC_SCHED_SWITCH_INFCONT) and words:
         c.running(cpu, words[0])
     elif event == TRC_LOST_RECORDS and len(words) >= 2:
-        c.lost += words[0]
+        # Lost from the first loss (its TSC in words 2-3) to this record.
+        first = words[2] | words[3] << 32 if len(words) >= 4 else tsc
+        if c.win is None or (tsc is not None and tsc >= c.win[0] and first <= c.win[1]):
+            c.lost += words[0]
         # Whoever ran during the loss is unknown; the record names the
         # domain running when Xen could write again.
         c.release(cpu, "unknown")
         c.runs(cpu, words[1] & 0xffff)
 
 
-# The events record() looks at; the others are only counted and skipped.
-WANTED = {TRC_PV_HYPERCALL_V2, TRC_PV_HYPERCALL_SUBCALL, TRC_PV_HYPERCALL_V2 | TRC_64_FLAG,
-          TRC_PV_HYPERCALL_SUBCALL | TRC_64_FLAG, TRC_SCHED_SWITCH, TRC_SCHED_CONTINUE_RUNNING,
-          TRC_SCHED_SWITCH_INFPREV, TRC_SCHED_SWITCH_INFCONT, TRC_LOST_RECORDS} | {
-              TRC_SCHED_RUNSTATE_CHANGE | old << 8 | new << 4 for old in range(4) for new in range(4)}
+# The events record() looks at; the others are only counted and skipped,
+# and so are hypercalls outside the window.
+HC_EVENTS = {TRC_PV_HYPERCALL_V2, TRC_PV_HYPERCALL_SUBCALL, TRC_PV_HYPERCALL_V2 | TRC_64_FLAG,
+             TRC_PV_HYPERCALL_SUBCALL | TRC_64_FLAG}
+WANTED = HC_EVENTS | {
+    TRC_SCHED_SWITCH, TRC_SCHED_CONTINUE_RUNNING, TRC_SCHED_SWITCH_INFPREV,
+    TRC_SCHED_SWITCH_INFCONT, TRC_LOST_RECORDS} | {
+        TRC_SCHED_RUNSTATE_CHANGE | old << 8 | new << 4 for old in range(4) for new in range(4)}
 
 
 def window(c, cpu, w, pos, end):
@@ -236,6 +277,7 @@ def window(c, cpu, w, pos, end):
         size = 1 + 2 * tsc + n
         if pos + size > end:
             break
+        t = None
         if tsc:
             t = w[pos + 1] | w[pos + 2] << 32
             if tmin is None or t < tmin:
@@ -243,8 +285,8 @@ def window(c, cpu, w, pos, end):
             if tmax is None or t > tmax:
                 tmax = t
         n_rec += 1
-        if event in WANTED:
-            record(c, cpu, event, list(w[pos + 1 + 2 * tsc:pos + size]))
+        if event in WANTED and (event not in HC_EVENTS or c.inside(t)):
+            record(c, cpu, event, list(w[pos + 1 + 2 * tsc:pos + size]), t)
         pos += size
     c.records += n_rec
     c.tsc_min, c.tsc_max = tmin, tmax
@@ -259,10 +301,25 @@ def words_of(data):
     return struct.unpack(f"<{len(data) // 4}I", data)
 
 
+def find_markers(data):
+    """The TSCs of the window markers in a trace, in order: found by their
+    bytes (a record starts at a multiple of 4, its header tells it)."""
+    out, pos = [], data.find(MARKER_WORDS)
+    while pos >= 0:
+        h = pos - 12
+        if h >= 0 and h % 4 == 0 and struct.unpack_from("<I", data, h)[0] == MARKER_HDR:
+            out.append(struct.unpack_from("<Q", data, h + 4)[0])
+        pos = data.find(MARKER_WORDS, pos + 1)
+    return sorted(out)
+
+
 def count(data):
-    """Counts of a whole trace file's bytes."""
+    """Counts of a whole trace file's bytes (between its markers)."""
     c = Counts()
     c.bytes = len(data)
+    c.markers = find_markers(data)
+    if len(c.markers) >= 2:
+        c.win = (c.markers[0], c.markers[-1])
     c.truncated = len(data) % 4 != 0
     w = words_of(data)
     pos, cpu_change = 0, TRC_TRACE_CPU_CHANGE | 2 << 28
@@ -286,6 +343,7 @@ def count(data):
 def render(c):
     span = c.tsc_max - c.tsc_min if c.tsc_min is not None else 0
     out = [f"records {c.records} bytes {c.bytes} cpus {len(c.cpus)} truncated {int(c.truncated)}",
+           f"markers {len(c.markers)} window_cycles {c.win[1] - c.win[0] if c.win else span}",
            f"lost {c.lost}", f"span_cycles {span}"]
     for (dom, kind), (calls, ops) in sorted(c.hc.items(), key=lambda x: (x[0][0], -x[1][0], x[0][1])):
         out.append(f"hc {dom} {kind} {calls} {ops}")
@@ -293,9 +351,125 @@ def render(c):
     return "\n".join(out) + "\n"
 
 
+def privcmd(devs=PRIVCMD_DEVS):
+    """The privcmd device, open; None without one."""
+    for dev in devs:
+        try:
+            return open(dev, "rb", buffering=0)
+        except OSError:
+            pass
+    return None
+
+
+def mark(f, ioctl=None):
+    """Make the marker hypercall through privcmd f."""
+    if ioctl is None:
+        import fcntl
+        ioctl = fcntl.ioctl
+    try:
+        ioctl(f.fileno(), PRIVCMD_HYPERCALL, struct.pack("<6Q", HC_SCHED_OP, MARKER_CMD, 0, 0, 0, 0))
+    except OSError as e:
+        if e.errno != errno.ENOSYS:  # Xen's answer, as it must be
+            raise
+
+
+# --- dom0's counters at the markers ---------------------------------------------------
+
+def read_words(path):
+    try:
+        with open(path) as f:
+            return f.read().split()
+    except OSError:
+        return []
+
+
+def vif_queue(name):
+    """A vif queue's irq name: vifD.K-qN, stock adding -tx or -rx."""
+    head, q, rest = name.partition("-q")
+    dom, dot, k = head[3:].partition(".")
+    return name.startswith("vif") and q and dot and dom.isdigit() and k.isdigit() and rest[:1].isdigit()
+
+
+def counters(bpids, kpids, root=""):
+    """dom0's counters now: packets through the vif netdevs (both ways),
+    /proc/stat's ctxt and intr, the vif queues' interrupts, the runs of
+    the threads bpids and kpids (schedstat's third field), and the
+    groups' passes and packets (ours' debugfs file, when there is one)."""
+    net = root + "/sys/class/net"
+    try:
+        vifs = [d for d in os.listdir(net) if d.startswith("vif")]
+    except OSError:
+        vifs = []
+    pkts = sum(int((read_words(f"{net}/{d}/statistics/{w}_packets") or [0])[0])
+               for d in vifs for w in ("rx", "tx"))
+    ctxt = intr = events = 0
+    with open(root + "/proc/stat") as f:
+        for line in f:
+            if line.startswith("ctxt "):
+                ctxt = int(line.split()[1])
+            elif line.startswith("intr "):
+                intr = int(line.split(None, 2)[1])
+    with open(root + "/proc/interrupts") as f:
+        for line in f:
+            w = line.split()
+            if len(w) > 2 and w[0].endswith(":") and vif_queue(w[-1]):
+                for x in w[1:]:
+                    if not x.isdigit():
+                        break
+                    events += int(x)
+    runs = [sum(int((read_words(f"{root}/proc/{p}/schedstat") + [0, 0, 0])[2]) for p in pids)
+            for pids in (bpids, kpids)]
+    passes = gpkts = 0
+    try:
+        with open(root + GROUPS_DEBUGFS) as f:
+            for line in f:
+                w = line.split()
+                if w[:1] == ["group"]:
+                    for k, v in zip(w, w[1:]):
+                        passes += int(v) if k == "passes" else 0
+                        gpkts += int(v) if k == "packets" else 0
+    except OSError:
+        pass
+    return [pkts, ctxt, intr, events] + runs + [passes, gpkts]
+
+
+def snapshot(f, bpids, kpids, root=""):
+    """A line of dom0's counters and a marker hypercall right after them
+    (when f, the privcmd device, is not None), as close as one process can."""
+    c = counters(bpids, kpids, root)
+    t = time.time()
+    if f is not None:
+        mark(f)
+    return f"{t:.6f} " + " ".join(str(x) for x in c)
+
+
+def windows(inp, out, bpids, kpids, f, root="", sleep=time.sleep):
+    """"ready" ("ready nomark" without f) on out; then for each line of inp
+    (SECONDS) a snapshot, SECONDS of sleep, a snapshot."""
+    out.write("ready\n" if f is not None else "ready nomark\n")
+    out.flush()
+    while True:
+        line = inp.readline()
+        if not line:
+            return
+        for i in (0, 1):
+            out.write(snapshot(f, bpids, kpids, root) + "\n")
+            out.flush()
+            if i == 0:
+                sleep(float(line))
+
+
+def pid_list(arg):
+    return [int(p) for p in arg.split(",") if p]
+
+
 def main(argv):
+    if argv[1:2] == ["--counters"] and len(argv) == 4:
+        f = privcmd()
+        windows(sys.stdin, sys.stdout, pid_list(argv[2]), pid_list(argv[3]), f)
+        return 0
     if len(argv) != 2:
-        sys.stderr.write("usage: xentrace_count.py TRACE\n")
+        sys.stderr.write("usage: xentrace_count.py TRACE | --counters BPIDS KPIDS\n")
         return 2
     with open(argv[1], "rb") as f:
         c = count(f.read())

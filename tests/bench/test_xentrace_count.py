@@ -54,7 +54,9 @@ def runstate(dom, old, new):
 
 
 def lost(n, dom):
-    return rec(xc.TRC_LOST_RECORDS, [n, dom, 0, 0])
+    """n records lost since just after the previous record."""
+    first = TSC[0] + 5
+    return rec(xc.TRC_LOST_RECORDS, [n, dom, first & 0xffffffff, first >> 32])
 
 
 def window(cpu, *records, size=None):
@@ -67,6 +69,10 @@ def window(cpu, *records, size=None):
 def on_dom0(*records):
     """records on pcpu 0, dom0 switched in first."""
     return window(0, switch(xc.DOMID_IDLE, 0), *records)
+
+
+def marker():
+    return hc(29, (ARG32, xc.MARKER_CMD))
 
 
 RUNNING, RUNNABLE, BLOCKED = 0, 1, 2
@@ -150,6 +156,30 @@ CASES = [
     ("the TSC span", window(0, rec(0x00201004, [], tsc=True), rec(0x00201004, [], tsc=False),
                             rec(0x00201004, [], tsc=True)),
      {}, {"span": 10}),
+    # The window: the records are stamped in the order written here, so a
+    # later window of another pcpu may hold records from before a marker.
+    ("markers: only the window counts, on every pcpu, markers not counted",
+     window(0, switch(xc.DOMID_IDLE, 0), hc(23), marker(), hc(32), gnttab(5, 4))
+     + window(1, switch(xc.DOMID_IDLE, 2), hc(23), marker(), hc(23)) + window(0, hc(33)),
+     {("dom0", "event_channel_op"): (1, 0), ("dom0", "grant_table_op.copy"): (1, 4),
+      ("guest", "iret"): (1, 0)},
+     {"markers": 2}),
+    ("markers: a domain known before the window counts inside it",
+     window(0, switch(xc.DOMID_IDLE, 3), hc(23), marker(), hc(32), hc(32), marker(), hc(23)),
+     {("guest", "event_channel_op"): (2, 0)}, {"markers": 2}),
+    ("markers: switches and lost records outside the window left out",
+     window(0, switch(xc.DOMID_IDLE, 0), lost(4, 0), marker(), switch(0, 5), hc(23), lost(3, 5),
+            marker(), switch(5, 0), lost(9, 0)),
+     {("guest", "iret"): (1, 0)}, {"markers": 2, "lost": 3, "switch": {"guest": 1}}),
+    ("one marker: the whole trace counts", on_dom0(hc(23), marker(), hc(23)),
+     {("dom0", "iret"): (2, 0)}, {"markers": 1}),
+    ("a marker's bytes inside another record are no marker",
+     on_dom0(rec(0x00201004, [0, 0, 0x0010001d, xc.MARKER_CMD]), hc(23), marker()),
+     {("dom0", "iret"): (1, 0)}, {"markers": 1}),
+    ("nor is a whole marker record's bytes at an offset no record starts at",
+     on_dom0(rec(0x00201004, struct.unpack("<6I", b"\0\0" + struct.pack("<IQ", xc.MARKER_HDR, 7)
+                                          + xc.MARKER_WORDS + b"\0\0")), hc(23), marker()),
+     {("dom0", "iret"): (1, 0)}, {"markers": 1}),
 ]
 
 
@@ -164,7 +194,7 @@ def _case(trace, want, extra):
         self.assertEqual(got, want)
         for key, val in extra.items():
             have = {"lost": c.lost, "truncated": c.truncated, "records": c.records,
-                    "cpus": len(c.cpus), "switch": c.switch,
+                    "cpus": len(c.cpus), "switch": c.switch, "markers": len(c.markers),
                     "span": (c.tsc_max - c.tsc_min) if c.tsc_min is not None else 0}[key]
             self.assertEqual(have, val, key)
     return test
@@ -174,6 +204,102 @@ for i, case in enumerate(CASES):
     name, trace, want = case[:3]
     setattr(TestCount, f"test_{i:02d}_" + "".join(ch if ch.isalnum() else "_" for ch in name),
             _case(trace, want, case[3] if len(case) > 3 else {}))
+
+
+class TestMark(unittest.TestCase):
+    """The marker: the privcmd request, ENOSYS taken as the answer."""
+
+    def test_request(self):
+        seen = []
+
+        def ioctl(fd, req, buf):
+            seen.append((req, struct.unpack("<6Q", buf)))
+            raise OSError(38, "ENOSYS")
+        with open("/dev/null", "rb") as f:
+            xc.mark(f, ioctl)
+        self.assertEqual(seen, [(0x305000, (29, xc.MARKER_CMD, 0, 0, 0, 0))])
+
+    def test_other_errors_fail(self):
+        def ioctl(fd, req, buf):
+            raise OSError(1, "EPERM")
+        with open("/dev/null", "rb") as f, self.assertRaises(OSError):
+            xc.mark(f, ioctl)
+
+    def test_no_device(self):
+        self.assertIsNone(xc.privcmd(("/nonexistent/privcmd",)))
+
+    def test_marker_record_is_what_find_markers_finds(self):
+        self.assertEqual(len(xc.find_markers(window(0, marker(), hc(23), marker()))), 2)
+
+
+# A dom0 as --counters reads it: two vifs (stock's -tx/-rx irqs and ours'
+# plain one), /proc/stat, the threads' schedstat, ours' groups file.
+FAKE = {
+    "sys/class/net/vif1.0/statistics/rx_packets": "10\n",
+    "sys/class/net/vif1.0/statistics/tx_packets": "20\n",
+    "sys/class/net/vif2.0/statistics/rx_packets": "300\n",
+    "sys/class/net/vif2.0/statistics/tx_packets": "4000\n",
+    "sys/class/net/eth0/statistics/rx_packets": "99999\n",
+    "proc/stat": "cpu  1 2 3\nintr 777 0 5 6\nctxt 888\nbtime 1\n",
+    "proc/interrupts": "           CPU0       CPU1\n"
+                       "  1:         10         20   xen-pirq  -ioapic-edge  i8042\n"
+                       " 64:          5          7   xen-dyn   -edge   vif1.0-q0-tx\n"
+                       " 65:          1          2   xen-dyn   -edge   vif1.0-q0-rx\n"
+                       " 66:        100          0   xen-dyn   -edge   vif2.0-q1\n"
+                       " 67:       1000          0   xen-dyn   -edge   vif-bogus\n"
+                       "NMI:          0          0   Non-maskable interrupts\n",
+    "proc/11/schedstat": "100 200 7\n",
+    "proc/12/schedstat": "100 200 8\n",
+    "proc/21/schedstat": "100 200 50\n",
+    "sys/kernel/debug/xen-netback/groups": "group 0: passes 30 packets 300 batches 3\n"
+                                           "  vif1.0-q0 queued 0\n"
+                                           "group 1: passes 12 packets 120 batches 1\n",
+}
+
+
+class TestCounters(unittest.TestCase):
+    def setUp(self):
+        import tempfile
+        self.tmp = tempfile.TemporaryDirectory()
+        for path, text in FAKE.items():
+            full = os.path.join(self.tmp.name, path)
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            with open(full, "w") as f:
+                f.write(text)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_counters(self):
+        # packets ctxt intr events backend-runs ksoftirqd-runs passes group-packets
+        self.assertEqual(xc.counters([11, 12, 99], [21], self.tmp.name),
+                         [4330, 888, 777, 115, 15, 50, 42, 420])
+
+    def test_no_groups_file(self):
+        os.remove(os.path.join(self.tmp.name, "sys/kernel/debug/xen-netback/groups"))
+        self.assertEqual(xc.counters([], [], self.tmp.name)[-2:], [0, 0])
+
+    def test_windows(self):
+        import io
+        out, slept, marks = io.StringIO(), [], []
+        old = xc.mark
+        xc.mark = lambda f: marks.append(f)
+        try:
+            xc.windows(io.StringIO("4\n"), out, [11], [], "privcmd", self.tmp.name, slept.append)
+        finally:
+            xc.mark = old
+        lines = out.getvalue().splitlines()
+        self.assertEqual(lines[0], "ready")
+        self.assertEqual([x.split()[1:] for x in lines[1:]],
+                         [["4330", "888", "777", "115", "7", "0", "42", "420"]] * 2)
+        self.assertEqual((slept, marks), ([4.0], ["privcmd", "privcmd"]))
+
+    def test_windows_without_privcmd(self):
+        import io
+        out = io.StringIO()
+        xc.windows(io.StringIO("0\n"), out, [], [], None, self.tmp.name, lambda s: None)
+        self.assertEqual(out.getvalue().splitlines()[0], "ready nomark")
+        self.assertEqual(len(out.getvalue().splitlines()), 3)
 
 
 class TestRender(unittest.TestCase):
