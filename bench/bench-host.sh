@@ -532,11 +532,15 @@ else
 	rm -rf "$images/guest"
 fi
 # The library where the lab has /lab: lib.sh, xnb.sh, bench-lib.sh,
-# bench-rows.sh and our module (no config: this host's defaults).
+# bench-rows.sh and our module (no config: this host's defaults); the
+# count rows' trace decoder where there is one (the lab's copy of bench/
+# has none).
 mkdir -p "$stage/lab" "$stage/run" &&
 	cp "$lab/lib.sh" "$lab/xnb.sh" "$lab/bench-lib.sh" "$lab/bench-rows.sh" "$stage/lab/" ||
 	RC=1 die "cannot stage the library in $stage"
 [ "$netback" = ours ] && { cp "$ours_ko" "$stage/lab/xen-netback.ko" || RC=1 die "cannot copy $ours_ko"; }
+[ ! -f "$here/xentrace_count.py" ] || cp "$here/xentrace_count.py" "$stage/lab/" ||
+	RC=1 die "cannot stage the library in $stage"
 # libxl runs the vif hotplug script from here: the filesystem must allow it.
 printf '#!/bin/sh\nexit 0\n' > "$stage/run/exec-test" && chmod +x "$stage/run/exec-test"
 "$stage/run/exec-test" 2> /dev/null || RC=1 die "$stage is on a noexec filesystem: check the tree out elsewhere"

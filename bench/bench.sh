@@ -51,7 +51,7 @@ case $scenario in
 bench-full|bench-host) ;;
 *) echo "bench: BENCH_SCENARIO must be bench-full or bench-host" >&2; exit 1 ;;
 esac
-read -r reps cycle <<< "$(bench_knobs "$set"; echo "$BENCH_REPS $BENCH_CYCLE_TIMEOUT")"
+read -r reps cycle rows <<< "$(bench_knobs "$set"; echo "$BENCH_REPS $BENCH_CYCLE_TIMEOUT ${BENCH_ROWS// /,}")"
 bad=$(bench_rows_bad)
 [ -z "$bad" ] || { echo "bench: BENCH_ROWS: no such rows: ${bad//$'\n'/ } (rows: $BENCH_ROW_NAMES)" >&2; exit 1; }
 ncfg=0
@@ -60,6 +60,36 @@ for b in $backends; do ncfg=$((ncfg + $(bench_selected "$set" "$b" 2 | wc -l)));
 # Our module unless only stock is measured.
 netback=stock
 case " $backends " in *" ours "*) netback=ours ;; esac
+
+# The count rows decode Xen's trace in dom0 (bench/xentrace_count.py) on
+# dom0's python3, whose standard library the lab's image leaves out: the
+# decoder and the few modules it needs, from the lab's own Debian base
+# (the same python), go to dom0's /opt/xnb-bench (LAB_DOM0_EXTRA_DIR,
+# added to whatever it already names).  Checked here with that python.
+stage_decoder() {
+	local extra=$work/dom0-extra d base py lib
+	d=$extra/opt/xnb-bench
+	mkdir -p "$d"
+	[ -z "${LAB_DOM0_EXTRA_DIR:-}" ] || cp -a "$LAB_DOM0_EXTRA_DIR/." "$extra/" || return 1
+	export LAB_DOM0_EXTRA_DIR=$extra
+	# shellcheck source=tests/lab/host/lab-env.sh
+	. "$top/tests/lab/host/lab-env.sh"
+	for base in "$LAB_CACHE"/base-*; do :; done
+	py=$(readlink "$base/usr/bin/python3") && lib=$base/usr/lib/$py || return 1
+	mkdir -p "$d/lib/$py/encodings" &&
+		cp "$lib/encodings/__init__.py" "$lib/encodings/aliases.py" "$lib/encodings/utf_8.py" \
+			"$d/lib/$py/encodings/" &&
+		cp "$lib/struct.py" "$d/lib/$py/" && cp "$here/xentrace_count.py" "$d/" || return 1
+	# fcntl (the marker's ioctl) where it is no builtin.
+	if compgen -G "$lib/lib-dynload/fcntl*.so" > /dev/null; then
+		mkdir -p "$d/lib/$py/lib-dynload" && cp "$lib"/lib-dynload/fcntl*.so "$d/lib/$py/lib-dynload/"
+	fi
+	env -i PYTHONHOME="$d" "$base/usr/bin/$py" -S "$d/xentrace_count.py" /dev/null > /dev/null ||
+		echo "bench: the trace decoder did not run on the lab's $py here: the hypercall rows may be missing" >&2
+}
+if [ "$scenario" = bench-full ] && [[ ,$rows, == *,count,* ]]; then
+	stage_decoder || echo "bench: could not stage the trace decoder for dom0: no hypercall rows" >&2
+fi
 
 info=$work/info.env
 "$here/bench-info.sh" "$QUICK" > "$info"

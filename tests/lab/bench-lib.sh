@@ -60,23 +60,28 @@ bench_selected() {
 # order it runs them: the 1/16/64-vif phase, TCP with 1, 2, 4 guests and
 # with 8 (scale: 4 small ones more), UDP 64 B with one guest, the 64 B
 # floods of all guests at once (flood) and a ping to one more guest
-# during them (floodping), a guest of 2 queues (mq), fairness, the
-# balancer.
-BENCH_ROW_NAMES="vifs tcp scale udp flood floodping mq fair rebalance"
+# during them (floodping), what one packet costs under the floods and
+# TCP, counted with Xen's trace on (count), a guest of 2 queues (mq),
+# fairness, the balancer.
+BENCH_ROW_NAMES="vifs tcp scale udp flood floodping count mq fair rebalance"
 
 # bench_knobs SET: the knobs (bench/README.md) for a full or quick run,
 # keeping what the environment already set.  QUICK is one repetition,
 # whatever is set, without the rows that boot guests of their own (the
-# ping guest of the floods, scale, mq, the 64-vif point).  The 1/16-vif phase runs once per backend (bench_run) unless
-# BENCH_VIFS=all.
+# ping guest of the floods, scale, mq, the 64-vif point) and without
+# count (Xen's trace).  The 1/16-vif phase runs once per backend
+# (bench_run) unless BENCH_VIFS=all.  On a real host (BENCH_HOST=1)
+# count runs only when BENCH_ROWS names it: Xen keeps the trace buffers
+# it allocates until it reboots.
 bench_knobs() {
 	if [ "$1" = quick ]; then
 		BENCH_REPS=1
 		BENCH_T=${BENCH_T:-2} BENCH_GUESTS=${BENCH_GUESTS:-2}
 		BENCH_CYCLE_TIMEOUT=${BENCH_CYCLE_TIMEOUT:-600}
-		BENCH_ROWS=${BENCH_ROWS:-$(echo " $BENCH_ROW_NAMES " | sed 's/ floodping / /; s/ scale / /; s/ mq / /; s/^ //; s/ $//')}
+		BENCH_ROWS=${BENCH_ROWS:-$(bench_rows_but floodping scale mq count)}
 		export BENCH_VIFS_MAX=${BENCH_VIFS_MAX:-16}
 	fi
+	[ "${BENCH_HOST:-0}" = 1 ] && BENCH_ROWS=${BENCH_ROWS:-$(bench_rows_but count)}
 	export BENCH_ROWS=${BENCH_ROWS:-$BENCH_ROW_NAMES}
 	export BENCH_REPS=${BENCH_REPS:-5} BENCH_T=${BENCH_T:-10}
 	export BENCH_VIFS=${BENCH_VIFS:-first} BENCH_GUESTS=${BENCH_GUESTS:-4}
@@ -84,6 +89,14 @@ bench_knobs() {
 	export BENCH_REBALANCE_MS=${BENCH_REBALANCE_MS:-500}
 }
 
+# bench_rows_but NAME...: BENCH_ROW_NAMES without those.
+bench_rows_but() {
+	local r out=""
+	for r in $BENCH_ROW_NAMES; do
+		case " $* " in *" $r "*) ;; *) out+="${out:+ }$r" ;; esac
+	done
+	echo "$out"
+}
 # bench_row NAME: this run does the rows NAME (BENCH_ROWS).
 bench_row() { case " ${BENCH_ROWS:-$BENCH_ROW_NAMES} " in *" $1 "*) return 0 ;; esac; return 1; }
 # bench_rows_bad: the names in BENCH_ROWS that are no group of rows.
@@ -126,7 +139,7 @@ fgbps() { awk -v r="$1" 'BEGIN { printf "%.4f\n", r / 1000 }'; }
 bench_mem() { awk '$1 == "Slab:" || $1 == "VmallocUsed:" { s += $2 } END { print s }' /proc/meminfo; }
 # Backend threads: ours napi/xnb-gN-0 (threaded NAPI), stock per-queue
 # vifD.K-qN-* kthreads.
-bench_threads() { ps -e -o comm= | grep -cE '^(napi/xnb-g[0-9]|vif[0-9])' || true; }
+bench_threads() { ps -e -o comm= | grep -cE "$BENCH_THREADS_RE" || true; }
 # Domain-0 CPU seconds so far (all vcpus).
 bench_dom0_cpu() { xl list Domain-0 | awk 'NR == 2 { print $6 }'; }
 # bench_vif_stat bytes|packets: the sum over every vif netdev, both
@@ -479,6 +492,7 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 	bench_destroy_all >/dev/null 2>&1
 	bench_host_guard || exit 3
 	bench_kp_leftovers
+	bench_trace_leftovers
 	lab_unload_backend
 	sync; echo 3 > /proc/sys/vm/drop_caches
 	m0=$(bench_mem)
@@ -505,6 +519,7 @@ bench_cycle() {	# NAME PARAMS REP VIFS(0|1)
 		( bench_udp_rx ) || bench_err udp_rx
 	fi
 	bench_row flood && bench_flood
+	bench_row count && bench_count
 	if bench_row mq; then
 		( bench_mq ) || bench_err mq
 	fi
@@ -584,6 +599,7 @@ bench_run() {
 	bench_destroy_all > /dev/null 2>&1
 	bench_host_guard || return 3
 	bench_kp_leftovers
+	bench_trace_leftovers
 	lab_load_backend
 }
 

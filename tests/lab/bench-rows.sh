@@ -493,3 +493,249 @@ bench_profile() {	# LOAD N
 	rm -f "$LAB_RUN/perf.data"
 }
 
+
+# --- what one packet costs, counted (row count) --------------------------------------
+# perf in a PV dom0 sees nothing of Xen: so, for both backends alike,
+# under each load of BENCH_COUNT_LOADS with N guests (bench_load_start:
+# floodtx, floodrx, tcprx), counted over a window of BENCH_COUNT_WINDOW s
+# 2 s into the load, per packet through the vif netdevs: dom0's and the
+# guests' hypercalls by kind, from Xen's own trace (xentrace, decoded by
+# bench/xentrace_count.py), Xen's switches to dom0 and guest vcpus,
+# dom0's context switches and interrupts (/proc/stat), the runs of the
+# backend's threads and of ksoftirqd (schedstat), the guests' events
+# (as bench_vif_irqs) and for ours the groups' passes.  xentrace and
+# the counters' reader (xentrace_count.py --counters, which makes a
+# marker hypercall right after each read) start before the load; the
+# decoder counts only what lies between the two markers.  Tracing costs
+# every hypercall a record: the window is a load of its own, never one
+# of the throughput rows'.
+BENCH_COUNT_LOADS="floodtx floodrx tcprx"
+# Xen's trace: the PV class (hypercalls, their multicall subcalls) and the
+# SCHED class (which vcpu runs where, to tell dom0's hypercalls from the
+# guests'); BENCH_TRACE_PAGES pages a pcpu (set once per boot: Xen keeps
+# the first size until it reboots).
+BENCH_TRACE_MASK=0x0022f000
+BENCH_TRACE_PIDF=${LAB_RUN:-/run}/bench-xentrace.pid
+# The backend's threads (as bench_threads counts them) and the softirq
+# threads, by comm.
+BENCH_THREADS_RE='^(napi/xnb-g[0-9]|vif[0-9])'
+BENCH_KSOFTIRQD_RE='^ksoftirqd/'
+
+# bench_xentrace: the xentrace binary (Debian's wrapper, or the lab's
+# PATH, or xen-utils' own directory).
+bench_xentrace() {
+	local x
+	command -v xentrace && return 0
+	for x in /usr/lib/xen-*/bin/xentrace; do :; done
+	[ -x "$x" ] && echo "$x"
+}
+# bench_xtc ARGS: bench/xentrace_count.py: beside the library on a real
+# host (bench-host.sh stages it), in the lab from /opt/xnb-bench with the
+# few modules dom0's python3 lacks (bench.sh stages them there through
+# LAB_DOM0_EXTRA_DIR).
+bench_xtc() {
+	if [ -f "$LAB_DIR/xentrace_count.py" ]; then
+		python3 "$LAB_DIR/xentrace_count.py" "$@"
+	elif [ -f /opt/xnb-bench/xentrace_count.py ]; then
+		PYTHONHOME=/opt/xnb-bench python3 -S /opt/xnb-bench/xentrace_count.py "$@"
+	else
+		echo "no bench/xentrace_count.py in dom0 (bench/bench.sh stages it)"
+		return 2
+	fi
+}
+# bench_trace_start FILE: xentrace writing FILE in the background, its pid
+# in XT_PID and BENCH_TRACE_PIDF, once it wrote its first records (at
+# most 60 s); fails, with nothing left running, if it does not.
+bench_trace_start() {
+	local x i
+	XT_PID=""
+	x=$(bench_xentrace) || { echo "bench: no xentrace in dom0"; return 1; }
+	rm -f "$1"
+	"$x" -D -S "${BENCH_TRACE_PAGES:-1024}" -e "$BENCH_TRACE_MASK" "$1" 2> "$1.err" &
+	XT_PID=$!
+	echo "$XT_PID" > "$BENCH_TRACE_PIDF"
+	for ((i = 0; i < 600; i++)); do
+		[ -s "$1" ] && return 0
+		kill -0 "$XT_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "bench: xentrace wrote nothing: $(tail -n 3 "$1.err" | tr '\n' ' ')"
+	bench_trace_stop
+	return 1
+}
+# bench_trace_stop: xentrace reads the buffers a last time, disables
+# tracing and exits on SIGINT.
+bench_trace_stop() {
+	[ -n "${XT_PID:-}" ] || return 0
+	kill -INT "$XT_PID" 2>/dev/null
+	wait "$XT_PID" 2>/dev/null
+	rm -f "$BENCH_TRACE_PIDF"
+	XT_PID=""
+}
+# bench_trace_leftovers: a xentrace of a cycle cut short stopped (before a
+# module swap and at the end: tracing left on would tax every later row).
+bench_trace_leftovers() {
+	local p
+	p=$(cat "$BENCH_TRACE_PIDF" 2>/dev/null) || return 0
+	kill -INT "$p" 2>/dev/null && sleep 2 && kill "$p" 2>/dev/null
+	rm -f "$BENCH_TRACE_PIDF"
+	return 0
+}
+
+# bench_pids RE: the pids of the threads whose comm matches RE, on one
+# line, comma-separated.
+bench_pids() { ps -e -o pid=,comm= | awk -v re="$1" '$2 ~ re { printf "%s%s", n++ ? "," : "", $1 } END { print "" }'; }
+# bench_cnt_helper_start: xentrace_count.py --counters up as coproc XTC,
+# before the load (python's start-up in a loaded TCG dom0 takes seconds),
+# reading the runs of the threads CNT_BPIDS and CNT_KPIDS; CNT_MARKS=1
+# when it makes markers (a privcmd device).
+bench_cnt_helper_start() {
+	local l=""
+	coproc XTC { bench_xtc --counters "$CNT_BPIDS" "$CNT_KPIDS" 2>&1; }
+	read -r -t 60 l <&"${XTC[0]}"
+	case $l in
+	ready) CNT_MARKS=1; return 0 ;;
+	"ready nomark") CNT_MARKS=0; echo "bench: count: no privcmd device in dom0: no window markers"; return 0 ;;
+	esac
+	echo "bench: count: no counters' reader: $l"
+	bench_cnt_helper_stop
+	return 1
+}
+# bench_cnt_helper_stop: the helper ends with its input.
+bench_cnt_helper_stop() {
+	local w=${XTC[1]:-} p=${XTC_PID:-}
+	[ -n "$w" ] && exec {w}>&-
+	[ -n "$p" ] && wait "$p" 2>/dev/null
+	return 0
+}
+# bench_cnt_window SECONDS: CNT_A and CNT_B, the helper's "time packets
+# ctxt intr events backend-runs ksoftirqd-runs passes group-packets" at
+# the ends of a window of SECONDS (and a marker after each).
+bench_cnt_window() {
+	local re='^[0-9.]+( [0-9]+){8}$'
+	CNT_A="" CNT_B=""
+	[ -n "${XTC_PID:-}" ] || return 1
+	{ echo "$1" >&"${XTC[1]}" && read -r -t $(($1 + 120)) CNT_A <&"${XTC[0]}" &&
+		read -r -t $(($1 + 120)) CNT_B <&"${XTC[0]}"; } 2>/dev/null
+	[[ $CNT_A =~ $re && $CNT_B =~ $re ]] && return 0
+	echo "bench: count: the counters' reader said '$CNT_A' '$CNT_B'"
+	return 1
+}
+# bench_cnt_pp WHAT COUNT: bm cnt_WHAT_pp_<load>, COUNT over CNT_PKTS.
+bench_cnt_pp() {
+	bm "cnt_${1}_pp_$CNT_LOAD" "$(awk -v c="$2" -v p="$CNT_PKTS" 'BEGIN { if (p > 0) printf "%.4g", c / p }')" \
+		n="$CNT_N"
+}
+# bench_cnt_dom0 A B: the figures of dom0's own counters between the
+# snapshots A and B; CNT_PKTS and CNT_SECS: the packets and seconds.
+bench_cnt_dom0() {
+	local t0 p0 c0 i0 e0 b0 k0 s0 g0 t1 p1 c1 i1 e1 b1 k1 s1 g1
+	read -r t0 p0 c0 i0 e0 b0 k0 s0 g0 <<< "$1"
+	read -r t1 p1 c1 i1 e1 b1 k1 s1 g1 <<< "$2"
+	CNT_PKTS=$((p1 - p0)) CNT_SECS=$(fsub "$t1" "$t0")
+	bm "cnt_vif_kpps_$CNT_LOAD" "$(awk -v p="$CNT_PKTS" -v t="$CNT_SECS" 'BEGIN { if (t > 0) printf "%.3f", p / t / 1000 }')" \
+		n="$CNT_N"
+	bench_cnt_pp ctxt $((c1 - c0))
+	bench_cnt_pp intr $((i1 - i0))
+	bench_cnt_pp wake_backend $((b1 - b0))
+	bench_cnt_pp wake_ksoftirqd $((k1 - k0))
+	bench_cnt_pp gevents $((e1 - e0))
+	[ "$NETBACK" = ours ] || return 0
+	bench_cnt_pp passes $((s1 - s0))
+	bm "cnt_pkts_per_pass_$CNT_LOAD" "$(awk -v k=$((g1 - g0)) -v p=$((s1 - s0)) 'BEGIN { if (p > 0) printf "%.4g", k / p }')" \
+		n="$CNT_N"
+}
+# bench_cnt_xen OUT: "metric value" lines from xentrace_count.py's OUT:
+# dom0's (hc_) and the guests' (ghc_) hypercalls per packet, all and by
+# kind (those under 0.0005 a packet left out: the serial log has them
+# all), grant-copy ops per copy hypercall, Xen's vcpu switches per
+# packet, the lost records and unattributed hypercalls as counts, and the
+# time between the markers (TSC at dom0's cpu MHz, the clock Xen gives
+# it) over the counters' window: 1 but for a preemption between a read
+# and its marker.
+bench_cnt_xen() {
+	local mhz
+	mhz=$(awk -F': *' '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)
+	echo "$1" | awk -v pk="$CNT_PKTS" -v win="$CNT_SECS" -v mhz="${mhz:-0}" '
+		$1 == "records" { trunc = $8 }
+		$1 == "markers" { cyc = $4 }
+		$1 == "lost" { lost = $2 }
+		$1 == "hc" {
+			d = $2 == "dom0" ? "hc" : $2 == "guest" ? "ghc" : "unknown"
+			if (d == "unknown") { unatt += $4; next }
+			calls[d, $3] = $4; kinds[d, $3] = 1
+			if ($3 !~ /^mc\./) all[d] += $4
+			if ($3 == "grant_table_op.copy" || $3 == "mc.grant_table_op.copy") { cc[d] += $4; co[d] += $5 }
+		}
+		$1 == "switch" { sw[$2] = $3 }
+		END {
+			if (mhz > 0 && win > 0) printf "cnt_trace_window_ratio %.3f\n", cyc / (mhz * 1e6) / win
+			printf "cnt_trace_lost %d\ncnt_hc_unattributed %d\n", lost, unatt
+			if (trunc) print "cnt_trace_truncated 1"
+			if (pk <= 0) exit
+			for (d in all) printf "cnt_%s_pp %.4g\n", d, all[d] / pk
+			for (k in kinds) {
+				split(k, dk, SUBSEP)
+				if (calls[k] / pk >= 0.0005)
+					printf "cnt_%s_%s_pp %.4g\n", dk[1], dk[2], calls[k] / pk
+			}
+			if (cc["hc"] > 0) printf "cnt_gntcopy_ops_per_call %.3g\n", co["hc"] / cc["hc"]
+			for (d in sw) printf "cnt_xsw_%s_pp %.4g\n", d, sw[d] / pk
+		}'
+}
+# bench_cnt_trace TRACE: TRACE decoded between its markers, the whole
+# output in the log, its figures emitted; what it cannot count is a row
+# not measured.
+bench_cnt_trace() {
+	local out t0 m v
+	t0=$EPOCHREALTIME
+	if ! out=$(bench_xtc "$1" 2>&1); then
+		echo "$out" | tail -n 3
+		bench_skip "cnt_hc_$CNT_LOAD" "xentrace_count.py failed: $(echo "$out" | tail -n 1)"
+		return 0
+	fi
+	echo "$out" | sed "s/^/bench: count $CNT_LOAD xentrace ($NETBACK): /"
+	echo "bench: count $CNT_LOAD: trace of $(($(stat -c %s "$1") / 1024)) KiB decoded in $(fsub "$EPOCHREALTIME" "$t0") s"
+	if [ "$(echo "$out" | awk '$1 == "markers" { print $2 }')" != 2 ]; then
+		bench_skip "cnt_hc_$CNT_LOAD" "not 2 window markers in the trace"
+		return 0
+	fi
+	while read -r m v; do
+		bm "${m}_$CNT_LOAD" "$v" n="$CNT_N"
+	done <<< "$(bench_cnt_xen "$out")"
+}
+# bench_count_load LOAD N: one load's counts (the load lasts the window
+# and 10 s: 2 s before it, slack for the reader's wake-ups after it).
+bench_count_load() {
+	local w=${BENCH_COUNT_WINDOW:-4} t0 trace=$LAB_RUN/bench-cnt.trace log=$LAB_RUN/bench-cnt
+	CNT_LOAD=$1 CNT_N=$2 t0=$EPOCHREALTIME
+	CNT_BPIDS=$(bench_pids "$BENCH_THREADS_RE") CNT_KPIDS=$(bench_pids "$BENCH_KSOFTIRQD_RE")
+	[ "$NETBACK" = ours ] && xnb_groups_file > /dev/null	# debugfs mounted
+	bench_trace_start "$trace" || { bench_skip "cnt_hc_$1" "xentrace did not start"; rm -f "$trace"; }
+	bench_cnt_helper_start || { bench_trace_stop; return 1; }
+	echo "bench: count $1: xentrace and the counters' reader up in $(fsub "$EPOCHREALTIME" "$t0") s"
+	bench_load_start "$1" "$2" $((w + 10)) $((6300 + RANDOM % 90 * 10)) "$log" ||
+		{ bench_cnt_helper_stop; bench_trace_stop; return 1; }
+	sleep 2
+	bench_cnt_window "$w" || { bench_cnt_helper_stop; bench_trace_stop; wait; return 1; }
+	bench_cnt_helper_stop
+	bench_trace_stop
+	echo "bench: count $1: window from +$(fsub "${CNT_A%% *}" "$t0") to +$(fsub "${CNT_B%% *}" "$t0") s," \
+		"xentrace stopped at +$(fsub "$EPOCHREALTIME" "$t0") s; counters $CNT_A .. $CNT_B"
+	wait
+	bench_load_report "bench: count $1 n=$2:" "$1" $((w + 10)) "$log"
+	bench_cnt_dom0 "$CNT_A" "$CNT_B"
+	if [ "$CNT_MARKS" = 1 ] && [ -f "$trace" ]; then
+		bench_cnt_trace "$trace"
+	elif [ -f "$trace" ]; then
+		bench_skip "cnt_hc_$1" "no window markers (no privcmd device)"
+	fi
+	rm -f "$trace" "$trace.err"
+}
+# bench_count: the count rows of one cycle, g1..gN up (N = BENCH_GUESTS).
+bench_count() {
+	local l
+	for l in ${BENCH_COUNT_LOADS}; do
+		( bench_count_load "$l" "$BENCH_GUESTS" ) || bench_err "count_$l"
+	done
+}
