@@ -205,6 +205,39 @@ TARGETS = (
            [("floodping_tx_ms", 4), ("floodping_rx_ms", 4)], lambda r: r <= 1),
 )
 
+# The count rows (row group "count"): cnt_<what>_<load> metrics, made
+# into rows as they come (the hypercall kinds are whatever Xen's trace
+# showed), in a section of their own: figures to compare, never targets.
+COUNT_LOADS = (("floodtx", "64 B UDP floods from {g} to dom0 (as the flood rows)"),
+               ("floodrx", "64 B UDP floods from dom0 to {g} (as the flood rows)"),
+               ("tcprx", "TCP from dom0 to {g} (as the TCP rows)"))
+# (pattern of <what>, label, unit), in the order of the table; {0} is the
+# pattern's group.
+COUNT_WHAT = (
+    (r"vif_kpps", "packets through the vifs during the counted window", "kpps"),
+    (r"hc_pp", "dom0 hypercalls, all kinds (multicall subcalls not counted apart)", "/pkt"),
+    (r"hc_(.+)_pp", "dom0 hypercalls: {0}", "/pkt"),
+    (r"gntcopy_ops_per_call", "dom0 grant-copy ops per GNTTABOP_copy (Xen's trace)", "ops"),
+    (r"ghc_pp", "guests' hypercalls, all kinds", "/pkt"),
+    (r"ghc_(.+)_pp", "guests' hypercalls: {0}", "/pkt"),
+    (r"xsw_dom0_pp", "Xen: dom0 vcpus switched in", "/pkt"),
+    (r"xsw_guest_pp", "Xen: guest vcpus switched in", "/pkt"),
+    (r"xsw_(.+)_pp", "Xen: {0} vcpus switched in", "/pkt"),
+    (r"ctxt_pp", "dom0 context switches (/proc/stat ctxt)", "/pkt"),
+    (r"intr_pp", "dom0 interrupts (/proc/stat intr)", "/pkt"),
+    (r"wake_backend_pp", "runs of the backend's threads (ours napi/xnb-g*, stock vif*-q*; schedstat)",
+     "/pkt"),
+    (r"wake_ksoftirqd_pp", "runs of ksoftirqd (schedstat)", "/pkt"),
+    (r"gevents_pp", "guest events (vif queue irqs)", "/pkt"),
+    (r"passes_pp", "ours: group passes", "/pkt"),
+    (r"pkts_per_pass", "ours: packets per pass (the groups' counters)", "pkts"),
+    (r"trace_window_ratio", "time between the trace's markers over the counters' window "
+     "(1 unless a read and its marker were preempted apart)", "ratio"),
+    (r"trace_lost", "trace records Xen lost (every hypercall count low when > 0)", "records"),
+    (r"hc_unattributed", "hypercalls attributed to no domain", "calls"),
+    (r"trace_truncated", "trace file truncated (its counts low)", "flag"),
+)
+
 STOCK = ("stock", "stock")
 PLOT_ALT = "throughput and dom0 CPU per GB against guests, and ours over stock"
 
@@ -380,21 +413,63 @@ def drop_unmeasured(table, cols, default):
     return table, cols, default
 
 
+def count_row(metric, n):
+    """(load, order, Row) of a cnt_<what>_<load> metric; None if it is not one."""
+    for li, (load, _) in enumerate(COUNT_LOADS):
+        if metric.startswith("cnt_") and metric.endswith("_" + load):
+            what = metric[4:-len(load) - 1]
+            break
+    else:
+        return None
+    for wi, (pat, label, unit) in enumerate(COUNT_WHAT):
+        m = re.fullmatch(pat, what)
+        if m:
+            return load, (li, wi), Row(metric, n, label.format(*m.groups()), unit, None, 1)
+    return load, (li, len(COUNT_WHAT)), Row(metric, n, what, "", None, 1)
+
+
+def count_table(cells_of, keys):
+    """[(load, row, {col: stat})] of the count metrics among keys ((metric,
+    n) pairs), cells_of(row) giving a row's cells: in COUNT_WHAT's order
+    within a load, the hypercall kinds of a pattern by their largest
+    median, most frequent first."""
+    rows = []
+    for metric, n in set(keys):
+        c = count_row(metric, n)
+        if c:
+            load, order, row = c
+            cells = cells_of(row)
+            top = max([s[0] for s in cells.values() if s] or [0])
+            rows.append((order, -top, row.label, load, row, cells))
+    rows.sort(key=lambda r: r[:3])
+    return [(load, row, cells) for _, _, _, load, row, cells in rows]
+
+
+def count_stats(data, cols):
+    """count_table of the logs' figures."""
+    return count_table(lambda row: {col: stat(samples(data, col[0], col[1], row.metric, row.n))
+                                    for col in cols},
+                       [(m, n) for (_, _, m, n) in data])
+
+
 def load_csv(path):
-    """An earlier PREFIX.csv as (table without ratios, columns seen)."""
+    """An earlier PREFIX.csv as (table without ratios, columns seen, the
+    count table)."""
     by_key = {(r.metric, r.n): r for r in ROWS}
     cells, cols = {}, []
     for rec in csv.DictReader(open(path)):
         key = (rec["metric"], int(rec["guests"]) if rec["guests"] else None)
         col = (rec["backend"], rec["config"])
-        if key not in by_key:
+        if key not in by_key and not count_row(*key):
             continue
         if col not in cols:
             cols.append(col)
         cells.setdefault(key, {})[col] = (float(rec["median"]), float(rec["min"]),
                                           float(rec["max"]), int(rec["reps"]))
     cols = [c for c in cols if c != STOCK] + [STOCK]
-    return [(row, cells.get((row.metric, row.n), {})) for row in ROWS], cols
+    counts = count_table(lambda row: cells.get((row.metric, row.n), {}),
+                         [k for k in cells if k not in by_key])
+    return [(row, cells.get((row.metric, row.n), {})) for row in ROWS], cols, counts
 
 
 # --- targets ------------------------------------------------------------------------
@@ -474,6 +549,49 @@ def write_csv(path, table, cols):
                 f.write(f"{row.metric},{row.n or ''},\"{row.label}\",{row.unit},{row.better or ''},"
                         f"{col[0]},{col[1]},{s[3]},{s[0]:.6g},{s[1]:.6g},{s[2]:.6g},"
                         f"{'' if r is None else f'{r:.4f}'}\n")
+
+
+def md_counts(counts, cols, n_label):
+    """The section of the count rows: a table per load, ×R on every row
+    (no better side: what one packet costs, not a target), and a warning
+    where Xen lost trace records."""
+    if not counts:
+        return []
+    rated = add_ratios([(row, cells) for _, row, cells in counts], cols)
+    L, lost = [], []
+    for load, title in COUNT_LOADS:
+        rows = [r for (ld, _, _), r in zip(counts, rated) if ld == load]
+        if not rows:
+            continue
+        hdr = ["", "unit"] + [f"ours {c}" for _, c in cols[:-1]] + ["stock"]
+        g = n_label(rows[0][0].n) if rows[0][0].n else "the guests"
+        L += [f"### {title.format(g=g)}", "",
+              "| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
+        for row, cells, ratios in rows:
+            L.append("| " + " | ".join([row.label, row.unit] + [
+                md_cell(cells.get(col), ratios.get(col), True) for col in cols]) + " |")
+            if row.metric.startswith(("cnt_trace_lost_", "cnt_trace_truncated_")):
+                lost += [f"{load}, {col[1]}: {row.label}, up to {fmt(cells[col][2])}"
+                         for col in cols if cells.get(col) and cells[col][2] > 0]
+        L.append("")
+    head = ["## Per-packet counts, ours vs stock", "",
+            "Row group `count` (tests/lab/bench-rows.sh, bench_count): with Xen's trace on "
+            "(`xentrace`, PV and SCHED classes, decoded by bench/xentrace_count.py), each load "
+            "runs 2 s before a counted window and ends after it; per packet through the vif "
+            "netdevs (both directions) in the window: dom0's and the guests' hypercalls by kind "
+            "(a hypercall's records carry no domain: the scheduler's records on the same pcpu "
+            "tell; event_channel_op and physdev_op carry no sub-op in Xen's records), Xen's vcpu "
+            "switches, dom0's context switches and interrupts, the backend threads' and "
+            "ksoftirqd's runs, the guests' events and ours' passes.  One process reads dom0's "
+            "counters and marks the trace with a hypercall at each end, so both cover the same "
+            "time.  Tracing slows every hypercall: these loads are not the throughput rows' "
+            "(compare the packets per second with theirs).  Kinds under 0.0005 per packet are "
+            "left out (the serial log has every count).  ×R = ours/stock of the medians; not "
+            "targets.", ""]
+    if lost:
+        head += ["**The hypercall counts are low** where Xen lost trace records or the trace "
+                 "was cut: " + "; ".join(lost) + ".", ""]
+    return head + L
 
 
 def md_cell(s, ratio, better):
@@ -572,8 +690,9 @@ def rows_left_out(info):
     return [f"- groups of rows not run (BENCH_ROWS): {' '.join(out)}"] if info.get("rows") and out else []
 
 
-def render_md(table, cols, default, targets, host, info, errors, skips, quick, plot):
-    """The results page; plot is the PNG's file name, or None."""
+def render_md(table, cols, default, targets, host, info, errors, skips, quick, plot, counts=()):
+    """The results page; plot is the PNG's file name, or None; counts the
+    count table (count_table)."""
     title = "QUICK smoke run: 1 repetition, short runs, noisy" if quick else "full run"
     if host.get("RUN") == "host":
         where = (f"on a real Xen host, in its dom0 with guests of the bench's own "
@@ -594,7 +713,8 @@ def render_md(table, cols, default, targets, host, info, errors, skips, quick, p
           "groups = dom0 vcpus, kthread):", "",
           "| target | met | figures |", "|---|---|---|"]
     L += [f"| {t} | {ok} | {fig} |" for t, ok, fig in targets]
-    L += ["", "Machine:" if host.get("RUN") == "host" else "Machine and lab:", ""]
+    L += [""] + md_counts(counts, cols, _guests)
+    L += ["Machine:" if host.get("RUN") == "host" else "Machine and lab:", ""]
     L += md_machine(host, info, quick)
     if errors:
         L += ["", "Steps that failed (their figures are missing):", ""]
@@ -705,17 +825,18 @@ def update_readme(readme, lines):
 
 def load(a):
     """(table of stats without ratios, columns, default column, bench-info,
-    errors, skipped rows) from the logs or, with --csv, from an earlier CSV."""
+    errors, skipped rows, count table) from the logs or, with --csv, from
+    an earlier CSV."""
     if a.csv:
-        table, cols = load_csv(a.csv)
+        table, cols, counts = load_csv(a.csv)
         ncpu = max([groups_of(c) for _, c in cols] + [1])
         _, default = columns(ncpu)
-        return table, cols, default, {}, [], []
+        return table, cols, default, {}, [], [], counts
     data, info, errors, skips = parse_logs(a.logs)
     if not data:
         sys.exit("bench: no XNB-METRIC bench lines in " + " ".join(a.logs))
     cols, default = columns(info.get("dom0_vcpus", "2"))
-    return tabulate(data, cols), cols, default, info, errors, skips
+    return tabulate(data, cols), cols, default, info, errors, skips, count_stats(data, cols)
 
 
 def main():
@@ -732,17 +853,18 @@ def main():
 
     host = read_env(a.info)
     quick = host.get("QUICK", "0") == "1"
-    table, cols, default, info, errors, skips = load(a)
+    table, cols, default, info, errors, skips, counts = load(a)
     table = add_ratios(table, cols)
     table, cols, default = drop_unmeasured(table, cols, default)
     targets = evaluate_targets(table, cols, default)
 
-    write_csv(a.out + ".csv", table, cols)
+    write_csv(a.out + ".csv", table + add_ratios([(row, cells) for _, row, cells in counts], cols),
+              cols)
     with tempfile.TemporaryDirectory() as tmp:
         plotted = write_plot(a.out, a.workdir or tmp, table, cols,
                              f"xen-netback bench {host.get('DATE', '')}{' (QUICK, noisy)' if quick else ''}")
     md = render_md(table, cols, default, targets, host, info, errors, skips, quick,
-                   os.path.basename(a.out) + ".png" if plotted else None)
+                   os.path.basename(a.out) + ".png" if plotted else None, counts)
     open(a.out + ".md", "w").write(md)
     sys.stdout.write(md)
     if a.readme and not update_readme(a.readme, readme_summary(a.readme, a.out, host, info, quick,
