@@ -27,8 +27,6 @@ g{N}-kthread  ours     full,wide,quick,profile  groups={N} worker=kthread
 g{N}-tasklet  ours     wide                     groups={N} worker=tasklet
 g1-kthread    ours     wide                     groups=1 worker=kthread
 g1-tasklet    ours     wide,profile             groups=1 worker=tasklet
-g{N}-hold2ms  ours     wide                     groups={N} worker=kthread defer_max_usecs=2000
-g{N}-pp       ours     wide                     groups={N} worker=kthread tx_page_pool=1
 stock         stock    full,wide,quick,profile
 '
 
