@@ -794,6 +794,11 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  */
 #define XNB_PASS_MAX_SLOTS	(XNB_PASS_SLOTS - 1u + XNB_RX_MAX_SLOTS + \
 				 XNB_TX_MAX_SLOTS)
+/* Light polls in a row that ended with queues kicked meanwhile, after
+ * which the load counts as sustained.
+ */
+#define XNB_LIGHT_REPOLLS	4u
+
 /**
  * enum xnb_pass_stop - Why a pass started no further turn.
  * @XNB_PASS_GO: it did not stop early: it served every queue it took
@@ -813,6 +818,8 @@ enum xnb_pass_stop {
  * @tx_packets: guest TX packets taken off the rings (NAPI's count)
  * @slots: ring slots used, both directions
  * @stopped: enum xnb_pass_stop
+ * @requeued: a queue was put back with work left, or left waiting
+ *	for its vif's next budget: the group has work no kick will announce
  */
 struct xnb_pass_acct {
 	u32 napi_budget;
@@ -820,6 +827,7 @@ struct xnb_pass_acct {
 	u32 tx_packets;
 	u32 slots;
 	u8 stopped;
+	bool requeued;
 };
 
 /**
@@ -1010,22 +1018,70 @@ void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots);
 void xnb_pass_turn_end(struct xnb_pass_acct *a, u32 start);
 
 /**
- * xnb_pass_decide() - What the group's poll returns after its pass.
+ * enum xnb_pass_next - What the poll does once its pass is over.
+ * @XNB_NEXT_COMPLETE: napi_complete_done(); the thread hands the passes
+ *	back to the light context; sleep until a kick
+ * @XNB_NEXT_AGAIN: the thread, or worker=tasklet's softirq: return the
+ *	whole budget, to be polled again
+ * @XNB_NEXT_HANDOFF: the light context: give the passes to the thread
+ */
+enum xnb_pass_next {
+	XNB_NEXT_COMPLETE,
+	XNB_NEXT_AGAIN,
+	XNB_NEXT_HANDOFF,
+};
+
+/**
+ * enum xnb_handoff_reason - Why the passes changed context.
+ * @XNB_HANDOFF_BUDGET: a light pass used NAPI's whole budget
+ * @XNB_HANDOFF_REQUEUED: a queue had work past its share
+ * @XNB_HANDOFF_REPOLLS: light polls in a row, never idle
+ * @XNB_HANDOFF_IDLE: a thread pass drained the group
+ * @XNB_HANDOFF_CAP: a light pass used XNB_PASS_SLOTS, queues were left
+ */
+enum xnb_handoff_reason {
+	XNB_HANDOFF_BUDGET,
+	XNB_HANDOFF_REQUEUED,
+	XNB_HANDOFF_REPOLLS,
+	XNB_HANDOFF_IDLE,
+	XNB_HANDOFF_CAP,
+};
+
+/**
+ * struct xnb_pass_verdict - The poll's next step (xnb_pass_decide()).
+ * @next: enum xnb_pass_next
+ * @reason: enum xnb_handoff_reason, for XNB_NEXT_HANDOFF
+ * @ret: what the poll returns: NAPI's budget for XNB_NEXT_AGAIN, else
+ *	less than it (NAPI's rule for a completed context)
+ */
+struct xnb_pass_verdict {
+	u8 next;
+	u8 reason;
+	u32 ret;
+};
+
+/**
+ * xnb_pass_decide() - What the poll does after its pass.
  * @a: the pass's account
- * @active: queues are on the group's active list now (kicked meanwhile,
- *	put back with work, or waiting for their vif's next budget)
+ * @light: the poll is the light (softirq) context's
+ * @active: queues are on the group's active list now
+ * @repolls: the light context's polls in a row that ended with queues
+ *	active; updated for a light poll
+ * @v: the verdict
  *
- * The poll is polled again while work is left: the pass used NAPI's
- * budget, or stopped at XNB_PASS_SLOTS (dom0->guest work counts there),
- * or queues are active.  Else it completes (napi_complete_done()) and
- * sleeps until a kick.
+ * The light context hands the passes to the thread under sustained
+ * load: a pass that used NAPI's budget, or stopped at XNB_PASS_SLOTS
+ * with queues left (dom0->guest work counts there), or put a queue back,
+ * or XNB_LIGHT_REPOLLS polls in a row that found queues kicked
+ * meanwhile; else it completes (a kick during the pass has NAPI poll it
+ * again).  The thread, or worker=tasklet's softirq, is polled again
+ * while any of the first two holds or queues are active, and completes
+ * once the group is idle.
  *
  * Context: Any context; no locks, no sleeping.
- * Return: @a->napi_budget to be polled again; else the guest TX packets
- * the pass took, less than the budget (NAPI's rule for a completed
- * context).
  */
-u32 xnb_pass_decide(const struct xnb_pass_acct *a, bool active);
+void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
+		     u32 *repolls, struct xnb_pass_verdict *v);
 
 /* Live rebalancing (balance.c): see xnb_balance_pick() below. */
 #define XNB_BAL_SCALE	1000u	/* busy is in 1/XNB_BAL_SCALE */

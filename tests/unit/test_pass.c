@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A group's pass, bounded (xnb_pass_*): the account of its work, when
- * it starts no further turn, and what its poll returns to NAPI (poll
- * again, or complete), as tables of cases of the pure
+ * it starts no further turn, and what its poll does next (the handoff
+ * decision and NAPI's return value), as tables of cases of the pure
  * helpers.  The pass itself, modelled (its bound and its fairness over
  * many vifs), is in test_pass_model.c.
  */
@@ -38,6 +38,7 @@ static void test_pass_may_serve(void **state)
 			      c[i].cap, c[i].tx, c[i].slots);
 		xnb_pass_begin(&a, c[i].napi, c[i].cap);
 		assert_int_equal(a.stopped, XNB_PASS_GO);
+		assert_false(a.requeued);
 		xnb_pass_charge(&a, c[i].tx, c[i].slots);
 		assert_int_equal(xnb_pass_may_serve(&a), c[i].may);
 		assert_int_equal(a.stopped, c[i].stopped);
@@ -298,60 +299,91 @@ static void test_pass_tx_slots(void **state)
 	}
 }
 
-#define GO XNB_PASS_GO
-#define NAPI XNB_PASS_STOP_NAPI
-#define CAP XNB_PASS_STOP_CAP
+enum { L = 1, M = 0 };	/* light or main context */
+#define C XNB_NEXT_COMPLETE
+#define A XNB_NEXT_AGAIN
+#define H XNB_NEXT_HANDOFF
 
-/* The poll after its pass: polled again (the whole budget back) while
- * NAPI's budget was used, the cap stopped the pass or queues are
- * active; else complete with what it did, less than the budget.
+/* The poll after its pass: the old behaviour for TX and requeues, the
+ * cap counting both ways, repolls, and NAPI's return rules.
  */
 static void test_pass_decide(void **state)
 {
 	static const struct {
-		const char *what;
-		u32 budget, tx, slots;
+		u8 light;
+		u32 tx, slots;
 		u8 stopped;
-		bool active;
-		u32 ret;
+		bool requeued, active;
+		u32 repolls;
+		u8 next, reason;
+		u32 ret, repolls_after;
 	} c[] = {
-		{ "idle", 64, 0, 0, GO, false, 0 },
-		{ "a lone packet", 64, 1, 1, GO, false, 1 },
-		{ "a few packets, drained", 64, 3, 3, GO, false, 3 },
-		{ "kicked meanwhile", 64, 1, 1, GO, true, 64 },
-		{ "a queue put back", 64, 5, 80, GO, true, 64 },
-		{ "budget used, queues left", 64, 64, 64, NAPI, true, 64 },
-		{ "budget used by the last queue", 64, 64, 64, GO, false, 64 },
-		{ "a budget of 1 used", 1, 1, 1, GO, false, 1 },
-		{ "RX alone reaches the cap", 64, 0, 300, CAP, true, 64 },
-		{ "the cap, none active after", 64, 0, 300, CAP, false, 64 },
-		{ "the cap with TX", 64, 10, 260, CAP, true, 64 },
-		{ "the cap crossed by the last queue", 64, 0, 300, GO, false, 0 },
-		{ "a big budget, drained", 300, 120, 200, GO, false, 120 },
-		{ "netpoll's budget of 0", 0, 0, 0, GO, false, 0 },
-		{ "netpoll's budget of 0, active", 0, 0, 0, GO, true, 0 },
+		/* Light: idle, a lone packet, kicked meanwhile. */
+		{ L, 0, 0, XNB_PASS_GO, false, false, 0, C, 0, 0, 0 },
+		{ L, 1, 1, XNB_PASS_GO, false, false, 3, C, 0, 1, 0 },
+		{ L, 1, 1, XNB_PASS_GO, false, true, 0, C, 0, 1, 1 },
+		{ L, 1, 1, XNB_PASS_GO, false, true, 2, C, 0, 1, 3 },
+		{ L, 1, 1, XNB_PASS_GO, false, true, 3, H,
+		  XNB_HANDOFF_REPOLLS, 1, 0 },
+		/* Light: NAPI's budget used; NAPI wants less back. */
+		{ L, 64, 64, XNB_PASS_STOP_NAPI, false, true, 0, H,
+		  XNB_HANDOFF_BUDGET, 63, 0 },
+		{ L, 64, 64, XNB_PASS_GO, false, false, 0, H,
+		  XNB_HANDOFF_BUDGET, 63, 0 },
+		/* Light: RX alone reaches the cap with queues left: before,
+		 * this pass ran on over every queue with tx 0.
+		 */
+		{ L, 0, 300, XNB_PASS_STOP_CAP, false, true, 0, H,
+		  XNB_HANDOFF_CAP, 0, 0 },
+		{ L, 10, 260, XNB_PASS_STOP_CAP, true, true, 1, H,
+		  XNB_HANDOFF_CAP, 10, 0 },
+		/* Light: the cap reached by the last queue, none left. */
+		{ L, 0, 300, XNB_PASS_GO, false, false, 0, C, 0, 0, 0 },
+		/* Light: a queue put back. */
+		{ L, 5, 80, XNB_PASS_GO, true, true, 0, H,
+		  XNB_HANDOFF_REQUEUED, 5, 0 },
+		/* Main: again while anything is left, complete once idle. */
+		{ M, 64, 64, XNB_PASS_STOP_NAPI, false, true, 0, A, 0, 64, 0 },
+		{ M, 64, 64, XNB_PASS_GO, false, false, 0, A, 0, 64, 0 },
+		{ M, 0, 300, XNB_PASS_STOP_CAP, false, true, 0, A, 0, 64, 0 },
+		{ M, 0, 300, XNB_PASS_STOP_CAP, false, false, 2, A, 0, 64, 2 },
+		{ M, 3, 3, XNB_PASS_GO, true, true, 0, A, 0, 64, 0 },
+		{ M, 3, 3, XNB_PASS_GO, false, true, 0, A, 0, 64, 0 },
+		{ M, 3, 3, XNB_PASS_GO, false, false, 1, C, 0, 3, 1 },
+		{ M, 0, 0, XNB_PASS_GO, false, false, 0, C, 0, 0, 0 },
 	};
+	struct xnb_pass_verdict v;
 	struct xnb_pass_acct a;
 	unsigned int i;
+	u32 repolls;
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
-		print_message("%s\n", c[i].what);
-		xnb_pass_begin(&a, c[i].budget, XNB_PASS_SLOTS);
+		print_message("case %u\n", i);
+		xnb_pass_begin(&a, 64, XNB_PASS_SLOTS);
 		xnb_pass_charge(&a, c[i].tx, c[i].slots);
 		a.stopped = c[i].stopped;
-		assert_int_equal(xnb_pass_decide(&a, c[i].active), c[i].ret);
+		a.requeued = c[i].requeued;
+		repolls = c[i].repolls;
+		xnb_pass_decide(&a, c[i].light, c[i].active, &repolls, &v);
+		assert_int_equal(v.next, c[i].next);
+		if (v.next == XNB_NEXT_HANDOFF)
+			assert_int_equal(v.reason, c[i].reason);
+		assert_int_equal(v.ret, c[i].ret);
+		assert_int_equal(repolls, c[i].repolls_after);
 	}
 }
 
 /* NAPI's rules over every combination: never more than the budget;
- * exactly the budget to be polled again, less once completed; complete
- * only with no queue active and neither limit reached.
+ * exactly the budget to be polled again, less once completed; the main
+ * context completes only with no queue active and nothing left behind;
+ * the light one never asks to be polled again (it hands off instead).
  */
 static void test_pass_decide_napi_rules(void **state)
 {
 	static const u32 budgets[] = { 0, 1, 2, 8, 64, 300 };
-	u32 b, tx, slots, st, act, ret;
+	u32 b, tx, slots, st, rq, act, light, rp, repolls;
+	struct xnb_pass_verdict v;
 	struct xnb_pass_acct a;
 
 	(void)state;
@@ -359,21 +391,41 @@ static void test_pass_decide_napi_rules(void **state)
 	for (tx = 0; tx <= budgets[b] + 1; tx++)
 	for (slots = 0; slots <= 2 * XNB_PASS_SLOTS; slots += 64)
 	for (st = XNB_PASS_GO; st <= XNB_PASS_STOP_CAP; st++)
-	for (act = 0; act < 2; act++) {
+	for (rq = 0; rq < 2; rq++)
+	for (act = 0; act < 2; act++)
+	for (light = 0; light < 2; light++)
+	for (rp = 0; rp <= XNB_LIGHT_REPOLLS; rp++) {
 		/* Stopped for NAPI means its budget was used. */
 		if (st == XNB_PASS_STOP_NAPI && tx < budgets[b])
 			continue;
 		xnb_pass_begin(&a, budgets[b], XNB_PASS_SLOTS);
 		xnb_pass_charge(&a, tx, slots);
 		a.stopped = st;
-		ret = xnb_pass_decide(&a, act);
-		assert_true(ret <= budgets[b]);
-		if (!budgets[b])
-			continue;	/* netpoll's: 0, nothing to complete */
-		if (act || st == XNB_PASS_STOP_CAP || tx >= budgets[b])
-			assert_int_equal(ret, budgets[b]);
+		a.requeued = rq;
+		repolls = rp;
+		xnb_pass_decide(&a, light, act, &repolls, &v);
+		assert_true(v.ret <= budgets[b]);
+		assert_true(repolls <= XNB_LIGHT_REPOLLS);
+		if (!budgets[b]) {
+			assert_int_equal(v.next, XNB_NEXT_COMPLETE);
+			continue;
+		}
+		if (v.next == XNB_NEXT_AGAIN)
+			assert_int_equal(v.ret, budgets[b]);
 		else
-			assert_int_equal(ret, tx);
+			assert_true(v.ret < budgets[b]);
+		if (light) {
+			assert_int_not_equal(v.next, XNB_NEXT_AGAIN);
+			if (st == XNB_PASS_STOP_CAP || rq || tx >= budgets[b])
+				assert_int_equal(v.next, XNB_NEXT_HANDOFF);
+		} else {
+			assert_int_not_equal(v.next, XNB_NEXT_HANDOFF);
+			assert_int_equal(repolls, rp);
+			if (act || st == XNB_PASS_STOP_CAP || tx >= budgets[b])
+				assert_int_equal(v.next, XNB_NEXT_AGAIN);
+			else
+				assert_int_equal(v.next, XNB_NEXT_COMPLETE);
+		}
 	}
 }
 

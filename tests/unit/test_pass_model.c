@@ -217,6 +217,7 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		share = model_share(m, id);
 		if (!share) {
 			waiting[nw++] = id;
+			a->requeued = true;
 			continue;
 		}
 		if (*first == MAXN)
@@ -272,6 +273,7 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 			waiting[nw++] = id;
 		else
 			back[nb++] = id;
+		a->requeued = true;
 	}
 	/* Waiting first, then the queues not reached, then the served. */
 	nr = m->n - i;

@@ -50,12 +50,12 @@ fx_stock() {
 	rm -r "$S/module/xen_netback/groups"
 	rm "$S/module/xen_netback/parameters/"{groups,worker,budget,copy_batch,rebalance_ms}
 }
-# fx_group N CPU MODE QUEUES BUSY PASSES PACKETS BATCHES OPS IN OUT
+# fx_group N CPU MODE QUEUES BUSY PASSES PACKETS BATCHES OPS HANDOFFS IN OUT
 fx_group() {
 	local d=$S/module/xen_netback/groups/$1 f
 	shift
 	mkdir -p "$d"
-	for f in cpu mode queues busy_pct passes packets batches ops \
+	for f in cpu mode queues busy_pct passes packets batches ops handoffs \
 		 moves_in moves_out; do
 		echo "$1" > "$d/$f"
 		shift
@@ -107,8 +107,8 @@ fx_other_netdevs() {
 # (vif 1 pinned to group 0), g3's vif renamed g3-net; eth0 and lo.
 fx_standard() {
 	fx_driver 2
-	fx_group 0 0 thread 3 12 1000 50000 800 10000 1 0
-	fx_group 1 1 thread 2 87 2000 90000 1000 30250 0 1
+	fx_group 0 0 light 3 12 1000 50000 800 10000 5 1 0
+	fx_group 1 1 thread 2 87 2000 90000 1000 30250 40 0 1
 	fx_newer 0 0 850 212
 	fx_newer 1 1 1203 290
 	fx_domain 1 g1
@@ -132,6 +132,7 @@ sys/module/xen_netback/groups/1/packets 50000
 sys/module/xen_netback/groups/1/passes 400
 sys/module/xen_netback/groups/1/batches 200
 sys/module/xen_netback/groups/1/ops 6400
+sys/module/xen_netback/groups/1/handoffs 3
 sys/class/net/vif1.0/statistics/rx_packets 600
 sys/class/net/vif1.0/statistics/tx_packets 400
 sys/class/net/g3-net/statistics/rx_packets 50000
@@ -150,7 +151,7 @@ fx_new_set() {
 	mkdir -p "$S/module/xen_netback/parameters"
 	echo "$2" > "$S/module/xen_netback/parameters/groups"
 	for ((i = 0; i < $2; i++)); do
-		fx_group "$i" "$i" thread 0 0 0 0 0 0 0 0
+		fx_group "$i" "$i" light 0 0 0 0 0 0 0 0 0
 		fx_newer "$i" "$i" 0 0
 	done
 }
@@ -282,7 +283,7 @@ $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
-    0    0  thread      12       3           12.5          850        212
+    0    0  light       12       3           12.5          850        212
     1    1  thread      87       2           30.3         1203        290
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
@@ -299,8 +300,8 @@ status_json_fx() {
 	cat <<'EOF'
 {"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "thread", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
+  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
  ],
  "vifs": [
   {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
@@ -333,7 +334,7 @@ $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
-    0    0  thread      12       3           12.5          850        212
+    0    0  light       12       3           12.5          850        212
     1    1  thread      87       2           30.3         1203        290
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
@@ -346,8 +347,8 @@ stderr: xnbctl: no ethtool: the queues' groups are not shown
 $ xnbctl status --json
 {"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "thread", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
+  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
  ],
  "vifs": [
   {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": null},
@@ -364,7 +365,7 @@ EOF
 # interface); vif6.0: queue 1 in no group (U64_MAX, disconnecting).
 t_status_queue_rows() {
 	fx_driver 1
-	fx_group 0 0 thread 1 0 0 0 0 0 0 0
+	fx_group 0 0 light 1 0 0 0 0 0 0 0 0
 	fx_domain 5 g5
 	fx_domain 6 g6
 	fx_vif 5 0
@@ -376,7 +377,7 @@ $ xnbctl status
 worker groups: 1 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
-    0    0  thread       0       1              -            -          -
+    0    0  light        0       1              -            -          -
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 vif5.0      5  g5          0    -  -
@@ -385,7 +386,7 @@ vif6.0      6  g6          0    -  q0:0 q1:-
 $ xnbctl status --json
 {"parameters": {"groups": 1, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "mode": "thread", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}
  ],
  "vifs": [
   {"name": "vif5.0", "domid": 5, "domain": "g5", "devid": 0, "pin": null, "queues": null},
@@ -405,7 +406,7 @@ $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
-    0    0  thread      12       3           12.5          850        212
+    0    0  light       12       3           12.5          850        212
     1    1  thread      87       2           30.3         1203        290
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
@@ -418,8 +419,8 @@ stderr: xnbctl: no domain names: xl: permission denied opening /dev/xen/privcmd
 $ xnbctl status --json
 {"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "thread", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
+  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
  ],
  "vifs": [
   {"name": "vif1.0", "domid": 1, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
@@ -435,8 +436,8 @@ EOF
 # Group 2 of 3 has no readable files (being torn down, say): "-", null.
 t_status_no_vifs() {
 	fx_driver 3
-	fx_group 0 0 thread 0 0 0 0 0 0 0 0
-	fx_group 1 1 softirq 0 3 10 0 0 0 0 0
+	fx_group 0 0 light 0 0 0 0 0 0 0 0 0
+	fx_group 1 1 softirq 0 3 10 0 0 0 0 0 0
 	mkdir -p "$S/module/xen_netback/groups/2"
 	fx_other_netdevs
 	x status
@@ -446,7 +447,7 @@ $ xnbctl status
 worker groups: 3 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
-    0    0  thread       0       0              -            -          -
+    0    0  light        0       0              -            -          -
     1    1  softirq      3       0              -            -          -
     2    -  -            -       -              -            -          -
 
@@ -456,9 +457,9 @@ VIF  DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 $ xnbctl status --json
 {"parameters": {"groups": 3, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "mode": "thread", "busy_pct": 0, "queues": 0, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null},
-  {"index": 1, "cpu": 1, "mode": "softirq", "busy_pct": 3, "queues": 0, "passes": 10, "packets": 0, "batches": 0, "ops": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null},
-  {"index": 2, "cpu": null, "mode": null, "busy_pct": null, "queues": null, "passes": null, "packets": null, "batches": null, "ops": null, "moves_in": null, "moves_out": null, "ops_per_hypercall": null}
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 0, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null},
+  {"index": 1, "cpu": 1, "mode": "softirq", "busy_pct": 3, "queues": 0, "passes": 10, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null},
+  {"index": 2, "cpu": null, "mode": null, "busy_pct": null, "queues": null, "passes": null, "packets": null, "batches": null, "ops": null, "handoffs": null, "moves_in": null, "moves_out": null, "ops_per_hypercall": null}
  ],
  "vifs": [
  ]}
@@ -478,7 +479,7 @@ $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
-    0    0  thread      12       3           12.5          850        212
+    0    0  light       12       3           12.5          850        212
     1    0* thread      87       2           30.3         1203        290
 * group 1: home CPU 1 is offline, on CPU 0 until it returns
 
@@ -491,8 +492,8 @@ g3-net      3  g3          0    -  q0:1
 $ xnbctl status --json
 {"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "thread", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 0, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
+  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 0, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
  ],
  "vifs": [
   {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
@@ -504,9 +505,9 @@ $ xnbctl status --json
 $ xnbctl top -n 1
 xnbctl top: frame 1 of 1, interval 1.00 s, 2 groups, 4 vifs
 
-GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  MOVES-IN/OUT
-    0    0  thread      12       3          0          0       -  0/0
-    1    0* thread      87       2          0          0       -  0/0
+GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
+    0    0  light       12       3          0          0       -           0  0/0
+    1    0* thread      87       2          0          0       -           0  0/0
 * group 1: home CPU 1 is offline, on CPU 0 until it returns
 
 VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
@@ -534,7 +535,7 @@ $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
-    0    0  thread      12       3           12.5            -          -
+    0    0  light       12       3           12.5            -          -
     1    0  thread      87       2           30.3            -          -
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
@@ -546,8 +547,8 @@ g3-net      3  g3          0    -  q0:1
 $ xnbctl status --json
 {"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "mode": "thread", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 0, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
+  {"index": 1, "cpu": 0, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
  ],
  "vifs": [
   {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
@@ -557,7 +558,7 @@ $ xnbctl status --json
  ]}
 [exit 0]
 $ xnbctl top --json -n 1
-{"frame": 1, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "mode": "thread", "busy_pct": 12, "queues": 3, "packets_per_s": 0, "passes_per_s": 0, "ops_per_hypercall": null, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 0, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 0, "passes_per_s": 0, "ops_per_hypercall": null, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}]}
+{"frame": 1, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 0, "passes_per_s": 0, "ops_per_hypercall": null, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 0, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 0, "passes_per_s": 0, "ops_per_hypercall": null, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}]}
 [exit 0]
 $ xnbctl reset-max
 stderr: xnbctl: this xen-netback has no max_pass_us (no /sys/module/xen_netback/groups/0/max_pass_us)
@@ -567,7 +568,7 @@ EOF
 
 t_json_escape() {
 	fx_driver 1
-	fx_group 0 0 thread 1 0 0 0 0 0 0 0
+	fx_group 0 0 light 1 0 0 0 0 0 0 0 0
 	printf '7 a"b\\c\n' > "$R/domains"
 	fx_vif 7 0 0
 	xj status --json
@@ -575,7 +576,7 @@ t_json_escape() {
 $ xnbctl status --json
 {"parameters": {"groups": 1, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "mode": "thread", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}
+  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}
  ],
  "vifs": [
   {"name": "vif7.0", "domid": 7, "domain": "a\"b\\c", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}
@@ -657,9 +658,9 @@ t_top() {
 $ xnbctl top -n 2
 xnbctl top: frame 1 of 2, interval 1.00 s, 2 groups, 4 vifs
 
-GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  MOVES-IN/OUT
-    0    0  thread      12       3       1000        100    12.5  0/0
-    1    1  thread      87       2      50000        400    32.0  0/0
+GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
+    0    0  light       12       3       1000        100    12.5           0  0/0
+    1    1  thread      87       2      50000        400    32.0           3  0/0
 
 VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
 vif1.0  g1                   600             400
@@ -669,9 +670,9 @@ g3-net  g3                 50000               0
 
 xnbctl top: frame 2 of 2, interval 1.00 s, 2 groups, 4 vifs
 
-GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  MOVES-IN/OUT
-    0    0  thread      12       3       1000        100    12.5  0/0
-    1    1  thread      87       2      50000        400    32.0  0/0
+GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
+    0    0  light       12       3       1000        100    12.5           0  0/0
+    1    1  thread      87       2      50000        400    32.0           3  0/0
 
 VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
 vif1.0  g1                   600             400
@@ -682,9 +683,9 @@ g3-net  g3                 50000               0
 $ xnbctl top -d 0.5 -n1
 xnbctl top: frame 1 of 1, interval 0.50 s, 2 groups, 4 vifs
 
-GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  MOVES-IN/OUT
-    0    0  thread      12       3       2000        200    12.5  0/0
-    1    1  thread      87       2     100000        800    32.0  0/0
+GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
+    0    0  light       12       3       2000        200    12.5           0  0/0
+    1    1  thread      87       2     100000        800    32.0           6  0/0
 
 VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
 vif1.0  g1                  1200             800
@@ -701,8 +702,8 @@ t_top_json() {
 	xj top --json -n 2
 	expect <<'EOF'
 $ xnbctl top --json -n 2
-{"frame": 1, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "thread", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
-{"frame": 2, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "thread", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
+{"frame": 1, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
+{"frame": 2, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
 [exit 0]
 EOF
 }
@@ -718,16 +719,16 @@ regroup_after() {
 	local S=$R/sys
 	mkdir -p "$S/class/net" "$S/module/xen_netback/parameters"
 	echo 3 > "$S/module/xen_netback/parameters/groups"
-	fx_group 0 0 thread 1 20 4 40 2 20 0 0
-	fx_group 1 1 thread 0 0 0 0 0 0 0 0
-	fx_group 2 0 thread 1 0 7 70 1 7 0 0
+	fx_group 0 0 thread 1 20 4 40 2 20 0 0 0
+	fx_group 1 1 light 0 0 0 0 0 0 0 0 0
+	fx_group 2 0 light 1 0 7 70 1 7 0 0 0
 	fx_domain 2 g2
 	fx_vif 2 0 2
 }
 t_top_regroup() {
 	fx_driver 2
-	fx_group 0 0 thread 1 50 100 5000 50 500 0 0
-	fx_group 1 1 thread 1 50 100 5000 50 500 0 0
+	fx_group 0 0 light 1 50 100 5000 50 500 3 0 0
+	fx_group 1 1 light 1 50 100 5000 50 500 0 0 0
 	fx_domain 1 g1
 	fx_vif 1 0 0
 	regroup_after
@@ -737,10 +738,10 @@ t_top_regroup() {
 $ xnbctl top -n 1
 xnbctl top: frame 1 of 1, interval 1.00 s, 3 groups, 2 vifs
 
-GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  MOVES-IN/OUT
-    0    0  thread      20       1          -          -       -  0/0
-    1    1  thread       0       0          -          -       -  0/0
-    2    0  thread       0       1          -          -       -  -/-
+GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
+    0    0  thread      20       1          -          -       -           -  0/0
+    1    1  light        0       0          -          -       -           0  0/0
+    2    0  light        0       1          -          -       -           -  -/-
 
 VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
 vif1.0  g1                     0               0
@@ -751,8 +752,8 @@ worker groups: 3 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
     0    0  thread      20       1           10.0            -          -
-    1    1  thread       0       0              -            -          -
-    2    0  thread       0       1            7.0            -          -
+    1    1  light        0       0              -            -          -
+    2    0  light        0       1            7.0            -          -
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 vif1.0      1  g1          0    -  q0:0
@@ -787,7 +788,7 @@ $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
-    0    0  thread      12       3           12.5          850        212
+    0    0  light       12       3           12.5          850        212
     1    1  thread      87       2           30.3         1203        290
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
@@ -1079,7 +1080,7 @@ t_reset_max_regroup() {
 	fx_new_set after 1
 	fx_write_hook sys/module/xen_netback/groups/0/max_pass_slots ok
 	x reset-max
-	fx_group 1 1 thread 2 87 2000 90000 1000 30250 0 1
+	fx_group 1 1 thread 2 87 2000 90000 1000 30250 40 0 1
 	fx_newer 1 1 1203 290
 	fx_new_set new 2
 	fx_write_hook sys/module/xen_netback/groups/1/max_pass_us enodev
@@ -1115,7 +1116,7 @@ t_reset_max_replaced() {
 	rm -r "$R/new"
 	fx_write_hook sys/module/xen_netback/groups/0/max_pass_us enodev
 	x reset-max
-	fx_group 1 1 thread 2 87 2000 90000 1000 30250 0 1
+	fx_group 1 1 thread 2 87 2000 90000 1000 30250 40 0 1
 	fx_newer 1 1 1203 290
 	fx_new_set after 1
 	fx_write_hook sys/module/xen_netback/groups/1/max_pass_us enodev
@@ -1143,7 +1144,7 @@ t_status_vanish() {
 	fx_vanish_at 1 cpu
 	x status
 	kill_vanish
-	fx_group 1 1 thread 2 87 2000 90000 1000 30250 0 1
+	fx_group 1 1 thread 2 87 2000 90000 1000 30250 40 0 1
 	fx_newer 1 1 1203 290
 	fx_vanish_at 1 cpu
 	xj status --json
@@ -1153,7 +1154,7 @@ $ xnbctl status
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
-    0    0  thread      12       3           12.5          850        212
+    0    0  light       12       3           12.5          850        212
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 vif1.0      1  g1          0    -  q0:0 q1:1
@@ -1164,7 +1165,7 @@ g3-net      3  g3          0    -  q0:1
 $ xnbctl status --json
 {"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
  "groups": [
-  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "thread", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}
+  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}
  ],
  "vifs": [
   {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},

@@ -40,17 +40,19 @@
  *                xnb_group_stats_read() here and in debugfs and balance.c;
  *                a write of 0 to max_pass_us or max_pass_slots resets it
  *
- *   worker group: one NAPI context, main.c's worker param: threaded and
- *   bound to the group's CPU (worker=kthread), or softirq NAPI
- *   (worker=tasklet).  NAPI runs one poll, so one pass, at a time.
- *     group.c    xnb_group_poll: a pass, then poll again or complete
- *                (decided by proto.c)
+ *   worker group: NAPI, main.c's worker param.  worker=kthread: a
+ *   softirq context polls while the load is light (in the softirq that
+ *   took the event), sustained load goes to a threaded context bound to
+ *   the group's CPU, and back once idle.  worker=tasklet: one softirq
+ *   context.  Either way one pass at a time per group (pass_busy).
+ *     group.c    xnb_group_run: which context runs the pass, the
+ *                handoff light <-> thread (decided by proto.c)
  *     pass.c     xnb_group_pass: round-robin over active queues with a
  *                per-queue budget, paced by the NAPI budget, each pass
  *                capped at XNB_PASS_SLOTS ring slots both ways (the
  *                accounting is proto.c's)
  *     tx.c       xnb_tx_gather, then at the flush xnb_tx_complete and
- *                xnb_tx_deliver (napi_gro_receive on the group's
+ *                xnb_tx_deliver (napi_gro_receive on the polling
  *                context): guest -> dom0
  *     rx.c       xnb_rx_gather, then at the flush xnb_rx_complete:
  *                dom0 -> guest; the push tells the guest at once or
@@ -131,15 +133,15 @@
  *   shared with the userspace tests
  *
  *   tracepoints (trace.h, system xen_netback, created in trace.c): the
- *   pass (pass.c), moves (balance.c, groupset.c's regroup, interface.c's
- *   pin), a vif disabled (interface.c), RX stall, drain and unstall
- *   (rx.c); each from the context above
+ *   pass (pass.c) and its handoffs (group.c), moves (balance.c,
+ *   groupset.c's regroup, interface.c's pin), a vif disabled (interface.c), RX
+ *   stall, drain and unstall (rx.c); each from the context above
  *
  * A queue belongs to exactly one group at a time.  Only that group's
  * worker touches the queue's rings, so ring state needs no lock of its
- * own: NAPI runs the group's poll once at a time, and the pass lock
- * (pass_busy) shows that to lockdep.  Each structure below says what its
- * locks protect ("Locking:").  Lock order, outermost first:
+ * own: the group's pass lock (pass_busy) keeps the group's two polling
+ * contexts apart.  Each structure below says what its locks protect
+ * ("Locking:").  Lock order, outermost first:
  *
  *   backend lock (xenbus.c) -> xnb_assign_mutex -> group sync_mutex
  *   CPU hotplug lock (cpus_read_lock() around a new set; a hotplug under
@@ -587,6 +589,7 @@ struct xnb_group_stats {
 	u64_stats_t eagain_retries;	/* ops issued again after GNTST_eagain */
 	u64_stats_t busy_ns;		/* time in passes: the balancer's measure */
 	u64_stats_t full_flushes;	/* flushes forced by a full batch */
+	u64_stats_t handoffs;		/* light context -> thread, sustained load */
 	struct u64_stats_sync sync;
 };
 
@@ -599,14 +602,23 @@ struct xnb_group_counters {
 	u64 eagain_retries;
 	u64 busy_ns;
 	u64 full_flushes;
+	u64 handoffs;
 };
 
-/* xnb_group.pass_busy: group.c's pass lock, only a lockdep map (NAPI
- * runs one poll at a time), taken by the poll around the pass, so that
- * lockdep_assert_held(&g->pass_busy) works as for any lock.
+/* xnb_group.pass_busy: group.c's pass lock, a bit lock taken only with
+ * a try (xnb_pass_trylock) and released by the poll that took it, in
+ * the same call.  bits holds XNB_PASS_*; dep_map shows the lock to
+ * lockdep, so lockdep_assert_held(&g->pass_busy) works as for any lock.
  */
 struct xnb_pass_lock {
+	unsigned long bits;
 	struct lockdep_map dep_map;
+};
+
+/* xnb_group.run: the context that owns the group's passes. */
+enum {
+	XNB_RUN_MAIN,		/* napi: the thread, or tasklet's softirq */
+	XNB_RUN_LIGHT,		/* light: softirq, worker=kthread only */
 };
 
 /* Locking:
@@ -619,10 +631,11 @@ struct xnb_pass_lock {
  *    WRITE_ONCE: the poll reads it lockless, as a hint; the pass's
  *    xnb_group_pop under the lock, exact (a queue alone on the list
  *    starts a new turn).
- *  - pass_busy, the pass lock: held by the group's poll around its
- *    pass (group.c).  It covers the batch (ops, nr_ops, retry_idx,
- *    inflight, nr_inflight), deliver and stats, besides the ring state
- *    of the member queues.
+ *  - pass_busy, the pass lock: held by the poll running the group's
+ *    pass, taken with a try only (xnb_pass_trylock), released by the
+ *    same poll.  It covers the batch (ops, nr_ops, retry_idx, inflight,
+ *    nr_inflight), deliver, polling, light_repolls, stats and the
+ *    writes of run, besides the ring state of the member queues.
  *    Between passes, with the group paused (sync_mutex) and under
  *    xnb_assign_mutex, the batch arrays and batch are swapped: by a
  *    copy_batch change (xnb_groups_set_batch), by a group's first queue
@@ -631,10 +644,12 @@ struct xnb_pass_lock {
  *    holders of the assign mutex read batch without lock.  stats is
  *    written inside u64_stats_update_begin/_end and read from other
  *    CPUs only through xnb_group_stats_read() (debugfs, the balancer).
- *  - sync_mutex: one pause (napi_disable of the context) at a time,
+ *  - run: once started, written only by its owner, under the pass
+ *    lock; read with READ_ONCE by either poll, a kick's wake, debugfs.
+ *  - sync_mutex: one pause (napi_disable of both contexts) at a time,
  *    held from xnb_group_pause to xnb_group_resume.
  *  - index, home_cpu: set before the group is published, fixed.
- *  - napi_dev, napi and its thread: set up under
+ *  - napi_dev, napi, light_dev, light and napi's thread: set up under
  *    xnb_assign_mutex before the group's first queue joins it (the
  *    set's first group: before the set is published) by
  *    xnb_group_prepare, torn down once the group is in no published
@@ -663,13 +678,22 @@ struct xnb_group {
 	unsigned int nr_active;		/* written under lock, read lockless */
 	u32 pass_seq;			/* the pass's number: vifs' turns */
 
-	/* The group's pass is the poll of its NAPI context, napi: threaded
-	 * (worker=kthread) or softirq NAPI (worker=tasklet), on a dummy
-	 * netdev ("xnb-g<N>") that only carries it and names its thread.
+	/* The group's pass is the poll of one of its NAPI contexts.  napi
+	 * is threaded (worker=kthread) or softirq NAPI (worker=tasklet), on
+	 * a dummy netdev ("xnb-g<N>") that only carries it and names its
+	 * thread.  With worker=kthread, light is a softirq context on a
+	 * second dummy netdev: it runs the passes while the load is light
+	 * and hands sustained load to the thread (group.c).  run says which
+	 * context owns the passes; pass_busy (XNB_PASS_*) keeps a new owner
+	 * off while the old one completes.
 	 */
 	struct net_device *napi_dev;
 	struct napi_struct napi;
-	struct xnb_pass_lock pass_busy;	/* lockdep's, group.c */
+	struct net_device *light_dev;	/* NULL with worker=tasklet */
+	struct napi_struct light;
+	u8 run;				/* XNB_RUN_* */
+	struct xnb_pass_lock pass_busy;	/* XNB_PASS_* bits, group.c */
+	u32 light_repolls;		/* light polls in a row not idle */
 	struct mutex sync_mutex;	/* pause/resume, one at a time */
 
 	/* The batch: only the poll touches it, between polls the swaps
@@ -687,6 +711,7 @@ struct xnb_group {
 	 */
 	const struct xnb_copy_ops *copy_ops[XNB_DIR_NR];
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
+	struct napi_struct *polling;	/* the context running the pass */
 
 	struct xnb_group_stats stats;	/* written by the pass only */
 	/* Queues the balancer moved in and out, under the assign mutex. */
@@ -699,7 +724,7 @@ struct xnb_group {
 	u32 max_pass_slots;
 };
 
-/* group.c (one group's passes and NAPI context) and groupset.c (the
+/* group.c (one group's passes and NAPI contexts) and groupset.c (the
  * set of groups, who serves what, CPU hotplug): the global group state.
  *
  * Locking: xnb_assign_mutex serialises every change of who serves what:

@@ -2,11 +2,12 @@
 /*
  * Worker groups, the dataplane: when a group runs its queues, and how.
  *
- * Each group serves one CPU through one NAPI context on a dummy netdev
- * ("xnb-g<N>"): threaded with worker=kthread, its thread bound to that
- * CPU; polled in softirq with worker=tasklet.  A queue with work sits
- * once on its group's active list; the poll pops each queue that was
- * active when it began, lets it use at most its turn of
+ * Each group serves one CPU through NAPI on dummy netdevs: with
+ * worker=kthread a softirq context ("xnb-l<N>") while the load is light
+ * and a thread ("xnb-g<N>") under sustained load (xnb_group_run), with
+ * worker=tasklet one softirq context ("xnb-g<N>").  A queue with work
+ * sits once on its group's active list; the poll pops each
+ * queue that was active when it began, lets it use at most its turn of
  * its vif's xnb_budget ring slots each way (a slot carries at most a
  * page; the packet that crosses the budget still goes), and puts it back
  * at the tail if it still has work.  A vif's turns in one pass add up to
@@ -23,10 +24,10 @@
  * (copy.c).
  *
  * The pass itself is pass.c's.  Here: the kicks that wake a group, its
- * poll, pausing it (a detach's sync, a copy_batch change), making a
- * group ready for its first queue (NAPI context, thread, batch: a group
- * serving nothing has none of them, but the set's first), and starting
- * and stopping one group.
+ * pass lock, which context runs the passes, pausing them (a detach's
+ * sync, a copy_batch change), making a group ready for its first queue
+ * (NAPI contexts, thread, batch: a group serving nothing has none of
+ * them, but the set's first), and starting and stopping one group.
  * Which groups exist and which queue each serves is groupset.c's.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -37,22 +38,29 @@
 #include <linux/slab.h>
 
 #include "common.h"
+#include "trace.h"
+
+/* The context that owns the passes now (see xnb_group_run). */
+static struct napi_struct *xnb_group_napi(struct xnb_group *g)
+{
+	return READ_ONCE(g->run) == XNB_RUN_LIGHT ? &g->light : &g->napi;
+}
 
 /**
- * xnb_group_wake() - Schedule a group's poll.
+ * xnb_group_wake() - Schedule the context that owns a group's passes.
  * @g: the group, made ready (it serves or served a queue)
  *
  * A NET_RX that napi_schedule() raises runs as the caller's context
  * ends (irq exit, softirq, local_bh_enable()).
  *
  * Context: Hard irq, softirq or BH off: event channels, timers, the
- * transmit path, the poll.  Irqs off stands for hard irq too: the
+ * transmit path, the polls.  Irqs off stands for hard irq too: the
  * transmit path of netpoll runs so.
  */
 void xnb_group_wake(struct xnb_group *g)
 {
 	lockdep_assert_once(in_hardirq() || softirq_count() || irqs_disabled());
-	napi_schedule(&g->napi);
+	napi_schedule(xnb_group_napi(g));
 }
 
 /* The same from process context with BH on (attach, a move, a resume, a
@@ -136,38 +144,153 @@ void xnb_group_kick_task(struct xnb_queue *q)
 	xnb_group_kick_how(q, true);
 }
 
-/* The pass lock's lockdep class, one for every group's.  NAPI runs one
- * poll at a time, so the pass lock is only this lockdep map, taken around
- * the pass.  A trylock adds no dependency to lockdep's graph, so the map
- * can never close a cycle; the locks the pass takes get edges from it.
+/* Bits of xnb_group.pass_busy. */
+enum {
+	XNB_PASS_HELD,		/* a poll is in its pass or hands it over */
+	XNB_PASS_WAITER,	/* the owner found it held: wake it after */
+};
+
+/* The pass lock's lockdep class, one for every group's.  The map models
+ * XNB_PASS_HELD exactly: taken only by a try that never waits (a failed
+ * try leaves the WAITER mark, which is no lock, and returns), released
+ * by the same poll, in the same call of xnb_group_run, so in the context
+ * that took it, always with BH off (softirq, or the NAPI thread's poll).
+ * A trylock adds no dependency to lockdep's graph, so the map can never
+ * close a cycle; the locks the pass takes get edges from it.
  */
 static struct lock_class_key xnb_pass_key;
 
-/* The group's poll: a pass, then polled again while work is left (the
- * whole budget returned), else complete (proto.c's xnb_pass_decide()); a
- * kick racing with the completion sets NAPI's MISSED bit and it polls
- * again.  The completion's GRO flush goes up the stack under the pass
- * lock, as the pass's packets do.
+/* Take the passes.  The holder is an old owner completing its last poll
+ * (see xnb_group_run): rather than poll again and again meanwhile, the
+ * new owner completes and leaves a mark; the holder, on release, sees
+ * either the mark (and schedules the owner) or the waiter sees the bit
+ * clear on its second try.  Full barriers on both sides decide which.
  */
+static bool xnb_pass_trylock(struct xnb_group *g)
+{
+	if (!test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy.bits)) {
+		lock_map_acquire_try(&g->pass_busy.dep_map);
+		return true;
+	}
+	set_bit(XNB_PASS_WAITER, &g->pass_busy.bits);
+	/* The mark is seen before the retry reads the bit, or the holder's
+	 * release is; pairs with xnb_pass_unlock().
+	 */
+	smp_mb__after_atomic();
+	if (test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy.bits))
+		return false;
+	/* Ours after all: only the owner waits, so the mark is ours too. */
+	clear_bit(XNB_PASS_WAITER, &g->pass_busy.bits);
+	lock_map_acquire_try(&g->pass_busy.dep_map);
+	return true;
+}
+
+static void xnb_pass_unlock(struct xnb_group *g)
+{
+	lock_map_release(&g->pass_busy.dep_map);
+	clear_bit_unlock(XNB_PASS_HELD, &g->pass_busy.bits);
+	/* The release before the look; pairs with xnb_pass_trylock(). */
+	smp_mb__after_atomic();
+	if (test_and_clear_bit(XNB_PASS_WAITER, &g->pass_busy.bits))
+		xnb_group_wake(g);
+}
+
+/* The poll of either context.  worker=kthread: the light (softirq)
+ * context runs the passes while the load is light, so a lone packet is
+ * served in the softirq that took its event, with no thread to wake.  A
+ * pass that ends with NAPI's budget used up, or stopped at
+ * XNB_PASS_SLOTS with queues left, or put a queue back for having work
+ * past its share, is sustained load, and so are XNB_LIGHT_REPOLLS light
+ * polls in a row that found queues kicked meanwhile (one such poll is
+ * not: the kick set NAPI's MISSED bit and the light context is simply
+ * polled again); proto.c's xnb_pass_decide() judges.  The light context
+ * then hands the passes to the thread, bound to the group's CPU, which
+ * polls until a pass drains the group and hands them back.
+ * worker=tasklet: the main context is softirq and keeps them; NAPI hands
+ * it to ksoftirqd after netdev_budget or 2 ms like any other device.
+ *
+ * Only the owner (g->run) changes g->run, at the end of its pass, so a
+ * context that finds itself owner stays so until it hands over; one
+ * scheduled before the last handover passes its kick on.  The owner
+ * gives the passes away before napi_complete_done(), so the new owner
+ * may be polled while the old one still completes (flushing its GRO
+ * packets, which must go up before the new owner's): XNB_PASS_HELD,
+ * taken before the pass and released after that completion, holds the
+ * new owner off until then.  Both contexts are added without busy
+ * polling (netif_napi_add_tx), whose napi_complete_done() would return
+ * without flushing GRO.  A kick racing with a completion sets MISSED
+ * and the context is polled again.
+ */
+static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
+			 u8 me, int budget)
+{
+	struct xnb_pass_verdict v;
+	struct xnb_pass_acct a;
+
+	if (unlikely(budget <= 0))
+		return 0;
+	if (READ_ONCE(g->run) != me) {
+		/* Scheduled before the last handover: pass the kick on. */
+		napi_complete(napi);
+		xnb_group_wake(g);
+		return 0;
+	}
+	if (!xnb_pass_trylock(g)) {
+		/* The old owner still completes: it schedules us after. */
+		napi_complete(napi);
+		return 0;
+	}
+
+	g->polling = napi;
+	xnb_pass_begin(&a, budget, XNB_PASS_SLOTS);
+	xnb_group_pass(g, &a);
+	xnb_pass_decide(&a, me == XNB_RUN_LIGHT, READ_ONCE(g->nr_active),
+			&g->light_repolls, &v);
+
+	switch (v.next) {
+	case XNB_NEXT_HANDOFF:
+		trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_THREAD,
+					v.reason);
+		u64_stats_update_begin(&g->stats.sync);
+		u64_stats_inc(&g->stats.handoffs);
+		u64_stats_update_end(&g->stats.sync);
+		WRITE_ONCE(g->run, XNB_RUN_MAIN);
+		napi_complete_done(napi, v.ret);
+		xnb_pass_unlock(g);
+		napi_schedule(&g->napi);
+		return v.ret;
+	case XNB_NEXT_AGAIN:
+		/* The thread, or tasklet's softirq: poll again. */
+		xnb_pass_unlock(g);
+		return v.ret;
+	}
+	if (g->light_dev) {
+		/* The thread drained the group: back to the light context. */
+		if (me == XNB_RUN_MAIN)
+			trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_LIGHT,
+						XNB_HANDOFF_IDLE);
+		WRITE_ONCE(g->run, XNB_RUN_LIGHT);
+	}
+	napi_complete_done(napi, v.ret);
+	xnb_pass_unlock(g);
+	return v.ret;
+}
+
 static int xnb_group_poll(struct napi_struct *napi, int budget)
 {
 	struct xnb_group *g = container_of(napi, struct xnb_group, napi);
-	struct xnb_pass_acct a;
-	int done;
 
-	if (unlikely(budget <= 0))
-		return 0;	/* netpoll's: no pass */
-	lock_map_acquire_try(&g->pass_busy.dep_map);
-	xnb_pass_begin(&a, budget, XNB_PASS_SLOTS);
-	xnb_group_pass(g, &a);
-	done = xnb_pass_decide(&a, READ_ONCE(g->nr_active));
-	if (done < budget)
-		napi_complete_done(napi, done);
-	lock_map_release(&g->pass_busy.dep_map);
-	return done;
+	return xnb_group_run(g, napi, XNB_RUN_MAIN, budget);
 }
 
-/* After napi_enable(): schedule the poll if a kick found it disabled.
+static int xnb_group_poll_light(struct napi_struct *napi, int budget)
+{
+	struct xnb_group *g = container_of(napi, struct xnb_group, light);
+
+	return xnb_group_run(g, napi, XNB_RUN_LIGHT, budget);
+}
+
+/* After napi_enable(): schedule the owner if a kick found it disabled.
  * Under g->lock: a kick adds its queue under the lock and only then
  * looks at the NAPI state, so either we see its queue here or it sees
  * the context enabled (an unlocked read could miss both, and the
@@ -185,19 +308,23 @@ static void xnb_group_rewake(struct xnb_group *g)
 }
 
 /* Stop the group's passes: on return no pass runs, and none starts
- * until xnb_group_resume().  Kicks meanwhile find the context disabled
- * and only queue their queue; resuming looks at the active list, so none
- * is lost.
+ * until xnb_group_resume().  Kicks meanwhile find the contexts disabled
+ * and only queue their queue; a handover meanwhile schedules nothing.
+ * Resuming looks at the active list, so neither is lost.
  */
 static void xnb_group_pause(struct xnb_group *g)
 {
 	mutex_lock(&g->sync_mutex);
 	napi_disable(&g->napi);
+	if (g->light_dev)
+		napi_disable(&g->light);
 }
 
 static void xnb_group_resume(struct xnb_group *g)
 {
 	lockdep_assert_held(&g->sync_mutex);	/* xnb_group_pause's */
+	if (g->light_dev)
+		napi_enable(&g->light);
 	napi_enable(&g->napi);
 	mutex_unlock(&g->sync_mutex);
 	xnb_group_rewake(g);
@@ -286,17 +413,30 @@ out:
 	return err;
 }
 
-/* The group's NAPI context on its dummy netdev "xnb-g<N>", enabled.
- * Nothing is left on failure.
+/* The group's NAPI contexts on their dummy netdevs, enabled: "xnb-g<N>"
+ * and with worker=kthread the light one, "xnb-l<N>".  Nothing is left
+ * on failure.
  */
-static int xnb_group_context(struct xnb_group *g)
+static int xnb_group_contexts(struct xnb_group *g)
 {
 	g->napi_dev = xnb_alloc_netdev_dummy();
 	if (!g->napi_dev)
 		return -ENOMEM;
 	snprintf(g->napi_dev->name, IFNAMSIZ, "xnb-g%u", g->index);
-	/* _tx for NAPI_STATE_NO_BUSY_POLL: no socket polls the passes. */
+	/* _tx only for NAPI_STATE_NO_BUSY_POLL: see xnb_group_run. */
 	netif_napi_add_tx(g->napi_dev, &g->napi, xnb_group_poll);
+	if (!xnb_use_tasklet) {
+		g->light_dev = xnb_alloc_netdev_dummy();
+		if (!g->light_dev) {
+			netif_napi_del(&g->napi);
+			xnb_free_netdev_dummy(g->napi_dev);
+			g->napi_dev = NULL;
+			return -ENOMEM;
+		}
+		snprintf(g->light_dev->name, IFNAMSIZ, "xnb-l%u", g->index);
+		netif_napi_add_tx(g->light_dev, &g->light, xnb_group_poll_light);
+		napi_enable(&g->light);
+	}
 	napi_enable(&g->napi);
 	return 0;
 }
@@ -336,12 +476,12 @@ static void xnb_group_thread(struct xnb_group *g)
  * xnb_group_prepare() - Make a group ready to take a queue.
  * @g: the group, in the set in force or in one being started
  *
- * Description: A group gets its NAPI context, its thread
+ * Description: A group gets its NAPI contexts, its thread
  * (worker=kthread) and its batch when its first queue is about to join,
  * not when its set is made: a group that serves nothing costs its struct
  * alone (with one group per CPU, most of a big host's serve nothing
  * while few vifs are up), and one vif costs the batch of one group.
- * The context and the thread then stay until the set goes; the batch
+ * The contexts and the thread then stay until the set goes; the batch
  * goes back when the last queue leaves (xnb_group_sync).  The set's
  * first group is made ready as it starts and keeps its batch: an attach
  * whose group cannot get ready falls back on it, so an attach never
@@ -351,7 +491,7 @@ static void xnb_group_thread(struct xnb_group *g)
  * Context: Process context, may sleep.  The caller holds
  * xnb_assign_mutex.  Takes the group's sync_mutex to swap a batch in.
  * Return: 0 when the group may take a queue; -ENOMEM when it has no
- * context or no batch and they could not be allocated.
+ * contexts or no batch and they could not be allocated.
  */
 int xnb_group_prepare(struct xnb_group *g)
 	__must_hold(&xnb_assign_mutex)
@@ -362,7 +502,7 @@ int xnb_group_prepare(struct xnb_group *g)
 	/* xnb_copy_batch changes under it, and so does g->batch. */
 	lockdep_assert_held(&xnb_assign_mutex);
 	if (!g->napi_dev) {
-		err = xnb_group_context(g);
+		err = xnb_group_contexts(g);
 		if (err)
 			return err;
 	}
@@ -391,7 +531,7 @@ int xnb_group_prepare(struct xnb_group *g)
  * lockdep_assert_cpus_held() would check, were it exported), so the
  * CPUs stay online until the set is published; a later change is the
  * hotplug callbacks' to follow (groupset.c).  Only the set's first
- * group (@index 0) is made ready now (xnb_group_prepare: NAPI context,
+ * group (@index 0) is made ready now (xnb_group_prepare: NAPI contexts,
  * thread, batch); the others when they get their first queue.
  *
  * Context: Process context, may sleep.  The caller holds
@@ -418,6 +558,7 @@ int xnb_group_start(struct xnb_group *g, unsigned int index)
 	/* What the flush calls back, by direction (copy.c stays below). */
 	g->copy_ops[XNB_DIR_TX] = &xnb_tx_copy_ops;
 	g->copy_ops[XNB_DIR_RX] = &xnb_rx_copy_ops;
+	g->run = xnb_use_tasklet ? XNB_RUN_MAIN : XNB_RUN_LIGHT;
 	if (index)
 		return 0;
 	err = xnb_group_prepare(g);
@@ -430,10 +571,11 @@ int xnb_group_start(struct xnb_group *g, unsigned int index)
  * xnb_group_stop() - Stop a started group.
  * @g: the group
  *
- * Description: It serves no queue any more.  Its context, if it was
- * ever made ready, is disabled, and netif_napi_del()'s synchronize_net()
- * waits out the tail of a poll that already completed before the netdev
- * and the group go.
+ * Description: It serves no queue any more.  Both contexts, if it was
+ * ever made ready, are disabled before either is deleted (a poll may
+ * schedule the other), and netif_napi_del()'s synchronize_net() waits
+ * out the tail of a poll that already completed before the netdevs and
+ * the group go.
  *
  * Context: Process context, sleeps.  @g is in no published set (not
  * yet, or no longer).
@@ -442,6 +584,12 @@ void xnb_group_stop(struct xnb_group *g)
 {
 	if (g->napi_dev) {
 		napi_disable(&g->napi);
+		if (g->light_dev) {
+			napi_disable(&g->light);
+			netif_napi_del(&g->light);
+			xnb_free_netdev_dummy(g->light_dev);
+			g->light_dev = NULL;
+		}
 		netif_napi_del(&g->napi);	/* stops the thread, if any */
 		xnb_free_netdev_dummy(g->napi_dev);
 		g->napi_dev = NULL;

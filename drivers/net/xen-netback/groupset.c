@@ -6,7 +6,7 @@
  * The set is made at module init (one group per online CPU unless the
  * groups parameter says otherwise), replaced live by a groups write
  * (xnb_groups_set_count) and taken down at exit.  One group's NAPI
- * context and its passes are group.c's.
+ * contexts and its passes are group.c's.
  *
  * A new queue joins the group serving the fewest queues (xnb_pick_group),
  * unless its vif is pinned with the "worker-group" key.  Afterwards the
@@ -112,7 +112,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 			xnb_loads[i] = READ_ONCE(xnb_groups[i].nr_queues);
 		g = &xnb_groups[xnb_pick_group(xnb_loads, xnb_nr_groups)];
 	}
-	/* Its first queue makes the group ready (context, thread, batch).
+	/* Its first queue makes the group ready (contexts, thread, batch).
 	 * Out of memory for that, the set's first group, always ready,
 	 * serves the queue instead: an attach never fails.
 	 */
@@ -263,7 +263,7 @@ static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 }
 
 /* Move @g to run on @cpu: its NAPI thread (worker=kthread) and every
- * queue's irqs, which a softirq context follows (NAPI runs in the
+ * queue's irqs, which the softirq contexts follow (NAPI runs in the
  * NET_RX of the CPU that took the event).
  */
 static void xnb_group_set_cpu(struct xnb_group *g, unsigned int cpu)
@@ -680,6 +680,7 @@ void xnb_group_stats_read(const struct xnb_group *g,
 		c->eagain_retries = u64_stats_read(&s->eagain_retries);
 		c->busy_ns = u64_stats_read(&s->busy_ns);
 		c->full_flushes = u64_stats_read(&s->full_flushes);
+		c->handoffs = u64_stats_read(&s->handoffs);
 	} while (u64_stats_fetch_retry(&s->sync, start));
 }
 
@@ -778,13 +779,15 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		struct xnb_queue *q;
 
 		xnb_group_stats_read(g, &c);
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu max_pass_ns %lu max_pass_slots %u home_cpu %d batch %u\n",
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s max_pass_ns %lu max_pass_slots %u home_cpu %d batch %u\n",
 			   i, g->cpu, READ_ONCE(g->nr_queues), c.passes,
 			   c.packets, c.batches, c.ops,
 			   c.batches ? div64_u64(c.ops, c.batches) : 0,
 			   c.full_flushes, c.eagain_retries,
 			   div_u64(c.busy_ns, NSEC_PER_MSEC), g->moves_in,
-			   g->moves_out, READ_ONCE(g->max_pass_ns),
+			   g->moves_out, c.handoffs,
+			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main",
+			   READ_ONCE(g->max_pass_ns),
 			   READ_ONCE(g->max_pass_slots), g->home_cpu,
 			   g->batch);
 		spin_lock_irq(&g->lock);

@@ -25,7 +25,7 @@
 
 static char *worker = "kthread";
 module_param(worker, charp, 0444);
-MODULE_PARM_DESC(worker, "How a group's NAPI poll runs: kthread (its own thread, NAPI's threaded mode) or tasklet (in softirq)");
+MODULE_PARM_DESC(worker, "How a group's NAPI poll runs: kthread (in softirq while light, its own thread under sustained load) or tasklet (softirq only)");
 bool xnb_use_tasklet;
 
 static unsigned int xnb_clamp(const char *name, unsigned int v,

@@ -237,14 +237,15 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * @g: the group
  * @a: the pass's account (xnb_pass_acct, proto.c): filled with what it did
  *
- * Description: Run by the group's NAPI poll (group.c's xnb_group_poll).
+ * Description: Run by the poll of the context that owns the passes
+ * (group.c's xnb_group_run).
  *
  * NAPI's budget counts guest TX packets, the ones that go up the stack:
  * each takes at least one ring slot, so a queue is given no more slots
  * than the budget has left.  All of them are copied in one flush and
- * handed to napi_gro_receive() on the group's context, each queue's in
- * ring order (xnb_tx_deliver), so the ring is consumed only as fast as
- * the stack takes packets.
+ * handed to napi_gro_receive() on this context, each queue's in ring
+ * order (xnb_tx_deliver), so the ring is consumed only as fast as the
+ * stack takes packets, by one context at a time.
  *
  * The pass's work is bounded whatever the number of queues and the
  * budget: it starts no turn once NAPI's budget is used, nor once its
@@ -264,7 +265,7 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * lost nor charged twice (a queue alone on the list starts a new turn
  * instead: none waits for it, and its way done first would sit out
  * the other's rest, with work).  Either way, or when the pass stopped with
- * queues left, the poll keeps the group scheduled (xnb_group_poll).
+ * queues left, the poll keeps the group scheduled (xnb_group_run).
  *
  * tests/unit/test_pass_model.c's model_pass() mirrors this loop, with
  * xnb_group_pop() and xnb_group_serve(): change them together.
@@ -306,8 +307,10 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		if (!share) {
 			/* Its vif's budget is spent: it waits, still active,
 			 * with no kick to come (its channels stay masked until
-			 * it drains); nr_active counts it, so the poll goes on.
+			 * it drains), so the poll must go on like for a queue
+			 * put back.
 			 */
+			a->requeued = true;
 			continue;
 		}
 		served++;
@@ -330,6 +333,7 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		 */
 		if (rcu_dereference_protected(q->group,
 					      lockdep_is_held(&g->lock)) == g) {
+			a->requeued = true;
 			cut = q->turn_left.rx || q->turn_left.tx;
 			if (!q->queued) {
 				list_add_tail(&q->active_node, cut ?

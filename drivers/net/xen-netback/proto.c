@@ -625,6 +625,7 @@ void xnb_pass_begin(struct xnb_pass_acct *a, u32 napi_budget, u32 cap)
 	a->tx_packets = 0;
 	a->slots = 0;
 	a->stopped = XNB_PASS_GO;
+	a->requeued = false;
 }
 
 bool xnb_pass_may_serve(struct xnb_pass_acct *a)
@@ -715,13 +716,53 @@ void xnb_pass_turn_end(struct xnb_pass_acct *a, u32 start)
 		a->slots++;
 }
 
-u32 xnb_pass_decide(const struct xnb_pass_acct *a, bool active)
+void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
+		     u32 *repolls, struct xnb_pass_verdict *v)
 {
-	/* A budget of 0 (netpoll's) gives 0: nothing to complete. */
-	if (a->tx_packets >= a->napi_budget ||
-	    a->stopped == XNB_PASS_STOP_CAP || active)
-		return a->napi_budget;
-	return a->tx_packets;
+	bool full = a->tx_packets >= a->napi_budget;
+	bool capped = a->stopped == XNB_PASS_STOP_CAP;
+	/* A completed context must report less than its budget. */
+	u32 done = full ? a->napi_budget - 1 : a->tx_packets;
+
+	v->reason = XNB_HANDOFF_IDLE;
+	/* Not reached from group.c, whose poll returns before any pass on
+	 * a budget of 0 (netpoll's); kept so the function is total, as the
+	 * unit tests take it.
+	 */
+	if (!a->napi_budget) {
+		v->next = XNB_NEXT_COMPLETE;	/* netpoll's: no pass ran */
+		v->ret = 0;
+		return;
+	}
+	if (light) {
+		/* Steady load spread thin (no pass full or capped, no queue
+		 * past its share, but never idle) is sustained too.
+		 */
+		if (!active)
+			*repolls = 0;
+		else if (*repolls < XNB_LIGHT_REPOLLS)
+			(*repolls)++;
+		v->ret = done;
+		if (full || capped || a->requeued ||
+		    *repolls >= XNB_LIGHT_REPOLLS) {
+			v->next = XNB_NEXT_HANDOFF;
+			v->reason = full ? XNB_HANDOFF_BUDGET :
+				    capped ? XNB_HANDOFF_CAP :
+				    a->requeued ? XNB_HANDOFF_REQUEUED :
+				    XNB_HANDOFF_REPOLLS;
+			*repolls = 0;
+		} else {
+			v->next = XNB_NEXT_COMPLETE;
+		}
+		return;
+	}
+	if (full || capped || active) {
+		v->next = XNB_NEXT_AGAIN;
+		v->ret = a->napi_budget;
+	} else {
+		v->next = XNB_NEXT_COMPLETE;
+		v->ret = done;
+	}
 }
 
 /* Both loads scaled alike until the total fits in 22 bits, so that

@@ -9,8 +9,9 @@
  *              irqs)
  *   home_cpu   the CPU it was given when its set was made; cpu differs
  *              while that one is offline (groupset.c follows CPU hotplug)
- *   mode       where its passes run: "thread" (worker=kthread, its NAPI
- *              thread) or "softirq" (worker=tasklet)
+ *   mode       who runs its passes now: "light" (the softirq context
+ *              that polls while the load is light) or "thread" with
+ *              worker=kthread, "softirq" with worker=tasklet
  *   queues     the queues it serves
  *   busy_pct   its time in passes over the wall time, an integer
  *              percent (rounded down): over the balancer's last interval
@@ -19,7 +20,7 @@
  *              (or since the group was created); a read sooner than
  *              XNB_BUSY_MIN_MS after the one that measured gives that
  *              value again
- *   passes packets batches ops moves_in moves_out
+ *   passes packets batches ops handoffs moves_in moves_out
  *              counters since the group was created
  *   max_pass_us, max_pass_slots
  *              the longest pass (microseconds, rounded up) and the most
@@ -101,7 +102,12 @@ static ssize_t xnb_show_home_cpu(struct xnb_group_dir *d,
 static ssize_t xnb_show_mode(struct xnb_group_dir *d, struct xnb_group *g,
 			     char *buf)
 {
-	return sysfs_emit(buf, "%s\n", xnb_use_tasklet ? "softirq" : "thread");
+	const char *mode = "softirq";	/* worker=tasklet: no light context */
+
+	/* Not g->light_dev: a group serving nothing yet has none. */
+	if (!xnb_use_tasklet)
+		mode = READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "thread";
+	return sysfs_emit(buf, "%s\n", mode);
 }
 
 static ssize_t xnb_show_queues(struct xnb_group_dir *d, struct xnb_group *g,
@@ -289,6 +295,7 @@ XNB_GROUP_COUNTER(passes);
 XNB_GROUP_COUNTER(packets);
 XNB_GROUP_COUNTER(batches);
 XNB_GROUP_COUNTER(ops);
+XNB_GROUP_COUNTER(handoffs);
 XNB_GROUP_VALUE(moves_in);
 XNB_GROUP_VALUE(moves_out);
 XNB_GROUP_RESETTABLE(max_pass_us);
@@ -304,6 +311,7 @@ static struct attribute *xnb_group_attrs[] = {
 	&xnb_attr_packets.kattr.attr,
 	&xnb_attr_batches.kattr.attr,
 	&xnb_attr_ops.kattr.attr,
+	&xnb_attr_handoffs.kattr.attr,
 	&xnb_attr_moves_in.kattr.attr,
 	&xnb_attr_moves_out.kattr.attr,
 	&xnb_attr_max_pass_us.kattr.attr,

@@ -7,6 +7,9 @@
  *
  *   xnb_group_pass      a group's pass: queues served, packets each way,
  *                       grant copy ops, duration, ring slots used
+ *   xnb_group_handoff   the passes handed from the light (softirq)
+ *                       context to the thread under sustained load, or
+ *                       back once a pass drained the group
  *   xnb_queue_move      a queue moved to another group: by the balancer
  *                       (with its measure), a pin, a regroup
  *   xnb_vif_disabled    a frontend broke the protocol: why
@@ -21,6 +24,15 @@
 /* The events' enums, once (this header is read several times). */
 #ifndef XNB_TRACE_ENUMS
 #define XNB_TRACE_ENUMS
+
+#include <xen/xnb_proto.h>
+
+enum xnb_handoff_dir {
+	XNB_HANDOFF_TO_THREAD,
+	XNB_HANDOFF_TO_LIGHT,
+};
+
+/* enum xnb_handoff_reason is proto.c's, which decides (xnb_proto.h). */
 
 enum xnb_move_reason {
 	XNB_MOVE_BALANCE,	/* the balancer, by measured load */
@@ -38,6 +50,13 @@ enum xnb_move_reason {
 
 #include "xnb_compat.h"
 
+TRACE_DEFINE_ENUM(XNB_HANDOFF_TO_THREAD);
+TRACE_DEFINE_ENUM(XNB_HANDOFF_TO_LIGHT);
+TRACE_DEFINE_ENUM(XNB_HANDOFF_BUDGET);
+TRACE_DEFINE_ENUM(XNB_HANDOFF_REQUEUED);
+TRACE_DEFINE_ENUM(XNB_HANDOFF_REPOLLS);
+TRACE_DEFINE_ENUM(XNB_HANDOFF_IDLE);
+TRACE_DEFINE_ENUM(XNB_HANDOFF_CAP);
 TRACE_DEFINE_ENUM(XNB_MOVE_BALANCE);
 TRACE_DEFINE_ENUM(XNB_MOVE_PIN);
 TRACE_DEFINE_ENUM(XNB_MOVE_REGROUP);
@@ -68,6 +87,27 @@ TRACE_EVENT(xnb_group_pass,
 	    TP_printk("group=%u queues=%u tx=%u rx=%u ops=%u duration_ns=%llu slots=%u",
 		      __entry->group, __entry->queues, __entry->tx, __entry->rx,
 		      __entry->ops, __entry->duration_ns, __entry->slots)
+);
+
+TRACE_EVENT(xnb_group_handoff,
+	    TP_PROTO(unsigned int group, int dir, int reason),
+	    TP_ARGS(group, dir, reason),
+	    TP_STRUCT__entry(__field(unsigned int, group)
+			     __field(int, dir)
+			     __field(int, reason)),
+	    TP_fast_assign(__entry->group = group;
+			   __entry->dir = dir;
+			   __entry->reason = reason;),
+	    TP_printk("group=%u %s reason=%s", __entry->group,
+		      __print_symbolic(__entry->dir,
+				       { XNB_HANDOFF_TO_THREAD, "light->thread" },
+				       { XNB_HANDOFF_TO_LIGHT, "thread->light" }),
+		      __print_symbolic(__entry->reason,
+				       { XNB_HANDOFF_BUDGET, "budget" },
+				       { XNB_HANDOFF_REQUEUED, "requeued" },
+				       { XNB_HANDOFF_REPOLLS, "repolls" },
+				       { XNB_HANDOFF_IDLE, "idle" },
+				       { XNB_HANDOFF_CAP, "cap" }))
 );
 
 /* busy_from, busy_to: the groups' busy share over the balancer's last

@@ -569,9 +569,10 @@ static void xnb_tx_push(struct xnb_queue *q)
  * xnb_tx_deliver() - Hand the completed guest TX packets to the stack.
  * @g: the group whose pass runs
  *
- * Up the stack through the group's NAPI context, in the order the flush
- * completed them (each queue's in ring order).  GRO holds packets until
- * that context completes.
+ * Up the stack through the NAPI context running the pass (g->polling),
+ * in the order the flush completed them (each queue's in ring order).
+ * GRO holds packets until that context completes, which it does before
+ * another may take the passes over.
  *
  * Context: The group's poll, BH off, under its pass lock; called by
  * xnb_copy_flush() only.
@@ -583,7 +584,7 @@ static void xnb_tx_deliver(struct xnb_group *g)
 
 	lockdep_assert_held(&g->pass_busy);
 	while ((skb = __skb_dequeue(&g->deliver)))
-		napi_gro_receive(&g->napi, skb);
+		napi_gro_receive(g->polling, skb);
 }
 
 /* What copy.c's flush calls for guest TX: see struct xnb_copy_ops. */

@@ -13,11 +13,11 @@
 #    XNB_PASS_MAX_SLOTS, at both budgets: 255 + a dom0->guest packet
 #    (20 slots at most) + a guest->dom0 packet (73 at most);
 #  - once the traffic stops, no queue waits for a turn and nothing stays
-#    queued for a guest; idle, the group stops polling (no pass for 1 s).
+#    queued for a guest; idle, the passes leave the thread.
 # And max_pass_us / max_pass_slots take a write of 0 (a reset), refuse
 # anything else.  Reported, not asserted (TCG): XNB-METRIC rx-bound with
-# the worst pass (max_pass_us), the most slots, passes, the streams'
-# Mbit/s (min, max, sum).
+# the worst pass (max_pass_us), the most slots, passes, hand-offs (those
+# for the cap from tracefs), the streams' Mbit/s (min, max, sum).
 # Takes about 4 minutes under TCG: 4 guest creations (~10 s each, the
 # boots overlapping), two phases of ~30 s, the guests destroyed together.
 # Every per-vif step runs without a process of its own where it can (a
@@ -96,28 +96,31 @@ done
 lab_assert "$NV queues in group 0" test "$(xnb_sysfs 0 queues)" = "$NV"
 lab_log "$NV vifs up, one group"
 
+TR=$(xnb_tracefs) || TR=
+trace_off() { [ -n "$TR" ] && echo 0 >"$TR/events/xen_netback/enable" 2>/dev/null; }
+trap trace_off EXIT
+
 # settled: no queue waits for a turn, nothing stays queued for a guest.
 settled() {
 	! xnb_groups_file | grep -qE '^  vif[0-9.]+-q[0-9]+ queued' &&
 		! xnb_groups_file | grep ' rx req' | grep -qv ' skbs 0 bytes 0$'
 }
-# quiet: no pass for a second (the group sleeps until a kick).
-quiet() {
-	local p
-	p=$(xnb_sysfs 0 passes)
-	sleep 1
-	[ "$(xnb_sysfs 0 passes)" = "$p" ]
-}
+not_thread() { [ "$(xnb_sysfs 0 mode)" != thread ]; }
 
 # phase BUDGET: every vif receives from dom0 for T s at budget BUDGET.
 # The clients wait at a fifo until all are forked, so that the streams
 # run together, not one fork apart; each parses its own result.
 phase() {
-	local b=$1 i r now us sl dp passes fd out lo hi sum
+	local b=$1 i r now us sl dp dh cap=na passes handoffs fd out lo hi sum
 	local pids=() before=() rates='' go=/run/rxb-go bound=$XNB_PASS_MAX_SLOTS
 	local log=/run/rxb-$b
 	put $P/budget "$b" || lab_fail "budget=$b refused"
-	passes=$(xnb_sysfs 0 passes)
+	passes=$(xnb_sysfs 0 passes) handoffs=$(xnb_sysfs 0 handoffs)
+	if [ -n "$TR" ]; then
+		echo 0 >"$TR/events/xen_netback/enable"
+		: >"$TR/trace"
+		echo 1 >"$TR/events/xen_netback/xnb_group_handoff/enable"
+	fi
 	put "$G/max_pass_us" 0 || lab_fail "max_pass_us reset"
 	put "$G/max_pass_slots" 0 || lab_fail "max_pass_slots reset"
 	rm -f "$go"
@@ -141,7 +144,11 @@ phase() {
 	exec {fd}>&-
 	rm -f "$go"
 	us=$(xnb_sysfs 0 max_pass_us) sl=$(xnb_sysfs 0 max_pass_slots)
-	dp=$(( $(xnb_sysfs 0 passes) - passes ))
+	dp=$(( $(xnb_sysfs 0 passes) - passes )) dh=$(( $(xnb_sysfs 0 handoffs) - handoffs ))
+	if [ -n "$TR" ]; then
+		trace_off
+		cap=$(grep -c 'xnb_group_handoff:.*reason=cap' "$TR/trace")
+	fi
 	for ((i = 0; i < NV; i++)); do
 		r=
 		read -r r <"$log-$i.mbps"
@@ -162,11 +169,11 @@ phase() {
 		}
 		END { printf "%s %s %.2f %s\n", los, his, sum, (bad == "" ? "-" : bad) }' <<<"$rates")
 	read -r lo hi sum bad <<<"$out"
-	echo "XNB-METRIC rx-bound budget=$b vifs=$NV max_pass_us=$us max_pass_slots=$sl passes=$dp min_mbps=$lo max_mbps=$hi sum_mbps=$sum"
+	echo "XNB-METRIC rx-bound budget=$b vifs=$NV max_pass_us=$us max_pass_slots=$sl passes=$dp handoffs=$dh cap_handoffs=$cap min_mbps=$lo max_mbps=$hi sum_mbps=$sum"
 	[ "$bad" = - ] || lab_fail "assertion failed: budget=$b: iperf3 through $bad (0 Mbit/s)"
 	[ "$sl" -le "$bound" ] || { xnb_groups_file | grep '^group'; lab_fail "budget=$b: a pass used $sl slots, more than $bound"; }
 	lab_wait 10 settled || { xnb_groups_file; lab_fail "budget=$b: queues left waiting or queued after the traffic"; }
-	lab_wait 10 quiet || lab_fail "budget=$b: passes go on, idle"
+	lab_wait 10 not_thread || lab_fail "budget=$b: the passes stay in the thread, idle"
 	# Idle now: a reset leaves at most what a lone packet's pass uses.
 	put "$G/max_pass_slots" 0 || lab_fail "max_pass_slots reset"
 	lab_assert "budget=$b: max_pass_slots reset ($(xnb_sysfs 0 max_pass_slots) after $sl)" \
