@@ -391,7 +391,7 @@ bench_veth() {
 # (bench_groups): BENCH_PROF_KEYS.  bench_prof_groups "" BEFORE: the
 # change since BEFORE; with a TAG, printed with what it means per pass
 # and per batch.
-BENCH_PROF_KEYS="passes packets batches ops busy_ms"
+BENCH_PROF_KEYS="passes packets batches ops handoffs busy_ms"
 bench_prof_groups() {
 	local tag=${1:-} now
 	[ "$NETBACK" = ours ] || return 0
@@ -405,9 +405,9 @@ bench_prof_groups() {
 		n = split(keys, k); printf "%s groups in 6 s:", t
 		for (i = 1; i <= n; i++) { v[k[i]] = $i; printf " %s %d", k[i], $i }
 		p = v["passes"]
-		printf "; packets/pass %.1f ops/batch %.1f us/pass %.0f\n",
+		printf "; packets/pass %.1f ops/batch %.1f passes/handoff %.1f us/pass %.0f\n",
 			p ? v["packets"] / p : 0, v["batches"] ? v["ops"] / v["batches"] : 0,
-			p ? 1000 * v["busy_ms"] / p : 0 }'
+			v["handoffs"] ? p / v["handoffs"] : 0, p ? 1000 * v["busy_ms"] / p : 0 }'
 }
 
 # bench_load_start LOAD N SECONDS PORT LOG: LOAD with N guests for SECONDS
