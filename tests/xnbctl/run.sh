@@ -200,7 +200,8 @@ x() {
 		fn=$(declare -f hook_printf)
 		hook=("BASH_FUNC_printf%%=() ${fn#*$'\n'}")
 	fi
-	env XNBCTL_ROOT="$R" XNBCTL_XL="$STUBS/xl" XNBCTL_XENSTORE="$STUBS/xenstore" \
+	env XNBCTL_TEST="${TEST_MODE-1}" ${SUDO_AS:+SUDO_UID=$SUDO_AS} \
+		XNBCTL_ROOT="$R" XNBCTL_XL="$STUBS/xl" XNBCTL_XENSTORE="$STUBS/xenstore" \
 		XNBCTL_ETHTOOL="${ETHTOOL:-$STUBS/ethtool}" XNBCTL_EUID="${EUID_AS:-0}" \
 		PATH="$STUBS:$PATH" "${hook[@]}" "$XNBCTL" "$@" > "$R.out" 2> "$R.err"
 	rc=$?
@@ -256,6 +257,7 @@ CASES=(
 	"status_older       a driver without home_cpu, max_pass_*: '-', no key"
 	"json_escape        a domain name with a quote and a backslash"
 	"not_loaded         every command: xen-netback not loaded, exit 2"
+	"env_ignored        no test mode, or under sudo: the stand-ins unused"
 	"stock              every command: the in-kernel driver, exit 3"
 	"top                top -n 2: rates per interval, two frames"
 	"top_json           top --json -n 2: one object per frame"
@@ -610,6 +612,26 @@ $ xnbctl set budget 16
 stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
 [exit 2]
 $ xnbctl reset-max
+stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
+[exit 2]
+EOF
+}
+
+# Outside the test mode, and under sudo even in it, the XNBCTL_* stand-ins
+# are ignored: status looks at this host's /sys, where no driver is.
+t_env_ignored() {
+	if [ -d /sys/module/xen_netback ]; then
+		echo "    (skipped: this host has xen_netback loaded)"
+		return 0
+	fi
+	fx_standard
+	TEST_MODE=0 x status
+	SUDO_AS=1000 x status
+	expect <<'EOF'
+$ xnbctl status
+stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
+[exit 2]
+$ xnbctl status
 stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
 [exit 2]
 EOF
