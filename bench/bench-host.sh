@@ -88,6 +88,34 @@ stage=$hostdir/$stamp
 # What --restore needs, from just before the run until its teardown is done.
 statef=$hostdir/state
 
+# private_dir DIR: DIR and the directories above it, up to /, may be
+# changed by root (or the sudo user who owns the checkout) alone: the run
+# sources its state and executes what it staged there, as root.
+private_dir() {
+	local d=$1 own mode
+	while :; do
+		read -r own mode <<< "$(stat -c '%u %a' "$d" 2>/dev/null)" ||
+			{ echo "cannot stat $d"; return 1; }
+		case $own in 0|"${SUDO_UID:-0}") ;; *) echo "$d is owned by uid $own"; return 1 ;; esac
+		# Sticky directories (/tmp) let nobody replace what is not theirs.
+		[ $((0$mode & 01000)) != 0 ] || [ $((0$mode & 022)) = 0 ] ||
+			{ echo "$d is writable by others (mode $mode)"; return 1; }
+		[ "$d" = / ] && return 0
+		d=$(dirname "$d")
+	done
+}
+# need_private_dir: bench-host's own directory, made 0700 if need be,
+# under directories nobody else may change; else die.
+need_private_dir() {
+	local why
+	mkdir -p "${hostdir%/*}" && { [ -d "$hostdir" ] || mkdir -m 700 "$hostdir"; } ||
+		die "cannot create $hostdir"
+	why=$(private_dir "$hostdir") ||
+		die "refusing to run: $why; $hostdir holds what the run executes as root (check the tree out where only root can write)"
+	[ "$(stat -c %u "$hostdir")" = 0 ] && [ "$(stat -c %a "$hostdir")" = 700 ] ||
+		die "refusing to run: $hostdir must be root's, mode 0700"
+}
+
 # The knobs and the configurations, from the library (as bench.sh does).
 # shellcheck source=tests/lab/bench-lib.sh
 . "$lab/bench-lib.sh"
@@ -460,6 +488,7 @@ teardown() {
 # --restore: the teardown of a run that could not do its own.
 if [ "$restore" = 1 ]; then
 	[ -f "$statef" ] || { say "nothing to restore: no $statef (no run was cut short)"; exit 0; }
+	need_private_dir
 	# shellcheck source=/dev/null
 	. "$statef" || die "cannot read $statef"
 	export BENCH_HOST_DOMIDS=$stage/domids BENCH_HOST_ABORT=$stage/abort
@@ -505,6 +534,7 @@ if [ "$check" = 1 ]; then
 fi
 
 # --- our module, the guest, the staged library --------------------------------------
+need_private_dir
 mkdir -p "$stage" "$results" || die "cannot create $stage and $results"
 if [ "$netback" = ours ] && [ -z "${BENCH_HOST_MODULE:-}" ]; then
 	say "building our module for $kver (log: $stage/build.log)"
