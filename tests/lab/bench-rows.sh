@@ -197,7 +197,7 @@ bench_flood() {
 	( bench_flood_rx "$n" ) || bench_err floodrx
 	( bench_flood_bulk "$n" ) || bench_err floodbulk
 	[ -n "$vif" ] || return 0
-	xl destroy "g$p" > /dev/null 2>&1
+	lab_guest_destroy $p
 	lab_wait 60 test ! -e "/sys/class/net/$vif" || echo "bench: $vif of g$p still there after its destroy"
 }
 
@@ -211,7 +211,7 @@ bench_extra_guests() {
 }
 bench_extra_gone() {
 	local i
-	for ((i = $1; i <= $2; i++)); do xl destroy "g$i" > /dev/null 2>&1; done
+	for ((i = $1; i <= $2; i++)); do lab_guest_destroy $i; done
 	lab_wait 60 bench_guests_gone "$1" "$2"
 }
 # bench_guests_gone FIRST LAST: none of g<FIRST>..g<LAST> is left.

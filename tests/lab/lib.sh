@@ -123,6 +123,18 @@ lab_guest_ramdisk() {
 # --- guests --------------------------------------------------------------------------
 # lab_guest_create N [NVIFS] [EXTRA_XL_CFG_LINE...]: create g<N> with NVIFS
 # vifs (default 1) and return at once (boot several, then lab_guest_wait).
+# lab_guest_destroy N: gN gone.  On a real host (bench/bench-host.sh sets
+# BENCH_HOST=1) only the gN the bench created, by the domid it recorded
+# in BENCH_HOST_DOMIDS: a domain that took the name is someone else's.
+lab_guest_destroy() {
+	local id
+	id=$(lab_domid "$1") || return 0
+	if [ "${BENCH_HOST:-0}" = 1 ] && ! grep -qxF "$id g$1" "${BENCH_HOST_DOMIDS:-/dev/null}"; then
+		echo "g$1 (domid $id) is not the bench's: left alone" >&2
+		return 1
+	fi
+	xl destroy "$id" >/dev/null 2>&1 || true
+}
 lab_guest_create() {
 	local n=$1 nvifs=${2:-1} cfg=$LAB_RUN/g$1.cfg k vifs="" l
 	shift; [ $# -gt 0 ] && shift
@@ -138,7 +150,7 @@ lab_guest_create() {
 		echo "vif=[${vifs%,}]"
 		for l in "$@"; do echo "$l"; done
 	} > "$cfg"
-	xl destroy "g$n" >/dev/null 2>&1 || true
+	lab_guest_destroy "$n" || lab_fail "a domain named g$n exists that the bench did not create"
 	lab_log "creating g$n ($nvifs vifs)"
 	xl create "$cfg" > "$LAB_RUN/g$n.create.log" 2>&1 ||
 		{ cat "$LAB_RUN/g$n.create.log"; lab_fail "xl create g$n"; }
@@ -301,7 +313,6 @@ lab_net_detach() {
 	lab_wait 60 test ! -e "/sys/class/net/$vif" || lab_fail "$vif still present after detach"
 }
 
-lab_guest_destroy() { xl destroy "g$1" 2>/dev/null || true; }
 # lab_destroy_all: destroy every guest, wait until the vifs are gone.
 lab_destroy_all() {
 	local d
