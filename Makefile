@@ -184,9 +184,9 @@ dkms-remove:
 #                       scripts/md2man)
 #   make install-man    into $(DESTDIR)$(MANDIR)/man<section>/ (the package
 #                       installs them with dh_installman instead)
-#   make docs           README.md's parameter, xenstore key and counter
+#   make docs           docs/admin.md's parameter, xenstore key and counter
 #                       tables rewritten from docs/man/xen-netback.4.md
-#   make docs-check     fails when README.md differs from that source, a
+#   make docs-check     fails when docs/admin.md differs from that source, a
 #                       page draws a warning from groff -ww or man, or
 #                       the parameters and counters of the code, the page
 #                       and the modprobe.d file disagree (scripts/docs.py)

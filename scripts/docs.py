@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The README's tables and the man pages come from one source.
+"""The admin reference's tables and the man pages come from one source.
 
-    scripts/docs.py sync     make docs: rewrite README.md's generated blocks
+    scripts/docs.py sync     make docs: rewrite docs/admin.md's generated blocks
     scripts/docs.py check    make docs-check: fail on any drift
 
 docs/man/xen-netback.4.md holds the module parameter, xenstore key and
 ethtool counter tables, each between <!-- man:NAME:start --> and
-<!-- man:NAME:end --> lines.  README.md has the same markers; `sync`
-copies each block from the source into README.md.  `check` runs these
+<!-- man:NAME:end --> lines.  docs/admin.md has the same markers; `sync`
+copies each block from the source into docs/admin.md.  `check` runs these
 tests, one line each, then "N passed, N failed":
 
-  readme:NAME    README.md's block equals the source's
+  admin:NAME     docs/admin.md's block equals the source's
   man:PAGE       scripts/md2man converts docs/man/PAGE.md (and
                  tests/man/sample.7.md, every construct it knows), and
                  neither `groff -man -Tutf8 -ww` nor `man --warnings -l`
@@ -31,7 +31,8 @@ import tempfile
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = 'docs/man/xen-netback.4.md'
-README = 'README.md'
+# Where the tables are copied to.
+TARGET = 'docs/admin.md'
 CONF = 'debian/modprobe.d/xen-netback-wg.conf'
 BLOCK = re.compile(r'^<!-- man:([a-z0-9-]+):start -->\n(.*?)^<!-- man:\1:end -->$',
                    re.M | re.S)
@@ -59,11 +60,11 @@ def table_first_cells(block):
 
 def sync():
     src = blocks(read(SOURCE))
-    text = read(README)
+    text = read(TARGET)
     missing = [n for n in src if n not in blocks(text)]
     if missing:
-        sys.stderr.write('docs: README.md lacks the markers of %s: add\n'
-                         % ', '.join(missing))
+        sys.stderr.write('docs: %s lacks the markers of %s: add\n'
+                         % (TARGET, ', '.join(missing)))
         for n in missing:
             sys.stderr.write('  <!-- man:%s:start -->\n  <!-- man:%s:end -->\n'
                              % (n, n))
@@ -78,11 +79,11 @@ def sync():
                 % (name, src[name], name))
     new = BLOCK.sub(repl, text)
     if new != text:
-        with open(os.path.join(TOP, README), 'w', encoding='utf-8') as f:
+        with open(os.path.join(TOP, TARGET), 'w', encoding='utf-8') as f:
             f.write(new)
-        print('docs: README.md rewritten from %s' % SOURCE)
+        print('docs: %s rewritten from %s' % (TARGET, SOURCE))
     else:
-        print('docs: README.md already matches %s' % SOURCE)
+        print('docs: %s already matches %s' % (TARGET, SOURCE))
     return 0
 
 
@@ -99,22 +100,22 @@ class Tests:
             print('FAIL %s: %s' % (name, why))
 
 
-def check_readme(t):
+def check_tables(t):
     src = blocks(read(SOURCE))
-    readme = blocks(read(README))
+    copy = blocks(read(TARGET))
     for name, body in src.items():
-        if name not in readme:
-            t.result('readme:' + name, False,
-                     'README.md has no man:%s markers' % name)
-        elif readme[name] != body:
-            t.result('readme:' + name, False,
-                     'README.md differs from %s: run make docs' % SOURCE)
+        if name not in copy:
+            t.result('admin:' + name, False,
+                     '%s has no man:%s markers' % (TARGET, name))
+        elif copy[name] != body:
+            t.result('admin:' + name, False,
+                     '%s differs from %s: run make docs' % (TARGET, SOURCE))
         else:
-            t.result('readme:' + name, True)
-    for name in readme:
+            t.result('admin:' + name, True)
+    for name in copy:
         if name not in src:
-            t.result('readme:' + name, False,
-                     'README.md has a man:%s block that %s lacks' % (name, SOURCE))
+            t.result('admin:' + name, False,
+                     '%s has a man:%s block that %s lacks' % (TARGET, name, SOURCE))
 
 
 def check_pages(t):
@@ -193,7 +194,7 @@ def check_version(t):
 
 def check():
     t = Tests()
-    check_readme(t)
+    check_tables(t)
     check_pages(t)
     check_params(t)
     check_counters(t)
