@@ -268,7 +268,7 @@ export CHECK_OURS CHECK_OURS_FULL CHECK_STOCK CHECK_TRIXIE
 
 .PHONY: check check-full demo
 
-# Every stage in turn (scripts/check.sh; the README lists them).
+# Every stage in turn (scripts/check.sh; docs/testing.md lists them).
 check:
 	scripts/check.sh
 
