@@ -72,7 +72,7 @@ stage unit make unit
 stage xnbctl make xnbctl-test
 # The bench's decoder of Xen's trace on synthetic traces (tests/bench/), seconds.
 stage bench-unit make bench-unit
-# README's generated tables against docs/man/, the man pages against groff.
+# docs/admin.md's generated tables against docs/man/, the man pages against groff.
 stage docs-check make docs-check
 stage fuzz-smoke make fuzz-smoke
 # checkpatch --strict; sparse and W=1 builds against 6.1 and 6.12.
