@@ -225,8 +225,9 @@ static void xnb_rx_unblocked(struct xnb_queue *q)
 		atomic_dec(&q->vif->stalled_queues);
 		trace_xnb_rx_unstall(q->name, since,
 				     skb_queue_len_lockless(&q->rx_skbs));
-		netdev_info(q->vif->dev, "queue %u: RX buffers back, carrier on\n",
-			    q->id);
+		if (xnb_vif_log_ok(q->vif))
+			netdev_info(q->vif->dev, "queue %u: RX buffers back, carrier on\n",
+				    q->id);
 		xnb_vif_update_carrier(q->vif);
 	}
 }
@@ -268,8 +269,9 @@ static void xnb_rx_stall_check(struct xnb_queue *q)
 		atomic_inc(&vif->stalled_queues);
 		trace_xnb_rx_stall(q->name, q->rx_blocked_since,
 				   skb_queue_len_lockless(&q->rx_skbs));
-		netdev_info(vif->dev, "queue %u: guest posts no RX buffers, carrier off\n",
-			    q->id);
+		if (xnb_vif_log_ok(vif))
+			netdev_info(vif->dev, "queue %u: guest posts no RX buffers, carrier off\n",
+				    q->id);
 		xnb_vif_update_carrier(vif);
 	}
 	if (!q->stalled || !skb_queue_empty_lockless(&q->rx_skbs))
