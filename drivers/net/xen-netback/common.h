@@ -394,7 +394,7 @@ struct xnb_queue {
 	u16 rx_id[XNB_RX_RING_SIZE];
 	u16 rx_len[XNB_RX_RING_SIZE];
 	struct sk_buff_head rx_skbs;
-	atomic_t rx_bytes_queued;
+	atomic_t rx_bytes_queued;	/* their truesize, summed */
 	/* Packets queued by a burst whose kick waits for its last packet
 	 * (netdev_xmit_more(), xnb_start_xmit).
 	 */
