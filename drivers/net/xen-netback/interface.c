@@ -380,6 +380,8 @@ static const struct net_device_ops xnb_netdev_ops = {
 	.ndo_validate_addr = eth_validate_addr,
 };
 
+#define XNB_TX_QUEUE_LEN	32
+
 /**
  * xnb_vif_create() - Create and register a vif's netdev.
  * @xbdev: the backend's xenbus device
@@ -436,6 +438,8 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	dev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 			   NETIF_F_TSO | NETIF_F_TSO6;
 	dev->features = dev->hw_features | NETIF_F_RXCSUM;
+	/* As stock: a short qdisc, the RX queue behind it buffers already. */
+	dev->tx_queue_len = XNB_TX_QUEUE_LEN;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = ETH_MAX_MTU - VLAN_ETH_HLEN;
 	eth_hw_addr_set(dev, dummy_mac);
