@@ -174,6 +174,7 @@
 #include <linux/mutex.h>
 #include <linux/seqlock.h>
 #include <linux/netdevice.h>
+#include <linux/ratelimit.h>
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/timer.h>
@@ -393,7 +394,7 @@ struct xnb_queue {
 	u16 rx_id[XNB_RX_RING_SIZE];
 	u16 rx_len[XNB_RX_RING_SIZE];
 	struct sk_buff_head rx_skbs;
-	atomic_t rx_bytes_queued;
+	atomic_t rx_bytes_queued;	/* their truesize, summed */
 	/* Packets queued by a burst whose kick waits for its last packet
 	 * (netdev_xmit_more(), xnb_start_xmit).
 	 */
@@ -475,6 +476,7 @@ struct xnb_queue {
  *  - mcast: see struct xnb_mcast.  stalled_queues: atomic.
  *  - coal: written under rtnl (ethtool's set_coalesce, WRITE_ONCE),
  *    read by the passes with READ_ONCE.
+ *  - log_rl: the ratelimit's own lock; log_missed: an atomic.
  *  - carrier_lock: one carrier decision at a time (the xenbus thread,
  *    the group workers, the control ring's work through xnb_vif_fatal).
  *  - stats_lock: queues and num_queues against the stats readers, and
@@ -525,6 +527,11 @@ struct xnb_vif {
 	/* A fatal protocol error: stop serving the rings until reconnect. */
 	bool disabled;
 	atomic_t stalled_queues;	/* queues whose guest posts no buffers */
+	/* Lines the guest brings about, on a budget of the vif's own
+	 * (xnb_vif_log_ok()), and how many it left out since the last.
+	 */
+	struct ratelimit_state log_rl;
+	atomic_t log_missed;
 
 	spinlock_t carrier_lock;	/* carrier decisions from any context */
 	/* Stats readers vs. queues being freed; counters of past
@@ -853,6 +860,7 @@ void xnb_vif_start(struct xnb_vif *vif);
 void xnb_vif_disconnect(struct xnb_vif *vif);
 void xnb_vif_destroy(struct xnb_vif *vif);
 void xnb_vif_fatal(struct xnb_vif *vif, const char *why);
+bool xnb_vif_log_ok(struct xnb_vif *vif);
 void xnb_vif_set_pinned(struct xnb_vif *vif, int group);
 void xnb_vif_eoi(struct xnb_queue *queue, unsigned int which);
 void xnb_backoff_init(struct xnb_backoff *b);

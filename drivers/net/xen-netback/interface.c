@@ -57,6 +57,43 @@ void xnb_vif_update_carrier(struct xnb_vif *vif)
 	spin_unlock_bh(&vif->carrier_lock);
 }
 
+/* The budget of each vif's guest-driven lines: per vif, so that one
+ * guest spends only its own and cannot hide another's "vif disabled"
+ * line, as it could with the kernel's shared net_ratelimit().
+ */
+#define XNB_LOG_INTERVAL	(5 * HZ)
+#define XNB_LOG_BURST		10
+
+static void xnb_vif_log_missed(struct xnb_vif *vif)
+{
+	int missed = atomic_xchg(&vif->log_missed, 0);
+
+	if (missed)
+		netdev_warn(vif->dev, "%d messages about the guest suppressed\n",
+			    missed);
+}
+
+/**
+ * xnb_vif_log_ok() - May a line the guest brought about be logged now?
+ * @vif: the vif the line is about
+ *
+ * Within the vif's budget (XNB_LOG_BURST lines per XNB_LOG_INTERVAL);
+ * after lines were left out, a line that says how many goes first.
+ * Use as: if (xnb_vif_log_ok(vif)) netdev_warn(vif->dev, ...);
+ *
+ * Context: Any.
+ * Return: true when the caller may log its line.
+ */
+bool xnb_vif_log_ok(struct xnb_vif *vif)
+{
+	if (!__ratelimit(&vif->log_rl)) {
+		atomic_inc(&vif->log_missed);
+		return false;
+	}
+	xnb_vif_log_missed(vif);
+	return true;
+}
+
 /**
  * xnb_vif_fatal() - The guest broke the protocol: disable the vif.
  * @vif: the vif
@@ -74,8 +111,9 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 		return;
 	WRITE_ONCE(vif->disabled, true);
 	trace_xnb_vif_disabled(vif->dev->name, vif->domid, why);
-	net_err_ratelimited("%s: frontend of domain %u broke the protocol, vif disabled: %s\n",
-			    vif->dev->name, vif->domid, why);
+	if (xnb_vif_log_ok(vif))
+		pr_err("%s: frontend of domain %u broke the protocol, vif disabled: %s\n",
+		       vif->dev->name, vif->domid, why);
 	xnb_vif_update_carrier(vif);
 }
 
@@ -342,6 +380,8 @@ static const struct net_device_ops xnb_netdev_ops = {
 	.ndo_validate_addr = eth_validate_addr,
 };
 
+#define XNB_TX_QUEUE_LEN	32
+
 /**
  * xnb_vif_create() - Create and register a vif's netdev.
  * @xbdev: the backend's xenbus device
@@ -385,6 +425,10 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	spin_lock_init(&vif->carrier_lock);
 	spin_lock_init(&vif->stats_lock);
 	atomic_set(&vif->stalled_queues, 0);
+	ratelimit_state_init(&vif->log_rl, XNB_LOG_INTERVAL, XNB_LOG_BURST);
+	/* Our own line names the vif (xnb_vif_log_missed()). */
+	ratelimit_set_flags(&vif->log_rl, RATELIMIT_MSG_ON_RELEASE);
+	atomic_set(&vif->log_missed, 0);
 	xnb_ctrl_init(vif);
 	xnb_coal_init(vif);
 
@@ -394,6 +438,8 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	dev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 			   NETIF_F_TSO | NETIF_F_TSO6;
 	dev->features = dev->hw_features | NETIF_F_RXCSUM;
+	/* As stock: a short qdisc, the RX queue behind it buffers already. */
+	dev->tx_queue_len = XNB_TX_QUEUE_LEN;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = ETH_MAX_MTU - VLAN_ETH_HLEN;
 	eth_hw_addr_set(dev, dummy_mac);
@@ -715,6 +761,8 @@ void xnb_vif_destroy(struct xnb_vif *vif)
 	 * could still add an entry.
 	 */
 	xnb_mcast_clear(vif);
+	/* What the budget left out since its last line. */
+	xnb_vif_log_missed(vif);
 	unregister_netdev(dev);
 	free_netdev(dev);
 }

@@ -219,7 +219,7 @@ MODULE_PARM_DESC(fatal_skb_slots, "Further slots in one packet that disable the 
 
 unsigned int xnb_rx_queue_bytes = 512 * 1024;
 module_param_named(rx_queue_bytes, xnb_rx_queue_bytes, uint, 0444);
-MODULE_PARM_DESC(rx_queue_bytes, "Bytes queued for a guest queue before the netdev queue stops (64 KiB-64 MiB)");
+MODULE_PARM_DESC(rx_queue_bytes, "Memory (truesize) the packets queued for a guest queue may hold before the netdev queue stops (64 KiB-64 MiB)");
 
 unsigned int xnb_rx_drain_msecs = 10000;
 module_param_named(rx_drain_timeout_msecs, xnb_rx_drain_msecs, uint, 0444);

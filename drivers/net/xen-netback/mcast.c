@@ -79,8 +79,9 @@ int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
 		WRITE_ONCE(mc->flood, true);
 		spin_unlock_bh(&mc->lock);
 		kfree(m);
-		net_warn_ratelimited("%s: more than %u multicast addresses, flooding multicast\n",
-				     vif->dev->name, XNB_MCAST_MAX);
+		if (xnb_vif_log_ok(vif))
+			pr_warn("%s: more than %u multicast addresses, flooding multicast\n",
+				vif->dev->name, XNB_MCAST_MAX);
 		return -ENOSPC;
 	}
 	list_add_tail_rcu(&m->node, &mc->addrs);

@@ -2,11 +2,11 @@
 /*
  * Guest RX: dom0 -> guest.
  *
- * xnb_start_xmit queues skbs per queue (bounded in bytes: the netdev
- * queue stops past xnb_rx_queue_bytes).  The group worker takes an skb
- * once the guest has posted enough buffers for it, packs its bytes
- * densely into those page-sized buffers with grant copies in the group's
- * batch, and answers the requests after the flush.
+ * xnb_start_xmit queues skbs per queue, bounded by the memory they hold
+ * (their truesize: the netdev queue stops past xnb_rx_queue_bytes).  The
+ * group worker takes an skb once the guest has posted enough buffers for
+ * it, packs its bytes densely into those page-sized buffers with grant
+ * copies in the group's batch, and answers the requests after the flush.
  *
  * When the guest posts no buffers, queued skbs are dropped after
  * rx_drain_timeout_msecs and the carrier goes off after
@@ -32,6 +32,15 @@ static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
 	return false;
 }
 
+/* What a queued skb counts against rx_queue_bytes: the memory it pins,
+ * not its length (small frames hold far more than their bytes).  Nothing
+ * changes a queued skb, so its dequeue takes off what its queueing added.
+ */
+static unsigned int xnb_rx_charge(const struct sk_buff *skb)
+{
+	return skb->truesize;
+}
+
 /**
  * xnb_start_xmit() - Queue a dom0 -> guest packet (ndo_start_xmit).
  * @skb: the packet
@@ -40,7 +49,7 @@ static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
  * Drops what the guest cannot or does not want to take (no connection,
  * a disabled vif, the multicast filter, too many slots, a GSO type it
  * did not negotiate), else queues @skb on its queue.  The netdev queue
- * stops past rx_queue_bytes queued.
+ * stops once the queued skbs hold rx_queue_bytes of memory (truesize).
  *
  * The group is kicked once per burst: the stack says more packets follow
  * on this queue at once (netdev_xmit_more()), and the last of them kicks
@@ -109,7 +118,7 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	/* Count before queueing: once queued, the worker may send and free
 	 * the skb at any moment, so it must not be touched again here.
 	 */
-	full = atomic_add_return(skb->len, &q->rx_bytes_queued) >=
+	full = atomic_add_return(xnb_rx_charge(skb), &q->rx_bytes_queued) >=
 	       xnb_rx_queue_bytes;
 	skb_queue_tail(&q->rx_skbs, skb);
 	q->rx_kick_owed = true;
@@ -145,7 +154,7 @@ static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(q->vif->dev, q->id);
 
-	if (atomic_sub_return(skb->len, &q->rx_bytes_queued) <
+	if (atomic_sub_return(xnb_rx_charge(skb), &q->rx_bytes_queued) <
 	    xnb_rx_queue_bytes / 2 && netif_tx_queue_stopped(txq) &&
 	    READ_ONCE(q->vif->connected))
 		netif_tx_wake_queue(txq);
@@ -225,8 +234,9 @@ static void xnb_rx_unblocked(struct xnb_queue *q)
 		atomic_dec(&q->vif->stalled_queues);
 		trace_xnb_rx_unstall(q->name, since,
 				     skb_queue_len_lockless(&q->rx_skbs));
-		netdev_info(q->vif->dev, "queue %u: RX buffers back, carrier on\n",
-			    q->id);
+		if (xnb_vif_log_ok(q->vif))
+			netdev_info(q->vif->dev, "queue %u: RX buffers back, carrier on\n",
+				    q->id);
 		xnb_vif_update_carrier(q->vif);
 	}
 }
@@ -268,8 +278,9 @@ static void xnb_rx_stall_check(struct xnb_queue *q)
 		atomic_inc(&vif->stalled_queues);
 		trace_xnb_rx_stall(q->name, q->rx_blocked_since,
 				   skb_queue_len_lockless(&q->rx_skbs));
-		netdev_info(vif->dev, "queue %u: guest posts no RX buffers, carrier off\n",
-			    q->id);
+		if (xnb_vif_log_ok(vif))
+			netdev_info(vif->dev, "queue %u: guest posts no RX buffers, carrier off\n",
+				    q->id);
 		xnb_vif_update_carrier(vif);
 	}
 	if (!q->stalled || !skb_queue_empty_lockless(&q->rx_skbs))

@@ -47,6 +47,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/completion.h>
 #include <linux/kobject.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -320,9 +321,19 @@ static struct attribute *xnb_group_attrs[] = {
 };
 ATTRIBUTE_GROUPS(xnb_group);
 
+/* Directories not released yet, plus one for the module until exit: a
+ * release may come after the last put (CONFIG_DEBUG_KOBJECT_RELEASE
+ * delays it), and this file's code must outlive it.  The last one
+ * completes xnb_sysfs_released, which exit waits for.
+ */
+static atomic_t xnb_sysfs_live = ATOMIC_INIT(1);
+static DECLARE_COMPLETION(xnb_sysfs_released);
+
 static void xnb_group_dir_release(struct kobject *kobj)
 {
 	kfree(container_of(kobj, struct xnb_group_dir, kobj));
+	if (atomic_dec_and_test(&xnb_sysfs_live))
+		complete(&xnb_sysfs_released);
 }
 
 static const struct kobj_type xnb_group_ktype = {
@@ -374,6 +385,7 @@ static struct xnb_group_dir **xnb_sysfs_alloc_dirs(unsigned int n,
 		if (!d)
 			break;
 		kobject_init(&d->kobj, &xnb_group_ktype);
+		atomic_inc(&xnb_sysfs_live);
 		d->index = i;
 		d->gen = xnb_groups_gen;
 		/* busy_pct's first window: since about the group's start. */
@@ -481,8 +493,8 @@ void xnb_sysfs_init(void)
 /**
  * xnb_sysfs_exit() - Remove /sys/module/xen_netback/groups/.
  *
- * Description: Waits for the reads under way; later updates do
- * nothing.
+ * Description: Waits for the reads under way and for every directory's
+ * release; later updates do nothing.
  *
  * Context: Process context (module exit, or a failed init).  Takes
  * xnb_sysfs_mutex; the caller does not hold xnb_assign_mutex.
@@ -494,4 +506,6 @@ void xnb_sysfs_exit(void)
 	kobject_put(xnb_sysfs_root);
 	xnb_sysfs_root = NULL;
 	mutex_unlock(&xnb_sysfs_mutex);
+	if (!atomic_dec_and_test(&xnb_sysfs_live))
+		wait_for_completion(&xnb_sysfs_released);
 }
