@@ -53,7 +53,7 @@
 # bench's appeared (its backend is left loaded: --restore once it is gone).
 set -uo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")" && pwd -P)
 top=$(dirname "$here")
 lab=$top/tests/lab
 QUICK=${QUICK:-0} yes=${XNB_YES:-0} check=0 report=1 restore=0
@@ -74,8 +74,36 @@ die() { echo "bench-host: $*" >&2; exit "${RC:-2}"; }
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
 
+# private_dir DIR: DIR and the directories above it, up to /, may be
+# changed by root (or the sudo user who owns the checkout) alone: the run
+# sources its state and executes what it staged there, as root.
+private_dir() {
+	local d=$1 own mode
+	while :; do
+		own=$(stat -c %u "$d" 2>/dev/null) && mode=$(stat -c %a "$d") ||
+			{ echo "cannot stat $d"; return 1; }
+		case $own in 0|"${SUDO_UID:-0}") ;; *) echo "$d is owned by uid $own"; return 1 ;; esac
+		# Sticky directories (/tmp) let nobody replace what is not theirs.
+		[ $((0$mode & 01000)) != 0 ] || [ $((0$mode & 022)) = 0 ] ||
+			{ echo "$d is writable by others (mode $mode)"; return 1; }
+		[ "$d" = / ] && return 0
+		d=$(dirname "$d")
+	done
+}
+# private_tree: private_dir of the checkout, and nothing in it (but
+# build/, checked as it is made) that another user could change: its
+# scripts are sourced and run, its module loaded, all as root.
+private_tree() {
+	local bad
+	private_dir "$top" || return 1
+	bad=$(find "$top" -path "$top/build" -prune -o ! -type l \( -perm /022 -o \
+		\( ! -uid 0 ! -uid "${SUDO_UID:-0}" \) \) -print -quit 2>&1)
+	[ -z "$bad" ] || { echo "$bad can be changed by another user"; return 1; }
+}
 [ "$(id -u)" = 0 ] ||
 	die "run it as root (sudo make bench-host): it loads kernel modules, creates domains and a bridge"
+why=$(private_tree) ||
+	die "refusing to run: $why; it runs this checkout's files as root: check it out where only root (or you, through sudo) can write"
 case $top in
 *[[:space:]]*) die "the tree's path has a space ($top), which xl's configurations cannot take" ;;
 esac
@@ -88,22 +116,6 @@ stage=$hostdir/$stamp
 # What --restore needs, from just before the run until its teardown is done.
 statef=$hostdir/state
 
-# private_dir DIR: DIR and the directories above it, up to /, may be
-# changed by root (or the sudo user who owns the checkout) alone: the run
-# sources its state and executes what it staged there, as root.
-private_dir() {
-	local d=$1 own mode
-	while :; do
-		read -r own mode <<< "$(stat -c '%u %a' "$d" 2>/dev/null)" ||
-			{ echo "cannot stat $d"; return 1; }
-		case $own in 0|"${SUDO_UID:-0}") ;; *) echo "$d is owned by uid $own"; return 1 ;; esac
-		# Sticky directories (/tmp) let nobody replace what is not theirs.
-		[ $((0$mode & 01000)) != 0 ] || [ $((0$mode & 022)) = 0 ] ||
-			{ echo "$d is writable by others (mode $mode)"; return 1; }
-		[ "$d" = / ] && return 0
-		d=$(dirname "$d")
-	done
-}
 # need_private_dir: bench-host's own directory, made 0700 if need be,
 # under directories nobody else may change; else die.
 need_private_dir() {
@@ -112,8 +124,8 @@ need_private_dir() {
 		die "cannot create $hostdir"
 	why=$(private_dir "$hostdir") ||
 		die "refusing to run: $why; $hostdir holds what the run executes as root (check the tree out where only root can write)"
-	[ "$(stat -c %u "$hostdir")" = 0 ] && [ "$(stat -c %a "$hostdir")" = 700 ] ||
-		die "refusing to run: $hostdir must be root's, mode 0700"
+	[ "$(stat -c %u "$hostdir")" = 0 ] || die "refusing to run: $hostdir must be root's"
+	chmod 700 "$hostdir" || die "cannot make $hostdir private"
 }
 
 # The knobs and the configurations, from the library (as bench.sh does).

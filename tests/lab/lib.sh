@@ -316,6 +316,8 @@ lab_net_detach() {
 # lab_destroy_all: destroy every guest, wait until the vifs are gone.
 lab_destroy_all() {
 	local d
+	# Never on a real host (bench-host.sh): not every domain is the bench's.
+	[ "${BENCH_HOST:-0}" != 1 ] || lab_fail "lab_destroy_all on a real host"
 	for d in $(xl list | awk 'NR > 2 {print $1}'); do xl destroy "$d" || true; done
 	lab_wait 60 lab_no_vifs
 }

@@ -200,7 +200,7 @@ x() {
 		fn=$(declare -f hook_printf)
 		hook=("BASH_FUNC_printf%%=() ${fn#*$'\n'}")
 	fi
-	env XNBCTL_TEST="${TEST_MODE-1}" ${SUDO_AS:+SUDO_UID=$SUDO_AS} \
+	env -u SUDO_UID -u PKEXEC_UID XNBCTL_TEST="${TEST_MODE-1}" ${SUDO_AS:+SUDO_UID=$SUDO_AS} \
 		XNBCTL_ROOT="$R" XNBCTL_XL="$STUBS/xl" XNBCTL_XENSTORE="$STUBS/xenstore" \
 		XNBCTL_ETHTOOL="${ETHTOOL:-$STUBS/ethtool}" XNBCTL_EUID="${EUID_AS:-0}" \
 		PATH="$STUBS:$PATH" "${hook[@]}" "$XNBCTL" "$@" > "$R.out" 2> "$R.err"
