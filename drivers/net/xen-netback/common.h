@@ -476,7 +476,7 @@ struct xnb_queue {
  *  - mcast: see struct xnb_mcast.  stalled_queues: atomic.
  *  - coal: written under rtnl (ethtool's set_coalesce, WRITE_ONCE),
  *    read by the passes with READ_ONCE.
- *  - log_rl: the ratelimit's own lock; log_missed: an atomic.
+ *  - log_rl, fatal_rl: the ratelimits' own locks; log_missed: an atomic.
  *  - carrier_lock: one carrier decision at a time (the xenbus thread,
  *    the group workers, the control ring's work through xnb_vif_fatal).
  *  - stats_lock: queues and num_queues against the stats readers, and
@@ -532,6 +532,8 @@ struct xnb_vif {
 	 */
 	struct ratelimit_state log_rl;
 	atomic_t log_missed;
+	/* "vif disabled" apart, so the guest cannot spend its budget first. */
+	struct ratelimit_state fatal_rl;
 
 	spinlock_t carrier_lock;	/* carrier decisions from any context */
 	/* Stats readers vs. queues being freed; counters of past

@@ -111,7 +111,7 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 		return;
 	WRITE_ONCE(vif->disabled, true);
 	trace_xnb_vif_disabled(vif->dev->name, vif->domid, why);
-	if (xnb_vif_log_ok(vif))
+	if (__ratelimit(&vif->fatal_rl))
 		pr_err("%s: frontend of domain %u broke the protocol, vif disabled: %s\n",
 		       vif->dev->name, vif->domid, why);
 	xnb_vif_update_carrier(vif);
@@ -429,6 +429,7 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	/* Our own line names the vif (xnb_vif_log_missed()). */
 	ratelimit_set_flags(&vif->log_rl, RATELIMIT_MSG_ON_RELEASE);
 	atomic_set(&vif->log_missed, 0);
+	ratelimit_state_init(&vif->fatal_rl, XNB_LOG_INTERVAL, XNB_LOG_BURST);
 	xnb_ctrl_init(vif);
 	xnb_coal_init(vif);
 
