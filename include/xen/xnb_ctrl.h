@@ -157,4 +157,73 @@ u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
 		    const struct xen_netif_ctrl_request *req,
 		    const void *buf, bool copied, u32 *data);
 
+/*
+ * The control ring's request budget: a token bucket per vif.  A
+ * netfront sends about seven requests to set up hashing, at connect and
+ * on each change of its RSS settings; a ring's worth at once and 64 a
+ * second after that is far above what it needs, and bounds what a guest
+ * that keeps the ring full costs dom0.  A ring with requests and no
+ * tokens waits for XNB_CTRL_BUDGET_BATCH of them (fewer when fewer
+ * requests wait), so a guest that keeps it full wakes dom0 four times a
+ * second, not once per request.
+ */
+#define XNB_CTRL_BUDGET_RATE	64u	/* requests a second, sustained */
+#define XNB_CTRL_BUDGET_BURST	128u	/* a control ring's worth */
+#define XNB_CTRL_BUDGET_PERIOD_NS (1000000000ull / XNB_CTRL_BUDGET_RATE)
+#define XNB_CTRL_BUDGET_BATCH	16u
+
+/**
+ * struct xnb_ctrl_budget - A token bucket, kept as the time it is full.
+ * @full_at: when the bucket holds @burst tokens again, in ns of the
+ *	caller's monotonic clock; at or before now: it is full
+ *
+ * Each request taken moves @full_at one period (ns per token) later, so
+ * the tokens at time t are burst - ceil((full_at - t) / period): no
+ * division is needed to take one or to know how long to wait.
+ */
+struct xnb_ctrl_budget {
+	u64 full_at;
+};
+
+/**
+ * xnb_ctrl_budget_init() - Fill a budget.
+ * @b: the budget
+ *
+ * Full at any time from 0 on.
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
+void xnb_ctrl_budget_init(struct xnb_ctrl_budget *b);
+
+/**
+ * xnb_ctrl_budget_take() - Take one token, if there is one.
+ * @b: the budget
+ * @now: the time, in ns of a monotonic clock
+ * @period: ns for one token to come back, at least 1
+ * @burst: the tokens the bucket holds when full, at least 1
+ *
+ * A @now before an earlier one (a clock that went back) finds no more
+ * tokens than that earlier time did.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true when a token was taken (the request may be served).
+ */
+bool xnb_ctrl_budget_take(struct xnb_ctrl_budget *b, u64 now, u64 period,
+			  u32 burst);
+
+/**
+ * xnb_ctrl_budget_wait() - How long until a budget holds some tokens.
+ * @b: the budget
+ * @now: the time, in ns of a monotonic clock
+ * @want: the tokens wanted; taken as 1 when 0, as @burst above it
+ * @period: ns for one token to come back, at least 1
+ * @burst: the tokens the bucket holds when full, at least 1
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the ns from @now until @b holds @want tokens; 0 when it does
+ * already (U64 all ones for a @burst of 0: never).
+ */
+u64 xnb_ctrl_budget_wait(const struct xnb_ctrl_budget *b, u64 now, u32 want,
+			 u64 period, u32 burst);
+
 #endif /* XNB_CTRL_H */

@@ -452,6 +452,152 @@ static void test_ctrl_sequence(void **state)
 	assert_int_equal(xnb_hash_queue(&h, hash, 4), 0);
 }
 
+/* ---- the request budget ------------------------------------------------ */
+
+#define NS 1000000000ull
+#define P XNB_CTRL_BUDGET_PERIOD_NS
+#define B XNB_CTRL_BUDGET_BURST
+
+/*
+ * One look at a budget: how long until it holds @want tokens, then a
+ * take, and where its full time stands after that take (unchanged when
+ * the take failed).
+ */
+struct budget_case {
+	const char *name;
+	u64 full_at, now;
+	u32 want;
+	u64 period;
+	u32 burst;
+	u64 want_wait;
+	bool want_take;
+	u64 want_full_at;
+};
+
+static const struct budget_case budget_cases[] = {
+	/* period 1000, 4 tokens */
+	{ "fresh, at time 0", 0, 0, 1, 1000, 4, 0, true, 1000 },
+	{ "full after a long idle", 5000, 1000000, 1, 1000, 4,
+	  0, true, 1001000 },
+	{ "one left", 13000, 10000, 1, 1000, 4, 0, true, 14000 },
+	{ "none left", 14000, 10000, 1, 1000, 4, 1000, false, 14000 },
+	{ "none left, 2 wanted", 14000, 10000, 2, 1000, 4,
+	  2000, false, 14000 },
+	{ "none left, all wanted", 14000, 10000, 4, 1000, 4,
+	  4000, false, 14000 },
+	{ "more wanted than it holds: as full", 14000, 10000, 9, 1000, 4,
+	  4000, false, 14000 },
+	{ "0 wanted: as 1", 14000, 10000, 0, 1000, 4, 1000, false, 14000 },
+	{ "half a token back", 14000, 10500, 1, 1000, 4, 500, false, 14000 },
+	{ "a token back, to the ns", 14000, 11000, 1, 1000, 4,
+	  0, true, 15000 },
+	{ "2 back, 3 wanted", 14000, 12000, 3, 1000, 4, 1000, true, 15000 },
+	{ "clock went back", 14000, 9000, 1, 1000, 4, 2000, false, 14000 },
+	{ "burst 1, full", 0, 500, 1, 1000, 1, 0, true, 1500 },
+	{ "burst 1, spent", 1500, 500, 1, 1000, 1, 1000, false, 1500 },
+	{ "burst 0: never", 0, 500, 1, 1000, 0, ~0ull, false, 0 },
+	/* the driver's */
+	{ "driver, full", 0, 7 * NS, XNB_CTRL_BUDGET_BATCH, P, B,
+	  0, true, 7 * NS + P },
+	{ "driver, spent, one wanted", 7 * NS + B * P, 7 * NS, 1, P, B,
+	  P, false, 7 * NS + B * P },
+	{ "driver, spent, a batch wanted", 7 * NS + B * P, 7 * NS,
+	  XNB_CTRL_BUDGET_BATCH, P, B, XNB_CTRL_BUDGET_BATCH * P, false,
+	  7 * NS + B * P },
+};
+
+static void test_budget_table(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(budget_cases); i++) {
+		const struct budget_case *c = &budget_cases[i];
+		struct xnb_ctrl_budget b = { .full_at = c->full_at };
+
+		print_message("case: %s\n", c->name);
+		assert_int_equal(xnb_ctrl_budget_wait(&b, c->now, c->want,
+						      c->period, c->burst),
+				 c->want_wait);
+		assert_int_equal(xnb_ctrl_budget_take(&b, c->now, c->period,
+						      c->burst), c->want_take);
+		assert_int_equal(b.full_at, c->want_full_at);
+	}
+}
+
+/* A fresh budget gives a ring's worth at once, then one a period. */
+static void test_budget_burst_then_rate(void **state)
+{
+	struct xnb_ctrl_budget b;
+	u64 now = 3 * NS;
+	unsigned int i;
+
+	(void)state;
+	xnb_ctrl_budget_init(&b);
+	for (i = 0; i < B; i++)
+		assert_true(xnb_ctrl_budget_take(&b, now, P, B));
+	assert_false(xnb_ctrl_budget_take(&b, now, P, B));
+	assert_int_equal(xnb_ctrl_budget_wait(&b, now, 1, P, B), P);
+	for (i = 0; i < 100; i++) {
+		assert_false(xnb_ctrl_budget_take(&b, now + P - 1, P, B));
+		now += P;
+		assert_true(xnb_ctrl_budget_take(&b, now, P, B));
+		assert_false(xnb_ctrl_budget_take(&b, now, P, B));
+	}
+}
+
+/*
+ * A guest that keeps the ring full for 30 s, served as the driver
+ * serves it: every token taken, then a wait for a batch (a jiffy late,
+ * at 250 Hz).  It gets the burst and the rate, no more, and wakes the
+ * work a few times a second.
+ */
+static void test_budget_hostile_30s(void **state)
+{
+	struct xnb_ctrl_budget b;
+	u64 start = 1 * NS, now = start, served = 0, runs = 0;
+	const u64 want = B + 30ull * XNB_CTRL_BUDGET_RATE;
+
+	(void)state;
+	xnb_ctrl_budget_init(&b);
+	while (now < start + 30 * NS) {
+		while (xnb_ctrl_budget_take(&b, now, P, B))
+			served++;
+		runs++;
+		now += xnb_ctrl_budget_wait(&b, now, XNB_CTRL_BUDGET_BATCH,
+					    P, B) + NS / 250;
+	}
+	print_message("served %llu in 30 s over %llu runs\n", served, runs);
+	assert_true(served <= want);
+	assert_true(served + XNB_CTRL_BUDGET_BATCH >= want);
+	assert_true(runs <= 30 * XNB_CTRL_BUDGET_RATE /
+			    XNB_CTRL_BUDGET_BATCH + 2);
+}
+
+/*
+ * An honest frontend: seven requests at connect, then a change of its
+ * RSS settings (seven more) every second, and once eighteen changes in
+ * a row: no request ever waits.
+ */
+static void test_budget_honest(void **state)
+{
+	struct xnb_ctrl_budget b;
+	u64 now = 20 * NS;
+	unsigned int s, i;
+
+	(void)state;
+	xnb_ctrl_budget_init(&b);
+	for (s = 0; s < 60; s++, now += NS) {
+		unsigned int n = s == 30 ? 18 * 7 : 7;
+
+		for (i = 0; i < n; i++) {
+			assert_int_equal(xnb_ctrl_budget_wait(&b, now, 1, P, B),
+					 0);
+			assert_true(xnb_ctrl_budget_take(&b, now, P, B));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +611,10 @@ int main(void)
 		cmocka_unit_test(test_hash_queue_table),
 		cmocka_unit_test(test_hash_queue_stale_table),
 		cmocka_unit_test(test_ctrl_sequence),
+		cmocka_unit_test(test_budget_table),
+		cmocka_unit_test(test_budget_burst_then_rate),
+		cmocka_unit_test(test_budget_hostile_30s),
+		cmocka_unit_test(test_budget_honest),
 	};
 
 	return cmocka_run_group_tests_name("ctrl", tests, NULL, NULL);

@@ -216,3 +216,39 @@ u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
 		return XEN_NETIF_CTRL_STATUS_NOT_SUPPORTED;
 	}
 }
+
+void xnb_ctrl_budget_init(struct xnb_ctrl_budget *b)
+{
+	b->full_at = 0;
+}
+
+bool xnb_ctrl_budget_take(struct xnb_ctrl_budget *b, u64 now, u64 period,
+			  u32 burst)
+{
+	u64 start = b->full_at > now ? b->full_at : now;
+
+	/* A token at least: full again within burst - 1 periods. */
+	if (!burst || start - now > (u64)(burst - 1) * period)
+		return false;
+	b->full_at = start + period;
+	return true;
+}
+
+u64 xnb_ctrl_budget_wait(const struct xnb_ctrl_budget *b, u64 now, u32 want,
+			 u64 period, u32 burst)
+{
+	u64 short_by, allowed;
+
+	if (!burst)
+		return ~0ull;
+	if (want > burst)
+		want = burst;
+	if (!want)
+		want = 1;
+	if (b->full_at <= now)
+		return 0;
+	short_by = b->full_at - now;
+	/* want tokens: full again within burst - want periods. */
+	allowed = (u64)(burst - want) * period;
+	return short_by > allowed ? short_by - allowed : 0;
+}
