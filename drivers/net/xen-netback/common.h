@@ -123,10 +123,14 @@
  *                force, or none (before the first, during exit) and do
  *                nothing.
  *
- *   control ring (ctrlring.c): requests served by a work item, which
- *                sends or holds back (interface.c's back-off) the late
- *                EOI, none once the ring is dead; the hash state it sets
- *                is read by ndo_select_queue and rx.c
+ *   control ring (ctrlring.c): requests served by a delayed work item
+ *                on the driver's own unbound workqueue (xnb_ctrl_wq,
+ *                made by module init, destroyed by exit after the last
+ *                vif), within a budget of requests per second; it sends
+ *                or holds back (interface.c's back-off) the late EOI,
+ *                owes it to its next run while the budget is spent, none
+ *                once the ring is dead; the hash state it sets is read
+ *                by ndo_select_queue and rx.c
  *
  *   everywhere: proto.c, the pure decisions on guest input (ring
  *   indices, slot chains, event verdicts, requests in flight, credit),
@@ -488,8 +492,10 @@ struct xnb_queue {
  *    is connected (a work item never runs twice at once; xnb_vif_start
  *    only peeks at ctrl_dead, READ_ONCE, which the work stores with
  *    WRITE_ONCE), the xenbus thread at connect and disconnect (the work
- *    cancelled first).  ctrl_irq: stored by the handler and the connect
- *    (WRITE_ONCE), read by the work and the disconnect with READ_ONCE.
+ *    cancelled first).  ctrl_budget: ctrl_work alone, filled once by
+ *    xnb_ctrl_init (a reconnect does not refill it).  ctrl_irq: stored
+ *    by the handler and the connect (WRITE_ONCE), read by the work and
+ *    the disconnect with READ_ONCE.
  *    ctrl_backoff: see struct xnb_backoff; ctrl_work owes the channel's
  *    EOIs.
  *  - hash_lock: a seqlock over hash; writers (ctrl_work, connect,
@@ -552,7 +558,8 @@ struct xnb_vif {
 	struct xen_netif_ctrl_back_ring ctrl;
 	unsigned int ctrl_irq;
 	bool ctrl_dead;			/* overflowed: served, EOI'd no more */
-	struct work_struct ctrl_work;
+	struct delayed_work ctrl_work;	/* delayed: the budget is spent */
+	struct xnb_ctrl_budget ctrl_budget;	/* requests, across connections */
 	struct xnb_backoff ctrl_backoff;	/* spurious events */
 	void *ctrl_buf;			/* grant copy target, one page */
 	char ctrl_name[IFNAMSIZ + 8];	/* "<ifname>-ctrl" */
@@ -901,6 +908,8 @@ void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s);
 void xnb_stats_save(struct xnb_vif *vif);
 
 /* ctrlring.c */
+int xnb_ctrl_wq_init(void);
+void xnb_ctrl_wq_exit(void);
 void xnb_ctrl_init(struct xnb_vif *vif);
 int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 		     unsigned int evtchn);

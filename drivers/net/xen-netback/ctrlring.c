@@ -7,17 +7,23 @@
  * requests, the grant copies and the hash state.
  *
  * Who runs what:
+ *   module init, exit    xnb_ctrl_wq_init, xnb_ctrl_wq_exit: the
+ *                        driver's own workqueue for ctrl_work, made
+ *                        before xenbus can probe a vif, destroyed after
+ *                        the last vif went
  *   xenbus watch thread  xnb_ctrl_connect (after the data queues are
  *                        allocated: requests need their count) and
  *                        xnb_ctrl_disconnect (before they go)
  *   event channel irq    xnb_ctrl_interrupt: queues ctrl_work only
- *   ctrl_work (process)  xnb_ctrl_work: serves the ring, grant-copies
- *                        keys and mappings from the guest, sends the
- *                        (late) EOI.  A work item never runs twice at
- *                        once, and the channel stays masked until its
- *                        EOI, so the ring has one reader.
+ *   ctrl_work (process)  xnb_ctrl_work: serves the ring within the
+ *                        vif's budget, grant-copies keys and mappings
+ *                        from the guest, sends the (late) EOI.  A work
+ *                        item never runs twice at once, and the channel
+ *                        stays masked until its EOI, so the ring has one
+ *                        reader.
  *   timer (softirq)      the back-off's (interface.c): sends an EOI the
- *                        work held back
+ *                        work held back; ctrl_work's own, which runs it
+ *                        once the budget has tokens again
  *   any (BH off or not)  xnb_select_queue and xnb_start_xmit read the
  *                        hash state (xnb_hash_skb) under hash_lock, a
  *                        seqlock whose writer (ctrl_work) keeps BHs off:
@@ -32,19 +38,27 @@
  * again: its channel stays masked until the unbind, and a storm on it
  * costs nothing.
  *
+ * Requests are served within a budget per vif (xnb_ctrl.h: a ring's
+ * worth at once, XNB_CTRL_BUDGET_RATE a second after that), which also
+ * bounds one run of the work.  A ring left with requests and no tokens
+ * is served again, with the EOI still owed, when a batch of tokens is
+ * back: the channel stays masked until then, so a guest that keeps the
+ * ring full costs dom0 its budget's requests and a few runs a second.
+ *
  * Teardown (xnb_ctrl_disconnect): the irq is disabled, the work
- * cancelled and the back-off's timer stopped (both EOI through the
- * irq), the irq unbound, then the ring unmapped: nothing reaches the
- * ring after the unbind.  An irq left masked unbinds like any other.
+ * cancelled (its timer too: it may queue itself, the cancel wins) and
+ * the back-off's timer stopped (both EOI through the irq), the irq
+ * unbound, then the ring unmapped: nothing reaches the ring after the
+ * unbind.  An irq left masked unbinds like any other.
  *
  * Guest indices are hostile: a req_prod more than a ring ahead of our
- * responses refuses the connect, or later disables the vif.  A guest
- * that keeps producing is served XNB_CTRL_ROUNDS rings' worth per run of
- * the work, which then queues itself again behind other work.
+ * responses refuses the connect, or later disables the vif.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/gfp.h>
+#include <linux/jiffies.h>
+#include <linux/timekeeping.h>
 #include <net/flow_dissector.h>
 #include <xen/events.h>
 #include <xen/page.h>
@@ -52,7 +66,11 @@
 #include "common.h"
 
 #define XNB_CTRL_RING_SIZE	__CONST_RING_SIZE(xen_netif_ctrl, XEN_PAGE_SIZE)
-#define XNB_CTRL_ROUNDS		4
+
+/* Unbound: the work need not share the CPU of the group that took the
+ * event, whose NAPI context carries the data path.
+ */
+static struct workqueue_struct *xnb_ctrl_wq;
 
 static bool xnb_ctrl_copy(struct xnb_vif *vif, grant_ref_t gref, u32 len)
 {
@@ -101,15 +119,17 @@ static void xnb_ctrl_serve(struct xnb_vif *vif,
 
 static void xnb_ctrl_work(struct work_struct *work)
 {
-	struct xnb_vif *vif = container_of(work, struct xnb_vif, ctrl_work);
+	struct xnb_vif *vif = container_of(to_delayed_work(work),
+					   struct xnb_vif, ctrl_work);
 	struct xen_netif_ctrl_back_ring *ring = &vif->ctrl;
 	struct xen_netif_ctrl_request req;
-	bool spurious = true;
-	unsigned int round;
+	bool spurious = true, spent = false;
+	u64 now = ktime_get_ns(), wait;
 	RING_IDX prod;
 	int more, notify;
 
-	for (round = 0; round < XNB_CTRL_ROUNDS; round++) {
+	/* Bounded by the budget: each round serves a request at least. */
+	for (;;) {
 		/* Not vif->disabled: set by the last connection until
 		 * xnb_vif_start, after a frontend may have sent requests.
 		 */
@@ -127,6 +147,12 @@ static void xnb_ctrl_work(struct work_struct *work)
 		}
 		virt_rmb();	/* requests after req_prod */
 		while (ring->req_cons != prod) {
+			if (!xnb_ctrl_budget_take(&vif->ctrl_budget, now,
+						  XNB_CTRL_BUDGET_PERIOD_NS,
+						  XNB_CTRL_BUDGET_BURST)) {
+				spent = true;
+				break;
+			}
 			/* A private copy: the guest may rewrite the slot. */
 			RING_COPY_REQUEST(ring, ring->req_cons, &req);
 			ring->req_cons++;
@@ -136,22 +162,32 @@ static void xnb_ctrl_work(struct work_struct *work)
 		RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(ring, notify);
 		if (notify)
 			notify_remote_via_irq(READ_ONCE(vif->ctrl_irq));
+		if (spent)
+			break;
 		RING_FINAL_CHECK_FOR_REQUESTS(ring, more);
 		if (!more)
 			break;
-	}
-	/* Still busy: yield, and owe the EOI to the next run (the guest
-	 * passed req_event already and will not notify again).
-	 */
-	if (round == XNB_CTRL_ROUNDS && !vif->ctrl_dead) {
-		schedule_work(&vif->ctrl_work);
-		return;
 	}
 	/* Dead: no EOI, ever.  The channel stays masked, so the guest's
 	 * events stop here; the unbind at disconnect closes it.
 	 */
 	if (vif->ctrl_dead)
 		return;
+	/* Requests left, no tokens: the EOI is owed to the run the tokens
+	 * bring (the guest passed req_event already and may not notify
+	 * again), and the channel stays masked until then.
+	 */
+	if (spent) {
+		wait = xnb_ctrl_budget_wait(&vif->ctrl_budget, now,
+					    min_t(u32, prod - ring->req_cons,
+						  XNB_CTRL_BUDGET_BATCH),
+					    XNB_CTRL_BUDGET_PERIOD_NS,
+					    XNB_CTRL_BUDGET_BURST);
+		/* A jiffy more: nsecs_to_jiffies() rounds down. */
+		queue_delayed_work(xnb_ctrl_wq, &vif->ctrl_work,
+				   nsecs_to_jiffies(wait) + 1);
+		return;
+	}
 	/* Our consumer index is the progress: a run of spurious events
 	 * ends once requests are consumed (served).
 	 */
@@ -164,11 +200,40 @@ static irqreturn_t xnb_ctrl_interrupt(int irq, void *dev_id)
 	struct xnb_vif *vif = dev_id;
 
 	/* Xen raises an event on binding: this may run before the bind
-	 * returned the irq to xnb_ctrl_connect.  The work EOIs this one.
+	 * returned the irq to xnb_ctrl_connect.  The work EOIs this one;
+	 * while it waits for tokens the channel is masked (and were it
+	 * queued already, that run would EOI).
 	 */
 	WRITE_ONCE(vif->ctrl_irq, irq);
-	schedule_work(&vif->ctrl_work);
+	queue_delayed_work(xnb_ctrl_wq, &vif->ctrl_work, 0);
 	return IRQ_HANDLED;
+}
+
+/**
+ * xnb_ctrl_wq_init() - Make the control rings' workqueue.
+ *
+ * Context: Module init, before the xenbus driver is registered.
+ * Return: 0, or -ENOMEM.
+ */
+int xnb_ctrl_wq_init(void)
+{
+	xnb_ctrl_wq = alloc_workqueue("xnb_ctrl", WQ_UNBOUND, 0);
+	return xnb_ctrl_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * xnb_ctrl_wq_exit() - Destroy the control rings' workqueue.
+ *
+ * Every vif is gone, and each disconnect cancelled its work: nothing is
+ * queued, nothing can queue.
+ *
+ * Context: Module exit (or a failed init), after the xenbus driver is
+ * unregistered.
+ */
+void xnb_ctrl_wq_exit(void)
+{
+	destroy_workqueue(xnb_ctrl_wq);
+	xnb_ctrl_wq = NULL;
 }
 
 /**
@@ -181,7 +246,10 @@ void xnb_ctrl_init(struct xnb_vif *vif)
 {
 	seqlock_init(&vif->hash_lock);
 	xnb_hash_init(&vif->hash);
-	INIT_WORK(&vif->ctrl_work, xnb_ctrl_work);
+	/* "A ring's worth at once" (xnb_ctrl.h). */
+	BUILD_BUG_ON(XNB_CTRL_BUDGET_BURST != XNB_CTRL_RING_SIZE);
+	INIT_DELAYED_WORK(&vif->ctrl_work, xnb_ctrl_work);
+	xnb_ctrl_budget_init(&vif->ctrl_budget);
 	xnb_backoff_init(&vif->ctrl_backoff);
 	snprintf(vif->ctrl_name, sizeof(vif->ctrl_name), "%s-ctrl",
 		 vif->dev->name);
@@ -249,10 +317,11 @@ fail:
  * xnb_ctrl_disconnect() - Take the control ring down, if any.
  * @vif: the vif
  *
- * The irq is disabled, the work cancelled and the back-off's timer
- * stopped (both EOI through the irq), the irq unbound, then the ring
- * unmapped: nothing reaches the ring after the unbind.  A dead ring's
- * irq, never EOI'd again, is unbound masked.  Hashing is off on return.
+ * The irq is disabled, the work cancelled (waiting for tokens or not)
+ * and the back-off's timer stopped (both EOI through the irq), the irq
+ * unbound, then the ring unmapped: nothing reaches the ring after the
+ * unbind.  A dead ring's irq, never EOI'd again, is unbound masked.
+ * Hashing is off on return.
  *
  * Context: Process context (the xenbus thread, under the backend lock),
  * sleeps: waits for the work.  Takes hash_lock (BH off).
@@ -264,11 +333,14 @@ void xnb_ctrl_disconnect(struct xnb_vif *vif)
 
 	xnb_backend_assert_held(vif);
 	if (irq) {
-		/* No new work; a running one finishes (it EOIs or holds
-		 * the EOI back): only then the timer stops for good.
+		/* No new work: a handler that took an event has queued
+		 * it by now, and the cancel takes it off, queued or
+		 * waiting for tokens, and waits for a running one, whose
+		 * queueing of itself the cancel defeats.  Only then the
+		 * back-off's timer stops for good.
 		 */
 		disable_irq(irq);
-		cancel_work_sync(&vif->ctrl_work);
+		cancel_delayed_work_sync(&vif->ctrl_work);
 		xnb_backoff_stop(&vif->ctrl_backoff);
 		unbind_from_irqhandler(irq, vif);
 		vif->ctrl_irq = 0;

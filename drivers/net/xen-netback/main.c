@@ -290,6 +290,11 @@ static int __init xnb_init(void)
 	err = xnb_groups_init();
 	if (err)
 		return err;
+	err = xnb_ctrl_wq_init();
+	if (err) {
+		xnb_groups_exit();
+		return err;
+	}
 	xnb_debugfs_init();
 	xnb_sysfs_init();
 	xnb_balance_start();
@@ -308,6 +313,7 @@ fail:
 	xnb_balance_stop();
 	xnb_sysfs_exit();
 	xnb_debugfs_exit();
+	xnb_ctrl_wq_exit();
 	xnb_groups_exit();
 	return err;
 }
@@ -319,6 +325,7 @@ static void __exit xnb_exit(void)
 	xnb_balance_stop();	/* before the groups it measures */
 	xnb_sysfs_exit();
 	xnb_debugfs_exit();
+	xnb_ctrl_wq_exit();	/* after the last vif's disconnect */
 	xnb_groups_exit();
 }
 module_exit(xnb_exit);
