@@ -224,8 +224,8 @@ int xnb_ctrl_wq_init(void)
 /**
  * xnb_ctrl_wq_exit() - Destroy the control rings' workqueue.
  *
- * Every vif is gone, and each disconnect cancelled its work: nothing is
- * queued, nothing can queue.
+ * Description: Every vif is gone, and each disconnect cancelled its
+ * work: nothing is queued, nothing can queue.
  *
  * Context: Module exit (or a failed init), after the xenbus driver is
  * unregistered.
