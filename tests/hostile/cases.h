@@ -88,6 +88,7 @@ enum hostile_end case_ctrl_overflow(struct fe *f);
 enum hostile_end case_ctrl_steer(struct fe *f);
 enum hostile_end case_ctrl_storm(struct fe *f);
 enum hostile_end case_ctrl_storm_dead(struct fe *f);
+enum hostile_end case_ctrl_flood(struct fe *f);
 enum hostile_end case_queues(struct fe *f);
 enum hostile_end case_feature_keys(struct fe *f);
 enum hostile_end case_xs_storm(struct fe *f);

@@ -952,3 +952,173 @@ int ctrl_stream(struct fe *f, int seconds)
 	check(f, 0, "i", "ok", chain_even(f, 1, 60));
 	return failures ? 1 : 0;
 }
+
+/* ---- 43: a steady stream of control requests ----------------------------- */
+
+#define CF_MS 30000		/* the stream */
+#define CF_PROBE_MS 2000	/* the vif's own data path, probed this often */
+/* The driver's budget (include/xen/xnb_ctrl.h): a ring's worth at once,
+ * then 64 requests a second.
+ */
+#define CF_BURST 128
+#define CF_RATE 64
+
+/* Fill every free slot of the control ring and push; returns the slots
+ * pushed.  @valid: a fresh request in each, SET_HASH_MAPPING_SIZE (the
+ * table zero-filled), SET_HASH_MAPPING of the whole table and
+ * SET_HASH_KEY (40 octets) in turn from the case's first (@base), each
+ * a write of the hash state, the last two a grant copy.  Else only
+ * req_prod moves on, over slots that hold our last responses: each
+ * reads as a request of the same type with its status (0) and data (0)
+ * as data[0] and data[1], which is valid too.
+ */
+static unsigned int cf_fill(struct fe *f, uint32_t key_ref, int valid,
+			    RING_IDX base)
+{
+	unsigned int n = 0;
+
+	while (f->ctrl_prod - f->ctrl_cons < CTR) {
+		struct xen_netif_ctrl_request *r =
+			&f->cs->ring[f->ctrl_prod % CTR].req;
+
+		if (valid) {
+			r->id = (uint16_t)f->ctrl_prod;
+			r->data[2] = 0;
+			switch ((f->ctrl_prod - base) % 3) {
+			case 0:
+				r->type = XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING_SIZE;
+				r->data[0] = CS_TABLE;
+				r->data[1] = 0;
+				break;
+			case 1:
+				r->type = XEN_NETIF_CTRL_TYPE_SET_HASH_MAPPING;
+				r->data[0] = f->cdata_ref;
+				r->data[1] = CS_TABLE;
+				break;
+			default:
+				r->type = XEN_NETIF_CTRL_TYPE_SET_HASH_KEY;
+				r->data[0] = key_ref;
+				r->data[1] = 40;
+				break;
+			}
+		}
+		f->ctrl_prod++;
+		n++;
+	}
+	if (n) {
+		xen_wmb();
+		f->cs->req_prod = f->ctrl_prod;
+		xen_mb();
+	}
+	return n;
+}
+
+/* Take the control responses there are: *@ok with status ok, *@bad
+ * others; *@extra counts responses beyond our requests (not taken).
+ */
+static void cf_collect(struct fe *f, unsigned long *ok, unsigned long *bad,
+		       unsigned long *extra)
+{
+	RING_IDX p = f->cs->rsp_prod;
+
+	xen_rmb();
+	if (p - f->ctrl_cons > f->ctrl_prod - f->ctrl_cons) {
+		(*extra)++;
+		p = f->ctrl_prod;
+	}
+	while (f->ctrl_cons != p) {
+		if (f->cs->ring[f->ctrl_cons % CTR].rsp.status == CT_OK)
+			(*ok)++;
+		else
+			(*bad)++;
+		f->ctrl_cons++;
+	}
+}
+
+/*
+ * 43: for 30 s the program keeps the control ring full and notifies its
+ * channel in a loop: valid hash updates for the first half, then only
+ * req_prod moved on over the old responses.  Toeplitz hashing is on
+ * meanwhile (each update a write of the hash seqlock the data path
+ * reads), and every 2 s a probe goes over the vif's own data path.  The
+ * backend serves its budget and no more (a ring's worth, then 64 a
+ * second); dom0 measures its kworkers' CPU time and g1's pings over the
+ * phase (data/hostile-phase "ctrl-flood").  Then the ring drains, a
+ * request is answered and the probe works.
+ */
+enum hostile_end case_ctrl_flood(struct fe *f)
+{
+	static uint8_t *key;
+	static uint32_t key_ref;
+	unsigned long ok = 0, bad = 0, extra = 0, served, most, least;
+	unsigned long pushes = 0, notes = 0;
+	int probes = 0, probes_ok = 0, i;
+	long t0, t, next_probe, ms;
+	struct outcome o;
+	RING_IDX base;
+
+	if (ctrl_connected(f, 43))
+		return END_REFUSED;
+	if (!key)
+		key = xengntshr_share_pages(f->gs, f->bedom, 1, &key_ref, 1);
+	if (!key)
+		die("sharing the key page");
+	memcpy(key, xnb_rss_key, sizeof(xnb_rss_key));
+	hash_setup(f, 43, 'c', XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
+		   XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP, CS_TABLE, NULL);
+	/* hash_setup left the table all 0: valid for any queue count. */
+	base = f->ctrl_prod;
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "ctrl-flood", 10);
+	t0 = now_ms();
+	next_probe = t0 + CF_PROBE_MS;
+	while ((t = now_ms()) - t0 < CF_MS) {
+		cf_collect(f, &ok, &bad, &extra);
+		if (cf_fill(f, key_ref, t - t0 < CF_MS / 2, base))
+			pushes++;
+		for (i = 0; i < 100; i++)
+			ctrl_notify(f);
+		notes += 100;
+		if (t >= next_probe) {
+			probes++;
+			if (!strcmp(play(f, chain_even(f, 1, 60), &o), "ok"))
+				probes_ok++;
+			next_probe = now_ms() + CF_PROBE_MS;
+		} else {
+			service_rx(f);
+			usleep(200);
+		}
+	}
+	ms = now_ms() - t0;
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "-", 1);
+	cf_collect(f, &ok, &bad, &extra);
+	served = ok + bad;
+	most = CF_BURST + CF_RATE * (ms / 1000 + 1);
+	least = CF_RATE * (ms / 1000) / 2;
+	printf("HOSTILE-CTRLFLOOD served=%lu ok=%lu bad=%lu extra=%lu ms=%ld pushes=%lu notifications=%lu probes=%d/%d\n",
+	       served, ok, bad, extra, ms, pushes, notes, probes_ok, probes);
+	report(43, "j", "ok", bad || extra ? "bad" : "ok",
+	       "%lu requests answered ok, %lu not, %lu responses past our requests, in %ld ms",
+	       ok, bad, extra, ms);
+	report(43, "k", "budget",
+	       served > most ? "over" : served < least ? "starved" : "budget",
+	       "%lu served in %ld ms (%.1f a second): at most %lu, at least %lu",
+	       served, ms, served * 1000.0 / (ms ? ms : 1), most, least);
+	report(43, "l", "ok", probes && probes_ok == probes ? "ok" : "lost",
+	       "%d of %d probes on the vif's data path answered during the stream",
+	       probes_ok, probes);
+	/* At most a ring is left: two seconds of the budget. */
+	t0 = now_ms();
+	while (f->ctrl_cons != f->ctrl_prod && now_ms() - t0 < 10000) {
+		cf_collect(f, &ok, &bad, &extra);
+		service_rx(f);
+		usleep(10000);
+	}
+	report(43, "m", "drained", f->ctrl_cons == f->ctrl_prod ? "drained" :
+	       "stuck", "%u requests unanswered after %ld ms",
+	       f->ctrl_prod - f->ctrl_cons, now_ms() - t0);
+	f->cs->rsp_event = f->ctrl_cons + 1;
+	ctrl_check(f, 43, "n", "ok", XEN_NETIF_CTRL_TYPE_GET_HASH_MAPPING_SIZE,
+		   0, 0, 0, NULL, "a request after the stream");
+	check(f, 43, "o", "ok", chain_even(f, 1, 60));
+	return END_UP;
+}

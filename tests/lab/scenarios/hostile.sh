@@ -31,7 +31,8 @@
 # = refused; control requests get stock's statuses (21, 22, 32), a control
 # producer a ring ahead = fatal (33), the mapping steers flows (34), a
 # storm on the control channel is throttled (37) and, once the ring is
-# dead, never EOI'd (38);
+# dead, never EOI'd (38), a control ring kept full is served within its
+# budget at a small CPU cost (43);
 # xdp-headroom clamped to 2048 (29); RX events with
 # nothing queued are spurious (late-EOI throttled), an RX producer index
 # more than a ring ahead = fatal even with nothing queued (28); a
@@ -254,7 +255,7 @@ ngroup=0 R_FATALS=0 R_LINE=""
 # the program reports them as case 0).
 run_group() {
 	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo mbg="" nbg=""
-	local id cs line res expect cwhy nl a chunk nlog quiet="" xbg="" xsamples="" abg="" attach39="" ks=0
+	local id cs line res expect cwhy nl a chunk nlog quiet="" xbg="" xsamples="" abg="" attach39="" ks=0 cbg=""
 	ngroup=$((ngroup + 1))
 	for id in $ids; do case " ${HOSTILE_FRESH:-} " in *" $id "*) fresh=1 ;; esac; done
 	if [ "$fresh" = 1 ] || [ -z "$DEV" ]; then
@@ -266,17 +267,18 @@ run_group() {
 	n0=$(dmesg | wc -l)
 	[ -n "$hook" ] && $hook "$DEV" "$VIF"
 	case " $ids " in *" netconsole "*) nc_start ;; esac
-	case " $ids " in *" 19 "*|*" 26 "*|*" 28 "*|*" 37 "*|*" 38 "*)
-		# Carrier (19), g1's ping (26, 28, 37, 38), the vif's interrupt
-		# count (28) and its control channel's (37, 38) sampled with
-		# the program's phase (data/hostile-phase: nobuf, buffers,
-		# storm, provoke-a, drain-a, wiggle, provoke-b, drain-b,
-		# overflow, after, ctrl-storm):
+	case " $ids " in *" 19 "*|*" 26 "*|*" 28 "*|*" 37 "*|*" 38 "*|*" 43 "*)
+		# Carrier (19), g1's ping (26, 28, 37, 38, 43), the vif's
+		# interrupt count (28) and its control channel's (37, 38)
+		# sampled with the program's phase (data/hostile-phase:
+		# nobuf, buffers, storm, provoke-a, drain-a, wiggle,
+		# provoke-b, drain-b, overflow, after, ctrl-storm,
+		# ctrl-flood):
 		# phase:carrier:ping:irqs:rtt_ms:uptime:ctrl_irqs
 		( while :; do
 			ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
 			pg=- rtt=-
-			case $ph in storm|wiggle|overflow|ctrl-storm)
+			case $ph in storm|wiggle|overflow|ctrl-storm|ctrl-flood)
 				rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
 				if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi ;;
 			esac
@@ -317,6 +319,17 @@ run_group() {
 		) > /run/hostile-attach39 &
 		abg=$! ;;
 	esac
+	case " $ids " in *" 43 "*)
+		# Case 43: dom0's CPU over the program's ctrl-flood phase,
+		# a snapshot (cf_snap) once the phase is seen and another
+		# once it is over.
+		rm -f /run/hostile-cf0 /run/hostile-cf1
+		( lab_wait 120 phase_is ctrl-flood || exit 0
+		  cf_snap > /run/hostile-cf0
+		  while phase_is ctrl-flood; do sleep 0.2; done
+		  cf_snap > /run/hostile-cf1 ) &
+		cbg=$! ;;
+	esac
 	case " $ids " in *" 15 "*|*" 39 "*)
 		# Case 15's multicast filter (and case 39's last write): dom0
 		# sends to 224.0.0.251 (the program lists 01:00:5e:00:00:fb)
@@ -340,7 +353,7 @@ run_group() {
 	# The command channel returns 3000 bytes and each round trip costs:
 	# one exec returns the verdict lines (HOSTILE-END, failed checks,
 	# errors); HOSTILE_FULL_LOG=1 also fetches every line, 16 at a time.
-	out=$(gexec $H "hostile --dev $DEV $FULL_OPT $args > /run/h.out 2>&1; rc=\$?; grep -E '^HOSTILE-(END|RANDOM|CTRLSTREAM|ERROR|WARN)| FAIL|n/a' /run/h.out | tail -c 2700; echo rc=\$rc; wc -l < /run/h.out" "$tmo")
+	out=$(gexec $H "hostile --dev $DEV $FULL_OPT $args > /run/h.out 2>&1; rc=\$?; grep -E '^HOSTILE-(END|RANDOM|CTRLSTREAM|CTRLFLOOD|ERROR|WARN)| FAIL|n/a' /run/h.out | tail -c 2700; echo rc=\$rc; wc -l < /run/h.out" "$tmo")
 	rc=$(echo "$out" | sed -n 's/^rc=//p')
 	nl=$(echo "$out" | tail -n1)
 	case $rc:$nl in [0-9]*:[0-9]*) ;; *) rc=${rc:-x}; nl=0 ;; esac
@@ -355,6 +368,13 @@ run_group() {
 	fi
 	[ -n "$bg" ] && { kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null; }
 	[ -n "$mbg" ] && { kill "$mbg" 2>/dev/null; wait "$mbg" 2>/dev/null; }
+	if [ -n "$cbg" ]; then
+		# The phase ended long before the program did: the second
+		# snapshot is there, unless the program died within it.
+		lab_wait 5 test -s /run/hostile-cf1
+		kill "$cbg" 2>/dev/null
+		wait "$cbg" 2>/dev/null
+	fi
 	if [ -n "$xbg" ]; then
 		kill "$xbg" 2>/dev/null
 		wait "$xbg" 2>/dev/null
@@ -464,6 +484,7 @@ run_group() {
 			cwhy="${cwhy:+$cwhy; }gso_max_segs of $VIF not lowered to 64: 40b did not test the limit"
 		case $id in 35|36|39) xs_case "$id" "$xsamples" "$attach39" ;; esac
 		case $id in 37|38) ks=$((ks + 1)); ctrl_storm_check "$id" "$samples" "$ks" ;; esac
+		[ "$id" = 43 ] && ctrl_flood_check "$samples"
 		[ "$id" = netconsole ] && netconsole_check
 		[ -n "$why" ] && cwhy="${cwhy:+$cwhy; }group [$ids]: $why"
 		if [ -z "$cwhy" ]; then case_result "$id" PASS; else case_result "$id" FAIL "$cwhy"; fi
@@ -637,6 +658,81 @@ ctrl_storm_check() {
 	fi
 }
 
+# cf_snap: for case 43, the uptime, /proc/stat's cpu line, then every
+# kworker's "pid ticks" (utime + stime so far, in clock ticks).  The
+# driver's workqueue is unbound: its workers share pools with other
+# unbound workqueues, so all kworkers are counted, an upper bound.
+# (cat: a process may go between the glob and the read.)
+cf_snap() {
+	cut -d' ' -f1 /proc/uptime
+	head -n1 /proc/stat
+	cat /proc/[0-9]*/stat 2>/dev/null | awk '{
+		n = split($0, a, ") ")
+		if (n < 2 || index(a[1], "(kworker/") == 0) next
+		split(a[n], r, " ")
+		print $1, r[12] + r[13]
+	}'
+}
+
+# ctrl_flood_check SAMPLES: case 43's dom0 checks over the program's
+# ctrl-flood phase (a control ring kept full for 30 s), from cf_snap's
+# two snapshots; appends to cwhy.  dom0's kworkers together (the
+# control ring's work among them) use at most HOSTILE_CTRL_CPU_MAX
+# percent of one CPU (10: the budget's 64 requests a second and a few
+# runs cost a fraction of that; a ring served as fast as the guest
+# fills it costs a whole CPU).  dom0's busy share of all its CPUs is
+# logged.  g1 answers at least half of dom0's pings, within 1 s each.
+ctrl_flood_check() {
+	local res tck max=${HOSTILE_CTRL_CPU_MAX:-10} secs kw busy ncpu n a rtt served
+	lab_log "case 43 samples (phase:carrier:ping:irqs:rtt:uptime:ctrl_irqs): $1"
+	if [ ! -s /run/hostile-cf0 ] || [ ! -s /run/hostile-cf1 ]; then
+		cwhy="${cwhy:+$cwhy; }dom0 did not see the ctrl-flood phase start and end"
+		return
+	fi
+	tck=$(getconf CLK_TCK 2>/dev/null || echo 100)
+	ncpu=$(grep -c '^cpu[0-9]' /proc/stat)
+	# seconds, kworker % of one CPU, dom0 busy % of all its CPUs
+	res=$(awk -v tck="$tck" '
+		FNR == 1 { f = (FILENAME ~ /cf1$/); up[f] = $1; next }
+		FNR == 2 {
+			tot = 0
+			for (i = 2; i <= 9 && i <= NF; i++) tot += $i
+			total[f] = tot; busy[f] = $2 + $3 + $4 + $7 + $8; next
+		}
+		f == 0 { k0[$1] = $2; next }
+		{ d = $2 - k0[$1]; if (d > 0) kw += d }
+		END {
+			s = up[1] - up[0]; dt = total[1] - total[0]
+			if (s <= 0 || dt <= 0) { print "0 0 0"; exit }
+			printf "%.1f %.1f %.1f\n", s, 100 * kw / tck / s, 100 * (busy[1] - busy[0]) / dt
+		}' /run/hostile-cf0 /run/hostile-cf1)
+	# shellcheck disable=SC2086 # the three fields
+	set -- $res "$1"
+	secs=$1 kw=$2 busy=$3
+	# shellcheck disable=SC2046 # the three fields
+	set -- $(echo "$4" | tr ' ' '
+' | awk -F: '$1 == "ctrl-flood" {
+		n++; if ($3 == "y") { a++; if ($5 + 0 > mx) mx = $5 + 0 } }
+		END { printf "%d %d %s\n", n, a + 0, a ? mx : "-" }')
+	n=$1 a=$2 rtt=$3
+	served=$(echo "$out" | sed -n 's/^HOSTILE-CTRLFLOOD served=\([0-9]*\).*/\1/p' | tail -n1)
+	lab_log "case 43 (ctrl-flood, $secs s): kworkers used $kw % of one CPU (max $max), dom0 busy $busy % of its $ncpu CPUs; ${served:-?} requests served; g1 answered $a/$n pings, max RTT $rtt ms"
+	echo "XNB-METRIC hostile case43 seconds=$secs kworker_pct=$kw dom0_busy_pct=$busy cpus=$ncpu served=${served:-0} pings=$a/$n max_rtt_ms=$rtt"
+	if [ "$secs" = 0 ]; then
+		cwhy="${cwhy:+$cwhy; }dom0's ctrl-flood snapshots are unusable"
+		return
+	fi
+	awk -v k="$kw" -v m="$max" 'BEGIN { exit !(k + 0 <= m + 0) }' ||
+		cwhy="${cwhy:+$cwhy; }kworkers used $kw % of a CPU during the control ring flood (max $max)"
+	if [ "$n" -eq 0 ]; then
+		cwhy="${cwhy:+$cwhy; }ctrl-flood: dom0 took no sample during the phase (starved)"
+		return
+	fi
+	[ $((2 * a)) -ge "$n" ] || cwhy="${cwhy:+$cwhy; }ctrl-flood: g1 answered $a/$n pings"
+	awk -v r="$rtt" 'BEGIN { exit !(r == "-" || r + 0 <= 1000) }' ||
+		cwhy="${cwhy:+$cwhy; }ctrl-flood: g1 ping RTT up to $rtt ms"
+}
+
 rate_small() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "1000,100000"; }
 rate_wrap() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "4294967295,1"; }
 # Case 40: the vif takes GSO packets of at most 64 segments, and the
@@ -663,7 +759,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 35,36,39 27 27w 28 33 38 40 41,42"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 43 35,36,39 27 27w 28 33 38 40 41,42"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
