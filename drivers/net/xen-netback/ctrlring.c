@@ -22,8 +22,9 @@
  *                        stays masked until its EOI, so the ring has one
  *                        reader.
  *   timer (softirq)      the back-off's (interface.c): sends an EOI the
- *                        work held back; ctrl_work's own, which runs it
- *                        once the budget has tokens again
+ *                        work held back; ctrl_work's own (delayed
+ *                        work), which queues it once the budget has
+ *                        tokens again
  *   any (BH off or not)  xnb_select_queue and xnb_start_xmit read the
  *                        hash state (xnb_hash_skb) under hash_lock, a
  *                        seqlock whose writer (ctrl_work) keeps BHs off:
