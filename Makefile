@@ -129,15 +129,21 @@ uninstall:
 	$(DEPMOD)
 
 # The admin tool, xnbctl (docs/man/xnbctl.8.md), apart from the module:
-# a bash script, into $(DESTDIR)$(SBINDIR).  The package ships it too.
+# a bash script, into $(DESTDIR)$(SBINDIR), with the module's version
+# written in (xnbctl --version), and its bash completion.  The package
+# ships both too (debian/rules).
 SBINDIR ?= /usr/sbin
+BASHCOMPDIR ?= /usr/share/bash-completion/completions
 .PHONY: install-tools uninstall-tools
 
 install-tools:
 	install -D -m 0755 tools/xnbctl/xnbctl $(DESTDIR)$(SBINDIR)/xnbctl
+	sed -i 's/#XNBCTL_VERSION#/$(XNB_VERSION)/' $(DESTDIR)$(SBINDIR)/xnbctl
+	install -D -m 0644 tools/xnbctl/xnbctl.bash-completion \
+		$(DESTDIR)$(BASHCOMPDIR)/xnbctl
 
 uninstall-tools:
-	rm -f $(DESTDIR)$(SBINDIR)/xnbctl
+	rm -f $(DESTDIR)$(SBINDIR)/xnbctl $(DESTDIR)$(BASHCOMPDIR)/xnbctl
 
 # ===========================================================================
 # Package (docs/install.md)

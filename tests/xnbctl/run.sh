@@ -12,7 +12,7 @@
 # stderr lines prefixed "stderr: ", "[exit N]"; `show_log` adds the
 # xenstore writes and removals the stub saw since the last one.  `xj`
 # runs like `x` and also parses the output with python3 -m json.tool
-# (each line for top), where python3 exists.
+# (each line for top).
 #
 #   tests/xnbctl/run.sh [CASE...]    all cases, or those named
 set -uo pipefail
@@ -23,8 +23,9 @@ XNBCTL=$top/tools/xnbctl/xnbctl
 STUBS=$here/stubs
 work=$(mktemp -d /tmp/xnbctl-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-have_python=0
-command -v python3 >/dev/null 2>&1 && have_python=1
+version_re=$(sed 's/[.]/[.]/g' "$top/VERSION")
+command -v python3 >/dev/null 2>&1 ||
+	{ echo "xnbctl-test: needs python3 (xnbctl -j writes JSON with it)" >&2; exit 1; }
 
 # --- fixtures ---------------------------------------------------------------
 # R: this case's root (XNBCTL_ROOT); S: its sysfs.
@@ -41,6 +42,14 @@ fx_driver() {
 	echo 256 > "$p/copy_batch"
 	echo 1000 > "$p/rebalance_ms"
 	echo 2 > "$p/max_queues"
+	echo 20 > "$p/fatal_skb_slots"
+	echo 524288 > "$p/rx_queue_bytes"
+	echo 10000 > "$p/rx_drain_timeout_msecs"
+	echo 60000 > "$p/rx_stall_timeout_msecs"
+	echo Y > "$p/separate_tx_rx_irq"
+	echo 64 > "$p/hash_cache_size"
+	echo Y > "$p/provides_xdp_headroom"
+	echo 9.8.7-test > "$S/module/xen_netback/version"
 	ln -s ../../../../module/xen_netback "$S/bus/xen-backend/drivers/vif/module"
 	echo "100.00 150.00" > "$R/proc/uptime"
 }
@@ -49,6 +58,7 @@ fx_stock() {
 	fx_driver 1
 	rm -r "$S/module/xen_netback/groups"
 	rm "$S/module/xen_netback/parameters/"{groups,worker,budget,copy_batch,rebalance_ms}
+	rm "$S/module/xen_netback/version"
 }
 # fx_group N CPU MODE QUEUES BUSY PASSES PACKETS BATCHES OPS HANDOFFS IN OUT
 fx_group() {
@@ -74,14 +84,15 @@ fx_domain() { echo "$1 $2" >> "$R/domains"; }
 # sysfs shows it, its backend node, and q<i>_group GROUP for each queue
 # in its ethtool -S.  NAME=... fx_vif: named so instead (xl's vifname=).
 fx_vif() {
-	local dom=$1 id=$2 n=${NAME:-vif$1.$2} dev=$S/devices/vif-$1-$2 q=0 g
+	local dom=$1 id=$2 n=${NAME:-vif$1.$2} dev=$S/devices/vif-$1-$2 q=0 g f
 	shift 2
 	mkdir -p "$dev/net/$n/statistics" "$R/ethtool"
 	ln -s ../../bus/xen-backend/drivers/vif "$dev/driver"
 	ln -s "../../../vif-$dom-$id" "$dev/net/$n/device"
 	ln -s "../../devices/vif-$dom-$id/net/$n" "$S/class/net/$n"
-	echo 0 > "$dev/net/$n/statistics/rx_packets"
-	echo 0 > "$dev/net/$n/statistics/tx_packets"
+	for f in {rx,tx}_{packets,bytes,dropped}; do
+		echo 0 > "$dev/net/$n/statistics/$f"
+	done
 	fx_xs "/local/domain/0/backend/vif/$dom/$id/state" 4
 	{
 		echo "NIC statistics:"
@@ -135,7 +146,12 @@ sys/module/xen_netback/groups/1/ops 6400
 sys/module/xen_netback/groups/1/handoffs 3
 sys/class/net/vif1.0/statistics/rx_packets 600
 sys/class/net/vif1.0/statistics/tx_packets 400
+sys/class/net/vif1.0/statistics/rx_bytes 540000
+sys/class/net/vif1.0/statistics/tx_bytes 25600
+sys/class/net/vif1.0/statistics/tx_dropped 2
 sys/class/net/g3-net/statistics/rx_packets 50000
+sys/class/net/g3-net/statistics/rx_bytes 75000000
+sys/class/net/g3-net/statistics/rx_dropped 7
 EOF
 }
 
@@ -203,6 +219,7 @@ x() {
 	env -u SUDO_UID -u PKEXEC_UID XNBCTL_TEST="${TEST_MODE-1}" ${SUDO_AS:+SUDO_UID=$SUDO_AS} \
 		XNBCTL_ROOT="$R" XNBCTL_XL="$STUBS/xl" XNBCTL_XENSTORE="$STUBS/xenstore" \
 		XNBCTL_ETHTOOL="${ETHTOOL:-$STUBS/ethtool}" XNBCTL_EUID="${EUID_AS:-0}" \
+		${PYTHON_AS:+XNBCTL_PYTHON=$PYTHON_AS} \
 		PATH="$STUBS:$PATH" "${hook[@]}" "$XNBCTL" "$@" > "$R.out" 2> "$R.err"
 	rc=$?
 	# The usage text, once checked (t_usage), is "<usage>".
@@ -210,26 +227,47 @@ x() {
 		cmp -s "$R.out" "$R.usage" && echo "<usage>" > "$R.out"
 		cmp -s "$R.err" "$R.usage" && echo "<usage>" > "$R.err"
 	fi
+	# The release in VERSION reads as <version>: the cases outlive it.
 	{
 		echo "\$ xnbctl $*"
-		cat "$R.out"
-		sed 's/^/stderr: /' "$R.err"
+		sed "s/$version_re/<version>/g" "$R.out"
+		sed "s/$version_re/<version>/g; s/^/stderr: /" "$R.err"
 		echo "[exit $rc]"
 	} >> "$T"
 	return 0
 }
-# xj ARGS...: x, and the output must parse as JSON (top: line by line).
+# xj ARGS...: x, and the output must parse as JSON: python3 -m json.tool
+# (top: --json-lines, one document a line; top -p: indented documents
+# one after the other, each parsed in turn).
 xj() {
-	local l
 	x "$@"
-	[ $have_python = 1 ] || return 0
 	case " $* " in
-	*" top "*) l=--json-lines ;;
-	*) l= ;;
-	esac
-	# shellcheck disable=SC2086 # no option, or one
-	python3 -m json.tool $l < "$R.out" > /dev/null ||
-		{ echo "not JSON: xnbctl $*"; JSON_BAD=1; }
+	*" top "*" -p "* | *" -p top "* | *" -p "*" top "*)
+		python3 -c 'import json, sys
+s, d, i, n = sys.stdin.read(), json.JSONDecoder(), 0, 0
+while s[i:].strip():
+    i = len(s) - len(s[i:].lstrip())
+    i = d.raw_decode(s, i)[1]
+    n += 1
+sys.exit(n == 0)' < "$R.out" ;;
+	*" top "*) python3 -m json.tool --json-lines < "$R.out" ;;
+	*) python3 -m json.tool < "$R.out" ;;
+	esac > /dev/null 2>&1 || { echo "not JSON: xnbctl $*"; JSON_BAD=1; }
+}
+# xjq ARGS...: xj, but the transcript keeps the command, the number of
+# lines and the exit status only (for long indented output).
+xjq() {
+	local t=$T
+	T=$R.quiet
+	: > "$T"
+	xj "$@"
+	T=$t
+	{
+		echo "\$ xnbctl $*"
+		echo "($(wc -l < "$R.out") lines)"
+		grep '^stderr: ' "$R.quiet"
+		tail -n 1 "$R.quiet"
+	} >> "$T"
 }
 show_log() {
 	[ -f "$R/log" ] && sed 's/^/log: /' "$R/log" >> "$T"
@@ -275,6 +313,20 @@ CASES=(
 	"reset_max_replaced groups replaced twice, or no new set: exit 5"
 	"status_vanish      a group gone while read: left out, not '-'"
 	"usage              help, no command, bad options"
+	"version            --version, -V, version, -j: the tool's and the driver's"
+	"version_installed  make install-tools writes the version in, and the completion"
+	"group_show         group show [GROUP], group alone"
+	"vif_show           vif show: all, by name, vif<d>.<n>, domain [devid]"
+	"param_show         param show: every parameter, runtime or not"
+	"show_json          -j and -p on every show command: valid JSON"
+	"no_python          -j without python3: exit 7"
+	"vif_pin            vif pin/unpin by vif name, renamed vif, DOMAIN DEVID"
+	"pin_vifname        the old pin/unpin take vif names too; xl not needed"
+	"pin_ambiguous      a bare domain in vif pin, a word naming two vifs"
+	"set_each           set each runtime parameter, booleans too"
+	"persist            set --persist edits the options file"
+	"persist_errors     --persist: refused value, no directory, other commands"
+	"completion         bash completion: objects, verbs, vifs, groups"
 )
 
 t_status() {
@@ -282,6 +334,7 @@ t_status() {
 	x status
 	expect <<'EOF'
 $ xnbctl status
+driver: xen-netback 9.8.7-test
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
@@ -300,17 +353,7 @@ EOF
 # The fixture's status as JSON, whichever place --json takes.
 status_json_fx() {
 	cat <<'EOF'
-{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
- "groups": [
-  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
- ],
- "vifs": [
-  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
-  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
- ]}
+{"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}]}
 [exit 0]
 EOF
 }
@@ -333,6 +376,7 @@ t_status_no_ethtool() {
 	ETHTOOL=$R/no-such-ethtool xj status --json
 	expect <<'EOF'
 $ xnbctl status
+driver: xen-netback 9.8.7-test
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
@@ -347,17 +391,7 @@ g3-net      3  g3          0    -  -
 stderr: xnbctl: no ethtool: the queues' groups are not shown
 [exit 0]
 $ xnbctl status --json
-{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
- "groups": [
-  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
- ],
- "vifs": [
-  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": null},
-  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": null},
-  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": null},
-  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": null}
- ]}
+{"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": null}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": null}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": null}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": null}]}
 stderr: xnbctl: no ethtool: the queues' groups are not shown
 [exit 0]
 EOF
@@ -376,6 +410,7 @@ t_status_queue_rows() {
 	xj status --json
 	expect <<'EOF'
 $ xnbctl status
+driver: xen-netback 9.8.7-test
 worker groups: 1 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
@@ -386,14 +421,7 @@ vif5.0      5  g5          0    -  -
 vif6.0      6  g6          0    -  q0:0 q1:-
 [exit 0]
 $ xnbctl status --json
-{"parameters": {"groups": 1, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
- "groups": [
-  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}
- ],
- "vifs": [
-  {"name": "vif5.0", "domid": 5, "domain": "g5", "devid": 0, "pin": null, "queues": null},
-  {"name": "vif6.0", "domid": 6, "domain": "g6", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": null}]}
- ]}
+{"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 1, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}], "vifs": [{"name": "vif5.0", "domid": 5, "domain": "g5", "devid": 0, "pin": null, "queues": null}, {"name": "vif6.0", "domid": 6, "domain": "g6", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": null}]}]}
 [exit 0]
 EOF
 }
@@ -405,6 +433,7 @@ t_status_no_xl() {
 	xj status --json
 	expect <<'EOF'
 $ xnbctl status
+driver: xen-netback 9.8.7-test
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
@@ -419,17 +448,7 @@ g3-net      3  -           0    -  q0:1
 stderr: xnbctl: no domain names: xl: permission denied opening /dev/xen/privcmd
 [exit 0]
 $ xnbctl status --json
-{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
- "groups": [
-  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
- ],
- "vifs": [
-  {"name": "vif1.0", "domid": 1, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
-  {"name": "vif2.0", "domid": 2, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "vif2.1", "domid": 2, "domain": null, "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "g3-net", "domid": 3, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
- ]}
+{"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]}, {"name": "vif2.0", "domid": 2, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}, {"name": "vif2.1", "domid": 2, "domain": null, "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]}, {"name": "g3-net", "domid": 3, "domain": null, "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}]}
 stderr: xnbctl: no domain names: xl: permission denied opening /dev/xen/privcmd
 [exit 0]
 EOF
@@ -446,6 +465,7 @@ t_status_no_vifs() {
 	xj status --json
 	expect <<'EOF'
 $ xnbctl status
+driver: xen-netback 9.8.7-test
 worker groups: 3 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
@@ -457,14 +477,7 @@ VIF  DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
 (no vifs)
 [exit 0]
 $ xnbctl status --json
-{"parameters": {"groups": 3, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
- "groups": [
-  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 0, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null},
-  {"index": 1, "cpu": 1, "mode": "softirq", "busy_pct": 3, "queues": 0, "passes": 10, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null},
-  {"index": 2, "cpu": null, "mode": null, "busy_pct": null, "queues": null, "passes": null, "packets": null, "batches": null, "ops": null, "handoffs": null, "moves_in": null, "moves_out": null, "ops_per_hypercall": null}
- ],
- "vifs": [
- ]}
+{"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 3, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 0, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}, {"index": 1, "cpu": 1, "mode": "softirq", "busy_pct": 3, "queues": 0, "passes": 10, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}, {"index": 2, "cpu": null, "mode": null, "busy_pct": null, "queues": null, "passes": null, "packets": null, "batches": null, "ops": null, "handoffs": null, "moves_in": null, "moves_out": null, "ops_per_hypercall": null}], "vifs": []}
 [exit 0]
 EOF
 }
@@ -478,6 +491,7 @@ t_status_away() {
 	x top -n 1
 	expect <<'EOF'
 $ xnbctl status
+driver: xen-netback 9.8.7-test
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
@@ -492,31 +506,22 @@ vif2.1      2  web-01      1    0  q0:0
 g3-net      3  g3          0    -  q0:1
 [exit 0]
 $ xnbctl status --json
-{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
- "groups": [
-  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 0, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}
- ],
- "vifs": [
-  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
-  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
- ]}
+{"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}, {"index": 1, "cpu": 0, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}]}
 [exit 0]
 $ xnbctl top -n 1
 xnbctl top: frame 1 of 1, interval 1.00 s, 2 groups, 4 vifs
+hottest group: 1 (87% busy, 0 pkt/s)
 
 GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
     0    0  light       12       3          0          0       -           0  0/0
     1    0* thread      87       2          0          0       -           0  0/0
 * group 1: home CPU 1 is offline, on CPU 0 until it returns
 
-VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
-vif1.0  g1                     0               0
-vif2.0  web-01                 0               0
-vif2.1  web-01                 0               0
-g3-net  g3                     0               0
+VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S  FROM-GUEST-B/S  TO-GUEST-B/S  DROPS  GROUP
+vif1.0  g1                     0               0               0             0      0  0,1
+vif2.0  web-01                 0               0               0             0      0  0
+vif2.1  web-01                 0               0               0             0      0  0
+g3-net  g3                     0               0               0             0      0  1
 [exit 0]
 EOF
 }
@@ -534,6 +539,7 @@ t_status_older() {
 	x reset-max
 	expect <<'EOF'
 $ xnbctl status
+driver: xen-netback 9.8.7-test
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
@@ -547,20 +553,10 @@ vif2.1      2  web-01      1    0  q0:0
 g3-net      3  g3          0    -  q0:1
 [exit 0]
 $ xnbctl status --json
-{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
- "groups": [
-  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5},
-  {"index": 1, "cpu": 0, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}
- ],
- "vifs": [
-  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
-  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
- ]}
+{"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5}, {"index": 1, "cpu": 0, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}]}
 [exit 0]
 $ xnbctl top --json -n 1
-{"frame": 1, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 0, "passes_per_s": 0, "ops_per_hypercall": null, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 0, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 0, "passes_per_s": 0, "ops_per_hypercall": null, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}]}
+{"schema": 2, "frame": 1, "interval_s": 1.0, "hottest_group": 1, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 0, "passes_per_s": 0, "ops_per_hypercall": null, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 0, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 0, "passes_per_s": 0, "ops_per_hypercall": null, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "groups": [0, 1], "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 0, "to_guest_bytes_per_s": 0, "from_guest_dropped": 0, "to_guest_dropped": 0}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "groups": [0], "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 0, "to_guest_bytes_per_s": 0, "from_guest_dropped": 0, "to_guest_dropped": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "groups": [0], "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 0, "to_guest_bytes_per_s": 0, "from_guest_dropped": 0, "to_guest_dropped": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "groups": [1], "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 0, "to_guest_bytes_per_s": 0, "from_guest_dropped": 0, "to_guest_dropped": 0}]}
 [exit 0]
 $ xnbctl reset-max
 stderr: xnbctl: this xen-netback has no max_pass_us (no /sys/module/xen_netback/groups/0/max_pass_us)
@@ -576,13 +572,7 @@ t_json_escape() {
 	xj status --json
 	expect <<'EOF'
 $ xnbctl status --json
-{"parameters": {"groups": 1, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
- "groups": [
-  {"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}
- ],
- "vifs": [
-  {"name": "vif7.0", "domid": 7, "domain": "a\"b\\c", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}
- ]}
+{"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 1, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}], "vifs": [{"name": "vif7.0", "domid": 7, "domain": "a\"b\\c", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}]}
 [exit 0]
 EOF
 }
@@ -679,41 +669,44 @@ t_top() {
 	expect <<'EOF'
 $ xnbctl top -n 2
 xnbctl top: frame 1 of 2, interval 1.00 s, 2 groups, 4 vifs
+hottest group: 1 (87% busy, 50000 pkt/s)
 
 GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
     0    0  light       12       3       1000        100    12.5           0  0/0
     1    1  thread      87       2      50000        400    32.0           3  0/0
 
-VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
-vif1.0  g1                   600             400
-vif2.0  web-01                 0               0
-vif2.1  web-01                 0               0
-g3-net  g3                 50000               0
+VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S  FROM-GUEST-B/S  TO-GUEST-B/S  DROPS  GROUP
+vif1.0  g1                   600             400          540000         25600      2  0,1
+vif2.0  web-01                 0               0               0             0      0  0
+vif2.1  web-01                 0               0               0             0      0  0
+g3-net  g3                 50000               0        75000000             0      7  1
 
 xnbctl top: frame 2 of 2, interval 1.00 s, 2 groups, 4 vifs
+hottest group: 1 (87% busy, 50000 pkt/s)
 
 GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
     0    0  light       12       3       1000        100    12.5           0  0/0
     1    1  thread      87       2      50000        400    32.0           3  0/0
 
-VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
-vif1.0  g1                   600             400
-vif2.0  web-01                 0               0
-vif2.1  web-01                 0               0
-g3-net  g3                 50000               0
+VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S  FROM-GUEST-B/S  TO-GUEST-B/S  DROPS  GROUP
+vif1.0  g1                   600             400          540000         25600      2  0,1
+vif2.0  web-01                 0               0               0             0      0  0
+vif2.1  web-01                 0               0               0             0      0  0
+g3-net  g3                 50000               0        75000000             0      7  1
 [exit 0]
 $ xnbctl top -d 0.5 -n1
 xnbctl top: frame 1 of 1, interval 0.50 s, 2 groups, 4 vifs
+hottest group: 1 (87% busy, 100000 pkt/s)
 
 GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
     0    0  light       12       3       2000        200    12.5           0  0/0
     1    1  thread      87       2     100000        800    32.0           6  0/0
 
-VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
-vif1.0  g1                  1200             800
-vif2.0  web-01                 0               0
-vif2.1  web-01                 0               0
-g3-net  g3                100000               0
+VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S  FROM-GUEST-B/S  TO-GUEST-B/S  DROPS  GROUP
+vif1.0  g1                  1200             800         1080000         51200      2  0,1
+vif2.0  web-01                 0               0               0             0      0  0
+vif2.1  web-01                 0               0               0             0      0  0
+g3-net  g3                100000               0       150000000             0      7  1
 [exit 0]
 EOF
 }
@@ -724,8 +717,8 @@ t_top_json() {
 	xj top --json -n 2
 	expect <<'EOF'
 $ xnbctl top --json -n 2
-{"frame": 1, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
-{"frame": 2, "interval_s": 1.00, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0}]}
+{"schema": 2, "frame": 1, "interval_s": 1.0, "hottest_group": 1, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "groups": [0, 1], "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400, "from_guest_bytes_per_s": 540000, "to_guest_bytes_per_s": 25600, "from_guest_dropped": 0, "to_guest_dropped": 2}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "groups": [0], "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 0, "to_guest_bytes_per_s": 0, "from_guest_dropped": 0, "to_guest_dropped": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "groups": [0], "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 0, "to_guest_bytes_per_s": 0, "from_guest_dropped": 0, "to_guest_dropped": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "groups": [1], "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 75000000, "to_guest_bytes_per_s": 0, "from_guest_dropped": 7, "to_guest_dropped": 0}]}
+{"schema": 2, "frame": 2, "interval_s": 1.0, "hottest_group": 1, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 1000, "passes_per_s": 100, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 50000, "passes_per_s": 400, "ops_per_hypercall": 32.0, "handoffs_per_s": 3, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "groups": [0, 1], "from_guest_packets_per_s": 600, "to_guest_packets_per_s": 400, "from_guest_bytes_per_s": 540000, "to_guest_bytes_per_s": 25600, "from_guest_dropped": 0, "to_guest_dropped": 2}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "groups": [0], "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 0, "to_guest_bytes_per_s": 0, "from_guest_dropped": 0, "to_guest_dropped": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "groups": [0], "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 0, "to_guest_bytes_per_s": 0, "from_guest_dropped": 0, "to_guest_dropped": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "groups": [1], "from_guest_packets_per_s": 50000, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 75000000, "to_guest_bytes_per_s": 0, "from_guest_dropped": 7, "to_guest_dropped": 0}]}
 [exit 0]
 EOF
 }
@@ -759,17 +752,19 @@ t_top_regroup() {
 	expect <<'EOF'
 $ xnbctl top -n 1
 xnbctl top: frame 1 of 1, interval 1.00 s, 3 groups, 2 vifs
+hottest group: 0 (20% busy, - pkt/s)
 
 GROUP  CPU  MODE     BUSY%  QUEUES      PKT/S   PASSES/S  OPS/HC  HANDOFFS/S  MOVES-IN/OUT
     0    0  thread      20       1          -          -       -           -  0/0
     1    1  light        0       0          -          -       -           0  0/0
     2    0  light        0       1          -          -       -           -  -/-
 
-VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S
-vif1.0  g1                     0               0
-vif2.0  g2                     -               -
+VIF     DOMAIN  FROM-GUEST-PKT/S  TO-GUEST-PKT/S  FROM-GUEST-B/S  TO-GUEST-B/S  DROPS  GROUP
+vif1.0  g1                     0               0               0             0      0  0
+vif2.0  g2                     -               -               -             -      -  2
 [exit 0]
 $ xnbctl status
+driver: xen-netback 9.8.7-test
 worker groups: 3 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
@@ -807,6 +802,7 @@ vif3.0 (g3): pinned to group 0
 [exit 0]
 log: xenstore-write /local/domain/0/backend/vif/3/0/worker-group 0
 $ xnbctl status
+driver: xen-netback 9.8.7-test
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
@@ -939,15 +935,19 @@ t_set() {
 	expect <<'EOF'
 $ xnbctl set budget 16
 budget: 64 -> 16
+stderr: xnbctl: budget=16 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
 [exit 0]
 $ xnbctl set copy_batch 1024
 copy_batch: 256 -> 1024
+stderr: xnbctl: copy_batch=1024 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
 [exit 0]
 $ xnbctl set rebalance_ms 0
 rebalance_ms: 1000 -> 0
+stderr: xnbctl: rebalance_ms=0 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
 [exit 0]
 $ xnbctl set groups 3
 groups: 2 -> 3
+stderr: xnbctl: groups=3 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
 [exit 0]
 16
 1024
@@ -1002,7 +1002,7 @@ t_set_errors() {
 	x set rebalance_ms 500
 	expect <<'EOF'
 $ xnbctl set worker tasklet
-stderr: xnbctl: set: no parameter 'worker' (groups, budget, copy_batch, rebalance_ms)
+stderr: xnbctl: set: no parameter 'worker' (groups, budget, copy_batch, rebalance_ms, max_queues, separate_tx_rx_irq, hash_cache_size, provides_xdp_headroom)
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl set budget 0x10
@@ -1014,7 +1014,7 @@ stderr: xnbctl: unknown option '-1'
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl set budget
-stderr: xnbctl: set: groups|budget|copy_batch|rebalance_ms VALUE
+stderr: xnbctl: set: NAME VALUE, NAME one of groups, budget, copy_batch, rebalance_ms, max_queues, separate_tx_rx_irq, hash_cache_size, provides_xdp_headroom
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl set budget 16
@@ -1078,7 +1078,7 @@ stderr: xnbctl: reset-max: [GROUP]
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl reset-max --json
-stderr: xnbctl: --json: for status and top only
+stderr: xnbctl: --json: for status, top, version and the show commands only
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl reset-max
@@ -1173,6 +1173,7 @@ t_status_vanish() {
 	kill_vanish
 	expect <<'EOF'
 $ xnbctl status
+driver: xen-netback 9.8.7-test
 worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
@@ -1185,16 +1186,7 @@ vif2.1      2  web-01      1    0  q0:0
 g3-net      3  g3          0    -  q0:1
 [exit 0]
 $ xnbctl status --json
-{"parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000},
- "groups": [
-  {"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}
- ],
- "vifs": [
-  {"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]},
-  {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]},
-  {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}
- ]}
+{"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}]}
 [exit 0]
 EOF
 }
@@ -1215,35 +1207,55 @@ t_usage() {
 	x set -n 2 budget 16
 	expect <<'EOF'
 $ xnbctl help
-usage: xnbctl [--json] status
-       xnbctl top [--json] [-d SECONDS] [-n ITERATIONS]
-       xnbctl pin DOMAIN [DEVID] GROUP
-       xnbctl unpin DOMAIN [DEVID]
-       xnbctl set groups|budget|copy_batch|rebalance_ms VALUE
-       xnbctl reset-max [GROUP]
+usage: xnbctl [OPTIONS] status
+       xnbctl [OPTIONS] top [-d SECONDS] [-n ITERATIONS]
+       xnbctl [OPTIONS] group show [GROUP]
+       xnbctl group reset-max [GROUP]
+       xnbctl [OPTIONS] vif show [VIF | DOMAIN]
+       xnbctl vif pin VIF GROUP
+       xnbctl vif unpin VIF
+       xnbctl [OPTIONS] param show
+       xnbctl param set NAME VALUE [--persist]
+       xnbctl [OPTIONS] version
        xnbctl help
+OPTIONS: -j|--json  -p|--pretty  -V|--version  -h|--help
 
 The worker groups of xen-netback (the worker-group driver) and the vifs
-they serve.  DOMAIN is a domain name or id, DEVID the vif's device id
-(default: the domain's only vif).
+they serve.  VIF is a vif's name (vif2.1, or the one xl's vifname= gave
+it) or DOMAIN DEVID: a domain name or id and the vif's device id.
 
-  status   the groups (CPU, mode, busy %, queues, ops per hypercall,
-           longest pass) and the vifs (domain, devid, pin, queue:group)
+  status   the driver's version, the groups and the vifs: group show
+           and vif show together
   top      rates per interval, refreshed every SECONDS (default 1) until
            interrupted or for ITERATIONS frames
-  pin      pin every queue of the vif to GROUP (xenstore key worker-group);
-           the driver moves them live
-  unpin    remove the pin: the queues move by load again
-  set      write a runtime module parameter; the driver checks its range
-  reset-max
+  group show
+           each group's CPU, mode, busy %, queues, ops per hypercall and
+           longest pass
+  group reset-max
            zero the longest pass and the most slots per pass of GROUP
            (default: every group), to measure them afresh
-  --json   status: one JSON object; top: one JSON object per frame
+  vif show each vif's domain, devid, pin and queue:group
+  vif pin  pin every queue of the vif to GROUP (xenstore key worker-group);
+           the driver moves them live
+  vif unpin
+           remove the pin: the queues move by load again
+  param show
+           every module parameter, and which ones set can change
+  param set
+           write a runtime module parameter; the driver checks its range.
+           It lasts until xen-netback is next loaded; --persist also
+           writes it to /etc/modprobe.d/xen-netback-wg.conf
+  version  xnbctl's version and the driver's (also -V, --version)
+  -j       JSON: one object (top: one per frame); -p indented
+
+The forms before these still work: pin DOMAIN [DEVID] GROUP, unpin
+DOMAIN [DEVID], set NAME VALUE, reset-max [GROUP].
 
 Exit status: 0 ok, 1 usage, 2 xen-netback not loaded, 3 the in-kernel
 xen-netback (not the worker-group driver) or a build without the file
 set or reset-max writes, 4 unknown domain or vif, 5 value refused,
-6 not root, 7 xl or xenstore failed.  See xnbctl(8).
+6 not root, 7 xl, xenstore or python3 failed, or the options file
+could not be written.  See xnbctl(8).
 [exit 0]
 $ xnbctl 
 stderr: <usage>
@@ -1260,7 +1272,7 @@ stderr: xnbctl: status takes no argument
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl pin --json g1 0
-stderr: xnbctl: --json: for status and top only
+stderr: xnbctl: --json: for status, top, version and the show commands only
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl top -d 0
@@ -1286,10 +1298,765 @@ stderr: Try 'xnbctl help'.
 EOF
 }
 
+t_version() {
+	x --version
+	fx_stock
+	x -V
+	rm -r "$S/module/xen_netback"
+	fx_standard
+	x version
+	xj -j version
+	x -p --version
+	x version extra
+	expect <<'EOF'
+$ xnbctl --version
+xnbctl <version>
+xen-netback: not loaded
+[exit 0]
+$ xnbctl -V
+xnbctl <version>
+xen-netback: the in-kernel driver, without worker groups
+[exit 0]
+$ xnbctl version
+xnbctl <version>
+xen-netback 9.8.7-test
+[exit 0]
+$ xnbctl -j version
+{"schema": 2, "xnbctl_version": "<version>", "driver": "worker-group", "driver_version": "9.8.7-test"}
+[exit 0]
+$ xnbctl -p --version
+{
+  "schema": 2,
+  "xnbctl_version": "<version>",
+  "driver": "worker-group",
+  "driver_version": "9.8.7-test"
+}
+[exit 0]
+$ xnbctl version extra
+stderr: xnbctl: version takes no argument
+stderr: Try 'xnbctl help'.
+[exit 1]
+EOF
+}
+
+# What install-tools installs: the script with XNB_VERSION in it (here
+# given, a checkout's own would carry its commit), the completion.
+t_version_installed() {
+	local d=$R/inst
+	make -s -C "$top" install-tools DESTDIR="$d" XNB_VERSION=1.2.3-inst > "$R.make" 2>&1 ||
+		cat "$R.make" >> "$T"
+	XNBCTL_TEST=1 XNBCTL_ROOT=$R "$d/usr/sbin/xnbctl" --version >> "$T" 2>&1
+	[ -f "$d/usr/share/bash-completion/completions/xnbctl" ] &&
+		echo "completion installed" >> "$T"
+	make -s -C "$top" uninstall-tools DESTDIR="$d" >> "$T" 2>&1
+	find "$d" -type f >> "$T"
+	expect <<'EOF'
+xnbctl 1.2.3-inst
+xen-netback: not loaded
+completion installed
+EOF
+}
+
+t_group_show() {
+	fx_standard
+	echo 0 > "$S/module/xen_netback/groups/1/cpu"
+	x group show
+	x group show 1
+	x group
+	x group show 2
+	x group show x
+	x group show 0 1
+	x group frob
+	expect <<'EOF'
+$ xnbctl group show
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light       12       3           12.5          850        212
+    1    0* thread      87       2           30.3         1203        290
+* group 1: home CPU 1 is offline, on CPU 0 until it returns
+[exit 0]
+$ xnbctl group show 1
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    1    0* thread      87       2           30.3         1203        290
+* group 1: home CPU 1 is offline, on CPU 0 until it returns
+[exit 0]
+$ xnbctl group
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light       12       3           12.5          850        212
+    1    0* thread      87       2           30.3         1203        290
+* group 1: home CPU 1 is offline, on CPU 0 until it returns
+[exit 0]
+$ xnbctl group show 2
+stderr: xnbctl: no group 2: the driver has 2 groups
+[exit 5]
+$ xnbctl group show x
+stderr: xnbctl: GROUP must be a number, not 'x'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl group show 0 1
+stderr: xnbctl: group show: [GROUP]
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl group frob
+stderr: xnbctl: group: unknown command 'frob'
+stderr: Try 'xnbctl help'.
+[exit 1]
+EOF
+}
+
+t_vif_show() {
+	local a
+	fx_standard
+	for a in "" vif2.1 g3-net vif3.0 web-01 2 "web-01 1" nosuch "g1 5" "g1 x"; do
+		# shellcheck disable=SC2086 # the words of a
+		x vif show $a
+	done
+	x vif
+	expect <<'EOF'
+$ xnbctl vif show
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0 q1:1
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    0  q0:0
+g3-net      3  g3          0    -  q0:1
+[exit 0]
+$ xnbctl vif show vif2.1
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif2.1      2  web-01      1    0  q0:0
+[exit 0]
+$ xnbctl vif show g3-net
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+g3-net      3  g3          0    -  q0:1
+[exit 0]
+$ xnbctl vif show vif3.0
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+g3-net      3  g3          0    -  q0:1
+[exit 0]
+$ xnbctl vif show web-01
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    0  q0:0
+[exit 0]
+$ xnbctl vif show 2
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    0  q0:0
+[exit 0]
+$ xnbctl vif show web-01 1
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif2.1      2  web-01      1    0  q0:0
+[exit 0]
+$ xnbctl vif show nosuch
+stderr: xnbctl: no vif 'nosuch' (none of the vifs, nor a domain with one)
+[exit 4]
+$ xnbctl vif show g1 5
+stderr: xnbctl: no vif 'g1 5' (none of the vifs, nor a domain with one)
+[exit 4]
+$ xnbctl vif show g1 x
+stderr: xnbctl: DEVID must be a number, not 'x'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl vif
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0 q1:1
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    0  q0:0
+g3-net      3  g3          0    -  q0:1
+[exit 0]
+EOF
+}
+
+t_param_show() {
+	fx_standard
+	x param show
+	x param
+	x param show budget
+	expect <<'EOF'
+$ xnbctl param show
+PARAMETER               VALUE       RUNTIME
+groups                  2           yes
+worker                  kthread     no
+copy_batch              256         yes
+rebalance_ms            1000        yes
+budget                  64          yes
+max_queues              2           yes
+fatal_skb_slots         20          no
+rx_queue_bytes          524288      no
+rx_drain_timeout_msecs  10000       no
+rx_stall_timeout_msecs  60000       no
+separate_tx_rx_irq      Y           yes
+hash_cache_size         64          yes
+provides_xdp_headroom   Y           yes
+[exit 0]
+$ xnbctl param
+PARAMETER               VALUE       RUNTIME
+groups                  2           yes
+worker                  kthread     no
+copy_batch              256         yes
+rebalance_ms            1000        yes
+budget                  64          yes
+max_queues              2           yes
+fatal_skb_slots         20          no
+rx_queue_bytes          524288      no
+rx_drain_timeout_msecs  10000       no
+rx_stall_timeout_msecs  60000       no
+separate_tx_rx_irq      Y           yes
+hash_cache_size         64          yes
+provides_xdp_headroom   Y           yes
+[exit 0]
+$ xnbctl param show budget
+stderr: xnbctl: param show takes no argument
+stderr: Try 'xnbctl help'.
+[exit 1]
+EOF
+}
+
+# Each show command: -j compact (compared), -p indented (parsed, one
+# compared); a small world keeps them short.
+t_show_json() {
+	local c
+	fx_driver 1
+	fx_group 0 0 light 1 0 0 0 0 0 0 0 0
+	fx_domain 1 g1
+	fx_vif 1 0 0
+	for c in "group show" "group show 0" "vif show" "vif show vif1.0" "param show"; do
+		# shellcheck disable=SC2086 # the words of c
+		xj -j $c
+	done
+	for c in status "group show" "group show 0" "vif show" "vif show g1" \
+		 "param show" version "top -n 2"; do
+		# shellcheck disable=SC2086
+		xjq -p $c
+	done
+	xj --pretty vif show g1
+	expect <<'EOF'
+$ xnbctl -j group show
+{"schema": 2, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}]}
+[exit 0]
+$ xnbctl -j group show 0
+{"schema": 2, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 0, "queues": 1, "passes": 0, "packets": 0, "batches": 0, "ops": 0, "handoffs": 0, "moves_in": 0, "moves_out": 0, "ops_per_hypercall": null}]}
+[exit 0]
+$ xnbctl -j vif show
+{"schema": 2, "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}]}
+[exit 0]
+$ xnbctl -j vif show vif1.0
+{"schema": 2, "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}]}
+[exit 0]
+$ xnbctl -j param show
+{"schema": 2, "parameters": {"groups": 1, "worker": "kthread", "copy_batch": 256, "rebalance_ms": 1000, "budget": 64, "max_queues": 2, "fatal_skb_slots": 20, "rx_queue_bytes": 524288, "rx_drain_timeout_msecs": 10000, "rx_stall_timeout_msecs": 60000, "separate_tx_rx_irq": true, "hash_cache_size": 64, "provides_xdp_headroom": true}, "runtime": ["groups", "budget", "copy_batch", "rebalance_ms", "max_queues", "separate_tx_rx_irq", "hash_cache_size", "provides_xdp_headroom"]}
+[exit 0]
+$ xnbctl -p status
+(44 lines)
+[exit 0]
+$ xnbctl -p group show
+(20 lines)
+[exit 0]
+$ xnbctl -p group show 0
+(20 lines)
+[exit 0]
+$ xnbctl -p vif show
+(18 lines)
+[exit 0]
+$ xnbctl -p vif show g1
+(18 lines)
+[exit 0]
+$ xnbctl -p param show
+(28 lines)
+[exit 0]
+$ xnbctl -p version
+(6 lines)
+[exit 0]
+$ xnbctl -p top -n 2
+(76 lines)
+[exit 0]
+$ xnbctl --pretty vif show g1
+{
+  "schema": 2,
+  "vifs": [
+    {
+      "name": "vif1.0",
+      "domid": 1,
+      "domain": "g1",
+      "devid": 0,
+      "pin": null,
+      "queues": [
+        {
+          "queue": 0,
+          "group": 0
+        }
+      ]
+    }
+  ]
+}
+[exit 0]
+EOF
+}
+
+t_no_python() {
+	fx_standard
+	PYTHON_AS=$R/no-python3 x -j status
+	PYTHON_AS=$R/no-python3 x -j top -n 1
+	PYTHON_AS=$R/no-python3 x status
+	expect <<'EOF'
+$ xnbctl -j status
+stderr: xnbctl: -j needs python3 (its json module writes the JSON); none found
+[exit 7]
+$ xnbctl -j top -n 1
+stderr: xnbctl: -j needs python3 (its json module writes the JSON); none found
+[exit 7]
+$ xnbctl status
+driver: xen-netback 9.8.7-test
+worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+    0    0  light       12       3           12.5          850        212
+    1    1  thread      87       2           30.3         1203        290
+
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0 q1:1
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    0  q0:0
+g3-net      3  g3          0    -  q0:1
+[exit 0]
+EOF
+}
+
+t_vif_pin() {
+	fx_standard
+	x vif pin vif2.1 1
+	show_log
+	x vif pin g3-net 0
+	show_log
+	x vif pin vif3.0 1
+	show_log
+	x vif pin web-01 0 1
+	show_log
+	x vif pin 1 0 0
+	show_log
+	x vif unpin vif2.1
+	x vif unpin g3-net
+	x vif unpin web-01 0
+	x vif unpin vif1.0
+	show_log
+	x vif show
+	expect <<'EOF'
+$ xnbctl vif pin vif2.1 1
+vif2.1 (web-01): pinned to group 1
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/2/1/worker-group 1
+$ xnbctl vif pin g3-net 0
+vif3.0 (g3): pinned to group 0
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/3/0/worker-group 0
+$ xnbctl vif pin vif3.0 1
+vif3.0 (g3): pinned to group 1
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/3/0/worker-group 1
+$ xnbctl vif pin web-01 0 1
+vif2.0 (web-01): pinned to group 1
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/2/0/worker-group 1
+$ xnbctl vif pin 1 0 0
+vif1.0 (g1): pinned to group 0
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/1/0/worker-group 0
+$ xnbctl vif unpin vif2.1
+vif2.1 (web-01): unpinned (was group 1)
+[exit 0]
+$ xnbctl vif unpin g3-net
+vif3.0 (g3): unpinned (was group 1)
+[exit 0]
+$ xnbctl vif unpin web-01 0
+vif2.0 (web-01): unpinned (was group 1)
+[exit 0]
+$ xnbctl vif unpin vif1.0
+vif1.0 (g1): unpinned (was group 0)
+[exit 0]
+log: xenstore-rm /local/domain/0/backend/vif/2/1/worker-group
+log: xenstore-rm /local/domain/0/backend/vif/3/0/worker-group
+log: xenstore-rm /local/domain/0/backend/vif/2/0/worker-group
+log: xenstore-rm /local/domain/0/backend/vif/1/0/worker-group
+$ xnbctl vif show
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0 q1:1
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    -  q0:0
+g3-net      3  g3          0    -  q0:1
+[exit 0]
+EOF
+}
+
+# vif1.0 with the old forms; with xl failing, a vif's name still works
+# (the domain shows by id), a domain's does not.
+t_pin_vifname() {
+	fx_standard
+	x pin vif1.0 1
+	show_log
+	x unpin vif1.0
+	show_log
+	x pin g3-net 1
+	show_log
+	touch "$R/xl.fail"
+	x pin vif2.1 1
+	x vif unpin vif2.1
+	x pin web-01 1 1
+	show_log
+	expect <<'EOF'
+$ xnbctl pin vif1.0 1
+vif1.0 (g1): pinned to group 1
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/1/0/worker-group 1
+$ xnbctl unpin vif1.0
+vif1.0 (g1): unpinned (was group 1)
+[exit 0]
+log: xenstore-rm /local/domain/0/backend/vif/1/0/worker-group
+$ xnbctl pin g3-net 1
+vif3.0 (g3): pinned to group 1
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/3/0/worker-group 1
+$ xnbctl pin vif2.1 1
+vif2.1 (domain 2): pinned to group 1
+[exit 0]
+$ xnbctl vif unpin vif2.1
+vif2.1 (domain 2): unpinned (was group 1)
+[exit 0]
+$ xnbctl pin web-01 1 1
+stderr: xnbctl: xl list failed: xl: permission denied opening /dev/xen/privcmd
+[exit 7]
+log: xenstore-write /local/domain/0/backend/vif/2/1/worker-group 1
+log: xenstore-rm /local/domain/0/backend/vif/2/1/worker-group
+EOF
+}
+
+# A domain alone in the new form; a vif's name with a DEVID; unknown
+# names; a vif renamed "g1" (domain 4's) while domain g1 has one vif of
+# its own: the old pin cannot tell which is meant; a renamed vif whose
+# name is also its own domain's: one vif, no doubt.
+t_pin_ambiguous() {
+	fx_standard
+	fx_domain 4 solo
+	NAME=g1 fx_vif 4 0 1
+	fx_domain 5 web-05
+	NAME=web-05 fx_vif 5 0 0
+	x vif pin 2 1
+	x vif pin web-01 1
+	x vif unpin g3
+	x vif pin vif2.1 0 1
+	x vif pin vif9.0 1
+	x vif pin nosuch 1
+	x vif pin vif2.1
+	x vif unpin
+	x vif unpin vif2.1 0 1
+	x pin g1 1
+	x unpin g1
+	x pin web-05 1
+	x vif pin web-05 0 1
+	show_log
+	expect <<'EOF'
+$ xnbctl vif pin 2 1
+stderr: xnbctl: '2' is a domain (web-01, id 2), not a vif: give the vif's name or DOMAIN DEVID (its devids: 0 1)
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl vif pin web-01 1
+stderr: xnbctl: 'web-01' is a domain (web-01, id 2), not a vif: give the vif's name or DOMAIN DEVID (its devids: 0 1)
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl vif unpin g3
+stderr: xnbctl: 'g3' is a domain (g3, id 3), not a vif: give the vif's name or DOMAIN DEVID (its devids: 0)
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl vif pin vif2.1 0 1
+stderr: xnbctl: 'vif2.1' is a vif, not a domain: no DEVID after a vif's name
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl vif pin vif9.0 1
+stderr: xnbctl: no vif 'vif9.0' (no /local/domain/0/backend/vif/9/0)
+[exit 4]
+$ xnbctl vif pin nosuch 1
+stderr: xnbctl: no vif 'nosuch' (no vif of that name, nor a vif<domid>.<devid>)
+[exit 4]
+$ xnbctl vif pin vif2.1
+stderr: xnbctl: vif pin: VIF GROUP
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl vif unpin
+stderr: xnbctl: vif unpin: VIF
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl vif unpin vif2.1 0 1
+stderr: xnbctl: vif unpin: VIF
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl pin g1 1
+stderr: xnbctl: 'g1' names two vifs: vif4.0, and vif1.0 of domain g1; say which
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl unpin g1
+stderr: xnbctl: 'g1' names two vifs: vif4.0, and vif1.0 of domain g1; say which
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl pin web-05 1
+vif5.0 (web-05): pinned to group 1
+[exit 0]
+$ xnbctl vif pin web-05 0 1
+vif5.0 (web-05): pinned to group 1
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/5/0/worker-group 1
+log: xenstore-write /local/domain/0/backend/vif/5/0/worker-group 1
+EOF
+}
+
+# Each runtime parameter, in a table: NAME VALUE.
+SET_TABLE="groups 3
+budget 16
+copy_batch 1024
+rebalance_ms 0
+max_queues 4
+separate_tx_rx_irq 0
+hash_cache_size 128
+provides_xdp_headroom N"
+t_set_each() {
+	local n v
+	fx_standard
+	while read -r n v; do
+		x set "$n" "$v"
+		x param set "$n" "$v"
+		cat "$S/module/xen_netback/parameters/$n" >> "$T"
+	done <<<"$SET_TABLE"
+	x set separate_tx_rx_irq 2
+	x set provides_xdp_headroom yes
+	x set fatal_skb_slots 30
+	expect <<'EOF'
+$ xnbctl set groups 3
+groups: 2 -> 3
+stderr: xnbctl: groups=3 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+$ xnbctl param set groups 3
+groups: 3 -> 3
+stderr: xnbctl: groups=3 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+3
+$ xnbctl set budget 16
+budget: 64 -> 16
+stderr: xnbctl: budget=16 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+$ xnbctl param set budget 16
+budget: 16 -> 16
+stderr: xnbctl: budget=16 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+16
+$ xnbctl set copy_batch 1024
+copy_batch: 256 -> 1024
+stderr: xnbctl: copy_batch=1024 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+$ xnbctl param set copy_batch 1024
+copy_batch: 1024 -> 1024
+stderr: xnbctl: copy_batch=1024 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+1024
+$ xnbctl set rebalance_ms 0
+rebalance_ms: 1000 -> 0
+stderr: xnbctl: rebalance_ms=0 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+$ xnbctl param set rebalance_ms 0
+rebalance_ms: 0 -> 0
+stderr: xnbctl: rebalance_ms=0 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+0
+$ xnbctl set max_queues 4
+max_queues: 2 -> 4
+stderr: xnbctl: max_queues=4 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+$ xnbctl param set max_queues 4
+max_queues: 4 -> 4
+stderr: xnbctl: max_queues=4 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+4
+$ xnbctl set separate_tx_rx_irq 0
+separate_tx_rx_irq: Y -> 0
+stderr: xnbctl: separate_tx_rx_irq=0 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+$ xnbctl param set separate_tx_rx_irq 0
+separate_tx_rx_irq: 0 -> 0
+stderr: xnbctl: separate_tx_rx_irq=0 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+0
+$ xnbctl set hash_cache_size 128
+hash_cache_size: 64 -> 128
+stderr: xnbctl: hash_cache_size=128 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+$ xnbctl param set hash_cache_size 128
+hash_cache_size: 128 -> 128
+stderr: xnbctl: hash_cache_size=128 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+128
+$ xnbctl set provides_xdp_headroom N
+provides_xdp_headroom: Y -> N
+stderr: xnbctl: provides_xdp_headroom=N lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+$ xnbctl param set provides_xdp_headroom N
+provides_xdp_headroom: N -> N
+stderr: xnbctl: provides_xdp_headroom=N lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+N
+$ xnbctl set separate_tx_rx_irq 2
+stderr: xnbctl: set: separate_tx_rx_irq is 0 or 1 (Y or N), not '2'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl set provides_xdp_headroom yes
+stderr: xnbctl: set: provides_xdp_headroom is 0 or 1 (Y or N), not 'yes'
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl set fatal_skb_slots 30
+stderr: xnbctl: set: no parameter 'fatal_skb_slots' (groups, budget, copy_batch, rebalance_ms, max_queues, separate_tx_rx_irq, hash_cache_size, provides_xdp_headroom)
+stderr: Try 'xnbctl help'.
+[exit 1]
+EOF
+}
+
+# The package's file: a line under the commented default, then replaced;
+# a hand-written line with two parameters; a duplicate dropped; no file.
+t_persist() {
+	local c=$R/etc/modprobe.d/xen-netback-wg.conf
+	fx_standard
+	mkdir -p "${c%/*}"
+	cp "$top/debian/modprobe.d/xen-netback-wg.conf" "$c"
+	chmod 0640 "$c"
+	x set --persist budget 16
+	diff "$top/debian/modprobe.d/xen-netback-wg.conf" "$c" | sed 's/^/diff: /' >> "$T"
+	x param set max_queues 4 --persist
+	x set --persist budget 32
+	diff "$top/debian/modprobe.d/xen-netback-wg.conf" "$c" | sed 's/^/diff: /' >> "$T"
+	stat -c 'mode %a' "$c" >> "$T"
+	printf 'options xen_netback groups=2 budget=8\noptions xen-netback budget=9\n' > "$c"
+	x --persist set budget 24
+	x set --persist groups 3
+	sed 's/^/file: /' "$c" >> "$T"
+	rm "$c"
+	x set --persist separate_tx_rx_irq 0
+	sed 's/^/file: /' "$c" >> "$T"
+	stat -c 'mode %a' "$c" >> "$T"
+	ls -A "${c%/*}" >> "$T"
+	expect <<'EOF'
+$ xnbctl set --persist budget 16
+budget: 64 -> 16
+budget=16 written to /etc/modprobe.d/xen-netback-wg.conf: xen-netback loads with it
+[exit 0]
+diff: 29a30
+diff: > options xen_netback budget=16
+$ xnbctl param set max_queues 4 --persist
+max_queues: 2 -> 4
+max_queues=4 written to /etc/modprobe.d/xen-netback-wg.conf: xen-netback loads with it
+[exit 0]
+$ xnbctl set --persist budget 32
+budget: 16 -> 32
+budget=32 written to /etc/modprobe.d/xen-netback-wg.conf: xen-netback loads with it
+[exit 0]
+diff: 29a30
+diff: > options xen_netback budget=32
+diff: 32a34
+diff: > options xen_netback max_queues=4
+mode 640
+$ xnbctl --persist set budget 24
+budget: 32 -> 24
+budget=24 written to /etc/modprobe.d/xen-netback-wg.conf: xen-netback loads with it
+[exit 0]
+$ xnbctl set --persist groups 3
+groups: 2 -> 3
+groups=3 written to /etc/modprobe.d/xen-netback-wg.conf: xen-netback loads with it
+[exit 0]
+file: options xen_netback groups=3 budget=24
+$ xnbctl set --persist separate_tx_rx_irq 0
+separate_tx_rx_irq: Y -> 0
+separate_tx_rx_irq=0 written to /etc/modprobe.d/xen-netback-wg.conf: xen-netback loads with it
+[exit 0]
+file: # Module options of xen-netback (modprobe.d(5)), written by xnbctl set --persist.
+file: options xen_netback separate_tx_rx_irq=0
+mode 644
+xen-netback-wg.conf
+EOF
+}
+
+t_persist_errors() {
+	local p=$S/module/xen_netback/parameters
+	fx_standard
+	mkdir -p "$R/etc/modprobe.d"
+	rm "$p/budget"
+	mkdir "$p/budget"
+	x set --persist budget 5000
+	rmdir "$p/budget"
+	echo 64 > "$p/budget"
+	[ -e "$R/etc/modprobe.d/xen-netback-wg.conf" ] && echo "written" >> "$T"
+	rm -r "$R/etc/modprobe.d"
+	x set --persist budget 16
+	x status --persist
+	x pin --persist g1 1
+	expect <<'EOF'
+$ xnbctl set --persist budget 5000
+stderr: xnbctl: the driver refused budget=5000 (Is a directory; no reason in dmesg)
+[exit 5]
+$ xnbctl set --persist budget 16
+budget: 64 -> 16
+stderr: xnbctl: the driver has budget=16 now, but /etc/modprobe.d/xen-netback-wg.conf could not be written: no /etc/modprobe.d
+[exit 7]
+$ xnbctl status --persist
+stderr: xnbctl: --persist: for set only
+stderr: Try 'xnbctl help'.
+[exit 1]
+$ xnbctl pin --persist g1 1
+stderr: xnbctl: --persist: for set only
+stderr: Try 'xnbctl help'.
+[exit 1]
+EOF
+}
+
+# comp WORDS...: complete the last word (empty: a new one) of
+# "xnbctl WORDS..." with the completion file sourced, as bash would.
+comp() {
+	(
+		# shellcheck source=../../tools/xnbctl/xnbctl.bash-completion
+		. "$top/tools/xnbctl/xnbctl.bash-completion"
+		export XNBCTL_TEST=1 XNBCTL_ROOT=$R
+		COMP_WORDS=(xnbctl "$@")
+		COMP_CWORD=$#
+		_xnbctl
+		echo "xnbctl $* <tab>: ${COMPREPLY[*]}"
+	) >> "$T"
+}
+t_completion() {
+	fx_standard
+	comp ""
+	comp g
+	comp group ""
+	comp group show ""
+	comp vif ""
+	comp vif pin ""
+	comp vif pin vif2.1 ""
+	comp -j vif show v
+	comp pin ""
+	comp param set ""
+	comp set b
+	comp top -d 2 -
+	comp param set budget 16 --p
+	expect <<'EOF'
+xnbctl  <tab>: status top group vif param version help
+xnbctl g <tab>: group
+xnbctl group  <tab>: show reset-max help
+xnbctl group show  <tab>: 0 1
+xnbctl vif  <tab>: show pin unpin help
+xnbctl vif pin  <tab>: g3-net vif1.0 vif2.0 vif2.1
+xnbctl vif pin vif2.1  <tab>: 0 1
+xnbctl -j vif show v <tab>: vif1.0 vif2.0 vif2.1
+xnbctl pin  <tab>: g3-net vif1.0 vif2.0 vif2.1
+xnbctl param set  <tab>: groups budget copy_batch rebalance_ms max_queues separate_tx_rx_irq hash_cache_size provides_xdp_headroom
+xnbctl set b <tab>: budget
+xnbctl top -d 2 - <tab>: -j --json -p --pretty -V --version -h --help -d -n
+xnbctl param set budget 16 --p <tab>: --pretty --persist
+EOF
+}
+
 # --- main -------------------------------------------------------------------
 
 pass=0 fail=0
-[ $have_python = 1 ] || echo "xnbctl-test: no python3: JSON output compared, not parsed"
 for row in "${CASES[@]}"; do
 	name=${row%% *}
 	if [ $# -gt 0 ]; then

@@ -15,4 +15,5 @@ xnbctl-test:
 
 # make shellcheck (tests/tests.mk) covers the tool, its test and stubs.
 shellcheck: XNB_SHELL += $(CURDIR)/tools/xnbctl/xnbctl \
+	$(CURDIR)/tools/xnbctl/xnbctl.bash-completion \
 	$(wildcard $(CURDIR)/tests/xnbctl/*.sh $(CURDIR)/tests/xnbctl/stubs/*)

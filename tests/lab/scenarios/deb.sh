@@ -75,6 +75,11 @@ lab_assert "xen-netback(4) installed" \
 	sh -c "dpkg -L xen-netback-wg-dkms | grep -q '^/usr/share/man/man4/xen-netback.4.gz\$'"
 lab_assert "xnbctl and xnbctl(8) installed" \
 	sh -c "test -x /usr/sbin/xnbctl && dpkg -L xen-netback-wg-dkms | grep -q '^/usr/share/man/man8/xnbctl.8.gz\$'"
+lab_assert "xnbctl's bash completion installed" \
+	sh -c "dpkg -L xen-netback-wg-dkms | grep -q '^/usr/share/bash-completion/completions/xnbctl\$'"
+lab_assert "xnbctl --version: the package's $want, the driver's $got" \
+	test "$(/usr/sbin/xnbctl --version)" = "xnbctl $want
+xen-netback $got"
 
 # The options file: a conffile, nothing active, and each commented-out
 # line, uncommented, gives the module what it has by default.
