@@ -4,15 +4,19 @@
 # make install-test: scripts/install.sh (make install, make uninstall)
 # against a fake root: /sys files saying whether the kernel enforces
 # module signatures, a /lib/modules tree, fake module files, and
-# stand-ins for modinfo and depmod (stubs/).  No root, no kernel.
+# stand-ins for modinfo and depmod (stubs/).  No root, no kernel.  And
+# scripts/need.sh, which installs a make target's missing packages only
+# when asked to, with stand-ins for apt-get, dpkg-query and id
+# (need-stubs/): the need_* cases.
 #
 # One case per function t_<name>, listed in CASES.  A case builds its
 # root under $R (the fx_* helpers), runs the script with `x [VAR=VALUE...]
 # install|uninstall ARGS...`, and ends with `expect`, which compares the
 # transcript with its here-document exactly: for each run "$ ARGS", its
 # stdout, its stderr lines prefixed "stderr: ", the depmod runs, "[exit
-# N]"; `files` adds the files of the module tree and the state.  $R is
-# written ROOT.
+# N]", no blank at a line's end; `files` adds the files of the module tree and the state.  $R is
+# written ROOT.  `n` runs need.sh the same way, apt-get's runs in the
+# transcript.
 #
 #   tests/install/run.sh [CASE...]    all cases, or those named
 set -uo pipefail
@@ -21,6 +25,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 INSTALL=$top/scripts/install.sh
 STUBS=$here/stubs
+NEED=$top/scripts/need.sh
+NEED_STUBS=$here/need-stubs
 work=$(mktemp -d /tmp/install-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 KV=6.1.0-57-amd64
@@ -97,7 +103,46 @@ x() {
 		sed 's/^/stderr: /' "$R.err"
 		cat "$R/depmod.log"
 		echo "[exit $rc]"
-	} | sed -e "s|$R|ROOT|g" -e "s|$top|TOP|g" >> "$T"
+	} | sed -e "s|$R|ROOT|g" -e "s|$top|TOP|g" -e 's/[[:space:]]*$//' >> "$T"
+	return 0
+}
+# n [VAR=VALUE...] ARGS...: run need.sh ARGS as root (NEED_UID=0), no
+# package installed (NEED_INSTALLED=""), without XNB_YES or CI, input
+# not a terminal, unless VARs say otherwise; TTY=ANSWER: on a terminal
+# (script(1)) where ANSWER is typed (its echo left out of the transcript).
+n() {
+	local vars=() rc tty cmd
+	unset tty
+	while [[ $1 == *=* ]]; do
+		case $1 in
+		TTY=*) tty=${1#TTY=} ;;
+		*) vars+=("$1") ;;
+		esac
+		shift
+	done
+	: > "$R/apt.log"
+	cmd=(env -u XNB_YES -u CI NEED_LOG="$R/apt.log" NEED_UID=0 NEED_INSTALLED=
+	     PATH="$NEED_STUBS:$PATH" "${vars[@]}" "$NEED" "$@")
+	if [ -n "${tty+set}" ]; then
+		printf '%s\n' "$tty" |
+			script -qec "$(printf '%q ' "${cmd[@]}")" /dev/null > "$R.tty"
+		rc=$?
+		# The typed answer's echo comes where the terminal put it:
+		# on a line of its own, or after the question.
+		tr -d '\r' < "$R.tty" | sed 's/\(\[y\/N\] \)\(.\)/\1\n\2/' |
+			grep -vxF "$tty" > "$R.out"
+		: > "$R.err"
+	else
+		(cd "$R" && "${cmd[@]}") < /dev/null > "$R.out" 2> "$R.err"
+		rc=$?
+	fi
+	{
+		echo "\$ ${tty+TTY=$tty }${vars[*]:+${vars[*]} }need.sh $*"
+		cat "$R.out"
+		sed 's/^/stderr: /' "$R.err"
+		cat "$R/apt.log"
+		echo "[exit $rc]"
+	} | sed -e "s|$R|ROOT|g" -e "s|$top|TOP|g" -e 's/[[:space:]]*$//' >> "$T"
 	return 0
 }
 # files: the module tree's and the state's files, a module by its id,
@@ -162,6 +207,15 @@ CASES=(
 	"no_module           no built module: an error, nothing changed"
 	"bad_kver            a kernel release with a slash: refused"
 	"env_ignored         no test mode, or under sudo: the fake root unused"
+	"need_present        need.sh: nothing missing: nothing said or run"
+	"need_user           need.sh, not root: the sudo command, apt-get not run"
+	"need_no_tty         need.sh, root, no terminal: the command, apt-get not run"
+	"need_yes            need.sh, XNB_YES=1: installed unasked"
+	"need_ci             need.sh, CI=true: installed unasked"
+	"need_tty_no         need.sh on a terminal, answered n: not installed"
+	"need_tty_yes        need.sh on a terminal, answered y: installed"
+	"need_list           need.sh -f LIST: the missing ones of the list"
+	"need_update_retry   need.sh: an install that fails retried after apt-get update"
 )
 
 
@@ -611,7 +665,7 @@ t_bad_kver() {
 $ install build/xen-netback.ko ../../etc
 stderr: install: not a kernel release: '../../etc'
 [exit 1]
-$ uninstall 
+$ uninstall
 stderr: uninstall: not a kernel release: ''
 [exit 1]
 $ install build/xen-netback.ko
@@ -634,6 +688,132 @@ $ SUDO_UID=1000 uninstall 0.0-xnb-no-such-kernel
 uninstall: nothing installed at /lib/modules/0.0-xnb-no-such-kernel/updates/xen-netback.ko
 stderr: depmod stub: wants -a -b BASE KVER: -a 0.0-xnb-no-such-kernel
 [exit 2]
+EOF
+}
+
+t_need_present() {
+	n NEED_INSTALLED="gcc make" gcc make
+	expect <<'EOF'
+$ NEED_INSTALLED=gcc make need.sh gcc make
+[exit 0]
+EOF
+}
+
+t_need_user() {
+	n NEED_UID=1000 NEED_INSTALLED=make gcc make shellcheck
+	expect <<'EOF'
+$ NEED_UID=1000 NEED_INSTALLED=make need.sh gcc make shellcheck
+stderr: need: missing packages: gcc shellcheck; install them with:
+stderr:   sudo apt-get install -y --no-install-recommends gcc shellcheck
+[exit 1]
+EOF
+}
+
+t_need_no_tty() {
+	n gcc
+	expect <<'EOF'
+$ need.sh gcc
+stderr: need: missing packages: gcc; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc
+stderr: need: no terminal to ask on: run it yourself, or the make target again with XNB_YES=1
+[exit 1]
+EOF
+}
+
+t_need_yes() {
+	n XNB_YES=1 gcc shellcheck
+	n XNB_YES=0 gcc
+	expect <<'EOF'
+$ XNB_YES=1 need.sh gcc shellcheck
+stderr: need: missing packages: gcc shellcheck; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc shellcheck
+stderr: need: installing them (XNB_YES=1 or CI=true)
+apt-get install -y -q --no-install-recommends gcc shellcheck
+[exit 0]
+$ XNB_YES=0 need.sh gcc
+stderr: need: missing packages: gcc; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc
+stderr: need: no terminal to ask on: run it yourself, or the make target again with XNB_YES=1
+[exit 1]
+EOF
+}
+
+t_need_ci() {
+	n CI=true gcc
+	expect <<'EOF'
+$ CI=true need.sh gcc
+stderr: need: missing packages: gcc; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc
+stderr: need: installing them (XNB_YES=1 or CI=true)
+apt-get install -y -q --no-install-recommends gcc
+[exit 0]
+EOF
+}
+
+t_need_tty_no() {
+	n TTY=n gcc
+	n TTY= gcc
+	expect <<'EOF'
+$ TTY=n need.sh gcc
+need: missing packages: gcc; to install them:
+  apt-get install -y --no-install-recommends gcc
+need: run it now? [y/N]
+need: not installed; run it yourself, or the make target again with XNB_YES=1
+[exit 1]
+$ TTY= need.sh gcc
+need: missing packages: gcc; to install them:
+  apt-get install -y --no-install-recommends gcc
+need: run it now? [y/N]
+need: not installed; run it yourself, or the make target again with XNB_YES=1
+[exit 1]
+EOF
+}
+
+t_need_tty_yes() {
+	n TTY=y gcc
+	n TTY=YES gcc
+	expect <<'EOF'
+$ TTY=y need.sh gcc
+need: missing packages: gcc; to install them:
+  apt-get install -y --no-install-recommends gcc
+need: run it now? [y/N]
+apt-get install -y -q --no-install-recommends gcc
+[exit 0]
+$ TTY=YES need.sh gcc
+need: missing packages: gcc; to install them:
+  apt-get install -y --no-install-recommends gcc
+need: run it now? [y/N]
+apt-get install -y -q --no-install-recommends gcc
+[exit 0]
+EOF
+}
+
+t_need_list() {
+	printf '# a comment\ngcc  # the compiler\n\nmake\nclang\n' > "$R/list"
+	n NEED_INSTALLED=make XNB_YES=1 -f "$R/list" shellcheck
+	expect <<'EOF'
+$ NEED_INSTALLED=make XNB_YES=1 need.sh -f ROOT/list shellcheck
+stderr: need: missing packages: gcc clang shellcheck; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc clang shellcheck
+stderr: need: installing them (XNB_YES=1 or CI=true)
+apt-get install -y -q --no-install-recommends gcc clang shellcheck
+[exit 0]
+EOF
+}
+
+t_need_update_retry() {
+	: > "$R/apt.log.stale"
+	n XNB_YES=1 gcc
+	expect <<'EOF'
+$ XNB_YES=1 need.sh gcc
+stderr: need: missing packages: gcc; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc
+stderr: need: installing them (XNB_YES=1 or CI=true)
+stderr: E: Unable to locate package
+apt-get install -y -q --no-install-recommends gcc
+apt-get update -q
+apt-get install -y -q --no-install-recommends gcc
+[exit 0]
 EOF
 }
 
