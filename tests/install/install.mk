@@ -16,7 +16,8 @@
 install-test:
 	$(CURDIR)/tests/install/run.sh
 
-# make shellcheck (tests/tests.mk) covers the test and its stubs.
+# make shellcheck (tests/tests.mk) covers the test and its stubs, and
+# the package's maintainer scripts, which say what runs after an install.
 shellcheck: XNB_SHELL += $(wildcard $(CURDIR)/tests/install/*.sh \
 	$(CURDIR)/tests/install/need-stubs/* \
-	$(CURDIR)/tests/install/stubs/*)
+	$(CURDIR)/tests/install/stubs/* $(CURDIR)/debian/*.postinst)
