@@ -27,7 +27,9 @@
 # State, kept from the first install to the uninstall:
 # /var/lib/xen-netback-wg/<kver>/ (under INSTALL_MOD_PATH): replaced.ko
 # (the file that install overwrote, if any) and info (what modprobe took
-# before it, our file's sha256).
+# before it, our file's sha256).  An uninstall that put a file back
+# leaves only restored (that file's sha256), so that a second uninstall
+# does not take it away too.
 #
 # For tests (tests/install/): with XNB_INSTALL_TEST=1, and never under
 # sudo or pkexec, whose kept environment must not pick what root
@@ -148,7 +150,7 @@ do_install() {
 
 	prev=$(pick "$kver")
 	before=$(describe "$prev")
-	if [ -d "$state" ]; then
+	if [ -f "$state/info" ]; then
 		say "keeping the backup of the first install in $state: make uninstall puts back what that install replaced"
 	else
 		rm -rf "$state.new"
@@ -158,6 +160,7 @@ do_install() {
 			say "replacing $(describe "$dest"); kept in $state/replaced.ko"
 		fi
 		echo "before=$prev" > "$state.new/info"
+		rm -rf "$state"
 		mv "$state.new" "$state"
 	fi
 
@@ -181,8 +184,8 @@ do_install() {
 }
 
 do_uninstall() {
-	local dest=$1 state=$2 before='' want='' line now
-	if [ -d "$state" ]; then
+	local dest=$1 state=$2 before='' want='' line now back=''
+	if [ -f "$state/info" ]; then
 		while IFS= read -r line; do
 			case $line in
 			before=*) before=${line#before=} ;;
@@ -198,12 +201,21 @@ do_uninstall() {
 			install -m 0644 "$state/replaced.ko" "$dest.xnb-new"
 			mv -f "$dest.xnb-new" "$dest"
 			say "put back $(describe "$dest"), the file make install had replaced"
+			back=$(sha "$dest")
 		fi
 		rm -rf "$state"
+		if [ -n "$back" ]; then
+			mkdir -p "$state"
+			echo "$back" > "$state/restored"
+		fi
+	elif [ -f "$dest" ] && [ "$(cat "$state/restored" 2>/dev/null)" = "$(sha "$dest")" ]; then
+		say "nothing of ours installed: $dest is the file make uninstall put back; left there"
 	elif [ -f "$dest" ]; then
 		rm -f "$dest"
+		rm -rf "$state"
 		say "removed $dest (no backup recorded: nothing to put back)"
 	else
+		rm -rf "$state"
 		say "nothing installed at $dest"
 	fi
 	depmod -a "${bopt[@]}" "$kver"

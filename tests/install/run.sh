@@ -146,7 +146,7 @@ n() {
 	return 0
 }
 # files: the module tree's and the state's files, a module by its id,
-# the state's info in full (its sha256= as the id of the file it is of).
+# the state's files in full (a checksum as the id of the file it is of).
 files() {
 	local f l
 	(cd "$R" && find lib var img -type f ! -name modules.dep.stub 2>/dev/null) | sort |
@@ -155,8 +155,9 @@ files() {
 		*.ko) echo "file $f: $(sed -n 's/^id=//p' "$R/$f")" ;;
 		*)
 			while IFS= read -r l; do
-				case $l in
-				sha256=*) l="sha256=(of $(sha_id "${l#sha256=}"))" ;;
+				case $f:$l in
+				*:sha256=*) l="sha256=(of $(sha_id "${l#sha256=}"))" ;;
+				*/restored:*) l="(of $(sha_id "$l"))" ;;
 				esac
 				echo "file $f: $l"
 			done < "$R/$f"
@@ -196,6 +197,7 @@ CASES=(
 	"allow_unsigned      sig_enforce=Y, XNB_ALLOW_UNSIGNED=1: installed, warned"
 	"uninstall_stock     install, uninstall: the stock driver is modprobe's again"
 	"replace_restore     a file replaced: kept; a second install keeps it; uninstall puts it back"
+	"uninstall_twice     a second uninstall leaves the file put back; an install after it keeps it again"
 	"uninstall_legacy    an install without state: removed, nothing to put back"
 	"uninstall_nothing   nothing installed: said, depmod all the same"
 	"uninstall_changed   our file changed since: said, removed"
@@ -461,7 +463,80 @@ depmod -a -b ROOT 6.1.0-57-amd64
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
+file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
 put back: the very file
+EOF
+}
+
+t_uninstall_twice() {
+	fx_standard
+	fx_ko $MOD/updates/xen-netback.ko older 0.1.0
+	fx_kernel
+	x install build/xen-netback.ko $KV
+	x uninstall $KV
+	files
+	x uninstall $KV
+	files
+	x install build/xen-netback.ko $KV
+	files
+	x uninstall $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+$ uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0), the file make install had replaced
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
+file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
+$ uninstall 6.1.0-57-amd64
+uninstall: nothing of ours installed: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko is the file make uninstall put back; left there
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
+file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+file var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko: older
+$ uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0), the file make install had replaced
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
+file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
 EOF
 }
 
