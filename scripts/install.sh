@@ -72,7 +72,11 @@ describe() {
 	*/kernel/drivers/net/xen-netback/*) echo "$1 (stock: the kernel's own)" ;;
 	*)
 		v=$(modinfo -F version "$1" 2>/dev/null) || v=
-		echo "$1 (version ${v:-unknown})"
+		if [ -n "$v" ]; then
+			echo "$1 (version $v)"
+		else
+			echo "$1 (no version: not ours)"
+		fi
 		;;
 	esac
 }

@@ -199,6 +199,7 @@ CASES=(
 	"replace_restore     a file replaced: kept; a second install keeps it; uninstall puts it back"
 	"uninstall_twice     a second uninstall leaves the file put back; an install after it keeps it again"
 	"uninstall_legacy    an install without state: removed, nothing to put back"
+	"replace_stock_copy  a module without a version replaced: said so, put back"
 	"uninstall_nothing   nothing installed: said, depmod all the same"
 	"uninstall_changed   our file changed since: said, removed"
 	"loaded_ours         ours loaded now: its version"
@@ -537,6 +538,37 @@ depmod -a -b ROOT 6.1.0-57-amd64
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
 file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
+EOF
+}
+
+t_replace_stock_copy() {
+	fx_standard
+	fx_ko $MOD/updates/xen-netback.ko copied -
+	fx_kernel
+	x install build/xen-netback.ko $KV
+	x uninstall $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+$ uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours), the file make install had replaced
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: copied
+file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of copied)
 EOF
 }
 
