@@ -6,8 +6,9 @@
 #
 #   build     make [modules] [KDIR=...], clean; modules-6.1, modules-6.12,
 #             build-matrix, buildroot (the supported kernels)
-#   install   make install, uninstall [INSTALL_MOD_PATH=...]; the admin
-#             tool: install-tools, uninstall-tools [DESTDIR=...]
+#   install   make install, uninstall [INSTALL_MOD_PATH=...]
+#             [XNB_ALLOW_UNSIGNED=1]; the admin tool: install-tools,
+#             uninstall-tools [DESTDIR=...]
 #   package   make deb, dkms-add, dkms-install, dkms-remove
 #   docs      make man, install-man, uninstall-man, docs, docs-check
 #   test      make check, check-full, demo, lint, and from the files included below:
@@ -21,11 +22,12 @@
 #               tests/lab/xdp/xdp.mk      lab-xdp
 #               tests/hostile/hostile.mk  hostile, hostile-guest
 #               tests/xnbctl/xnbctl.mk    xnbctl-test
+#               tests/install/install.mk  install-test
 #               bench/bench.mk            bench, bench-host
 #
 # scripts/ holds the tools of the whole project (check.sh, lint.sh,
-# build-matrix.sh, buildroot.sh, deb.sh, need.sh); the lab's and the
-# bench's own live with them (tests/lab/host/, bench/).
+# build-matrix.sh, buildroot.sh, deb.sh, install.sh, need.sh); the lab's
+# and the bench's own live with them (tests/lab/host/, bench/).
 
 # ===========================================================================
 # Build
@@ -111,22 +113,26 @@ buildroot:
 # puts the module.  INSTALL_MOD_PATH=/some/root installs into an image.
 KVER ?= $(or $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null),$(shell uname -r))
 INSTALL_MOD_DIR ?= updates
-MOD_DEST = $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
-DEPMOD = depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+# XNB_ALLOW_UNSIGNED=1: install an unsigned module on a host whose kernel
+# loads only signed ones (scripts/install.sh refuses it otherwise).
+INSTALL_ENV = INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) \
+	INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) KDIR=$(KDIR) \
+	XNB_ALLOW_UNSIGNED=$(XNB_ALLOW_UNSIGNED)
 
 .PHONY: install uninstall
 
 # Into /lib/modules/$(KVER)/updates/, which depmod prefers to the
-# kernel's own xen-netback in kernel/.  Copied as built: kbuild's
+# kernel's own xen-netback in kernel/, then depmod (scripts/install.sh:
+# it refuses an unsigned module where the kernel enforces signatures,
+# keeps the file it replaces for uninstall to put back, and says what
+# modprobe takes and what is loaded).  Copied as built: kbuild's
 # modules_install would also try to sign with a key only the kernel's
 # own build tree has.
 install: modules
-	install -D -m 0644 $(MODULE) $(MOD_DEST)/xen-netback.ko
-	$(DEPMOD)
+	$(INSTALL_ENV) scripts/install.sh install $(MODULE) $(KVER)
 
 uninstall:
-	rm -f $(MOD_DEST)/xen-netback.ko
-	$(DEPMOD)
+	$(INSTALL_ENV) scripts/install.sh uninstall $(KVER)
 
 # The admin tool, xnbctl (docs/man/xnbctl.8.md), apart from the module:
 # a bash script, into $(DESTDIR)$(SBINDIR), with the module's version
@@ -239,6 +245,7 @@ docs-check: | docs-deps
 -include tests/lab/xdp/xdp.mk
 -include tests/hostile/hostile.mk
 -include tests/xnbctl/xnbctl.mk
+-include tests/install/install.mk
 -include bench/bench.mk
 
 #   make lint           checkpatch --strict, kernel-doc, sparse against 6.1

@@ -88,10 +88,9 @@ extras() {
 	fi
 }
 
-command -v debootstrap > /dev/null || {
-	log "installing debootstrap"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap
-}
+# On the host, only when asked to (need.sh: XNB_YES=1, or y/N); the
+# EXTRA_PKGS above go into the build root alone.
+command -v debootstrap > /dev/null || "$(dirname "$0")/need.sh" debootstrap
 mkdir -p "$(dirname "$BUILDROOT")"
 # One creation at a time; users of a finished root do not wait on each other.
 exec 9> "$BUILDROOT.lock"

@@ -70,6 +70,8 @@ stage shellcheck make shellcheck
 stage unit make unit
 # The admin tool against a fake sysfs tree (tests/xnbctl/), seconds.
 stage xnbctl make xnbctl-test
+# make install and make uninstall (scripts/install.sh) against a fake root, seconds.
+stage install make install-test
 # The bench's decoder of Xen's trace on synthetic traces (tests/bench/), seconds.
 stage bench-unit make bench-unit
 # docs/admin.md's generated tables against docs/man/, the man pages against groff.

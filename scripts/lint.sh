@@ -26,16 +26,8 @@ CP=build/checkpatch
 SRC_PKG=linux-source-6.1
 
 log() { echo "lint: $*" >&2; }
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
-need() {
-	local missing=() p
-	for p; do installed "$p" || missing+=("$p"); done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	log "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" ||
-		{ apt-get update -q && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -q --no-install-recommends "${missing[@]}"; }
-}
+# Installed only when asked to (scripts/need.sh: XNB_YES=1, or y/N).
+need() { scripts/need.sh "$@"; }
 
 need sparse perl
 if [ ! -x "$CP/scripts/checkpatch.pl" ] || [ ! -x "$CP/scripts/kernel-doc" ]; then

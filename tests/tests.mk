@@ -19,7 +19,8 @@
 #
 # Every target fails on a test failure, crash or sanitizer report.  The
 # packages a target needs are installed first (scripts/need.sh: apt-get as
-# root, else it prints the command).
+# root when told to, XNB_YES=1 or y on the terminal; else it prints the
+# command).
 
 XNB_TOP := $(CURDIR)
 XNB_PROTO_C := $(XNB_TOP)/drivers/net/xen-netback/proto.c

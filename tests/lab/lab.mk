@@ -89,11 +89,10 @@ LAB_ENV += $(if $(lab_deb),LAB_DOM0_EXTRA_DIR=$(LAB_DEB_DIR) \
 	LAB_SCENARIO_TIMEOUTS="$(LAB_SCENARIO_TIMEOUTS) deb=$(LAB_DEB_TIMEOUT)" \
 	LAB_TIMEOUT=$(or $(LAB_TIMEOUT),$(shell echo $$((240 + $(words $(SCENARIOS)) * 420 + $(LAB_DEB_TIMEOUT))))))
 
-# make deb asks before it installs build dependencies; the lab installs
-# its host packages itself, so here it does not ask (XNB_YES=0 to be
-# asked).  A target-specific variable reaches the prerequisite deb.
+# make deb asks before it installs build dependencies, as the lab does
+# for its host packages (scripts/need.sh): XNB_YES=1 installs them
+# without asking.
 .PHONY: lab-debrepo
-lab-debrepo: export XNB_YES ?= 1
 lab-debrepo: deb lab-images
 	LAB_DIST=$(LAB_DIST) LAB_CACHE=$(LAB_CACHE) tests/lab/host/lab-debrepo.sh $(LAB_DEB_DIR)
 

@@ -78,8 +78,9 @@ trap 'exit 143' TERM INT HUP
 mkdir -p "$work/root/lab/scenarios"
 cp "$top"/tests/lab/*.sh "$work/root/lab/"
 cp "$top"/tests/lab/scenarios/*.sh "$work/root/lab/scenarios/"
-# The admin tool, as /lab/xnbctl (scenario xnbctl).
-cp "$top/tools/xnbctl/xnbctl" "$work/root/lab/"
+# The admin tool, as /lab/xnbctl (scenario xnbctl); make install's
+# script, as /lab/install.sh (scenario install-enforced).
+cp "$top/tools/xnbctl/xnbctl" "$top/scripts/install.sh" "$work/root/lab/"
 # The bench's scripts, as /lab/bench (scenario bench-host runs
 # bench-host.sh from them as on a real host).
 mkdir -p "$work/root/lab/bench"

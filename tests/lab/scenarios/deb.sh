@@ -54,10 +54,20 @@ apt-get install -y -q --no-install-recommends "linux-headers-$kver" ||
 	lab_fail "apt-get install linux-headers-$kver"
 lab_log "apt install xen-netback-wg-dkms (DKMS builds it now)"
 t0=$(cut -d' ' -f1 /proc/uptime)
-apt-get install -y -q --no-install-recommends $repo/xen-netback-wg-dkms_*_all.deb ||
+apt-get install -y -q --no-install-recommends $repo/xen-netback-wg-dkms_*_all.deb 2>&1 |
+	tee /run/deb-apt.log
+[ "${PIPESTATUS[0]}" = 0 ] ||
 	{ dkms_log
 	  lab_fail "apt-get install xen-netback-wg-dkms"; }
 t1=$(cut -d' ' -f1 /proc/uptime)
+# The postinst says what is loaded (nothing: unloaded above), what
+# modprobe takes (the DKMS build) and when that is active.
+lab_assert "postinst: loaded now: none" \
+	grep -qF "xen-netback-wg-dkms: loaded now: none (xen-netback is not loaded)" /run/deb-apt.log
+lab_assert "postinst: modprobe takes the DKMS build" \
+	grep -q "xen-netback-wg-dkms: modprobe takes for kernel $kver: .*/updates/dkms/xen-netback.ko" /run/deb-apt.log
+lab_assert "postinst: when it is active" \
+	grep -qF 'xen-netback-wg-dkms: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot' /run/deb-apt.log
 echo "XNB-METRIC deb install_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }')"
 dkms status
 lab_assert "dkms installed the module for $kver" \

@@ -1,0 +1,947 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make install-test: scripts/install.sh (make install, make uninstall)
+# against a fake root: /sys files saying whether the kernel enforces
+# module signatures, a /lib/modules tree, fake module files, and
+# stand-ins for modinfo and depmod (stubs/).  No root, no kernel.  And
+# scripts/need.sh, which installs a make target's missing packages only
+# when asked to, with stand-ins for apt-get, dpkg-query and id
+# (need-stubs/): the need_* cases.
+#
+# One case per function t_<name>, listed in CASES.  A case builds its
+# root under $R (the fx_* helpers), runs the script with `x [VAR=VALUE...]
+# install|uninstall ARGS...`, and ends with `expect`, which compares the
+# transcript with its here-document exactly: for each run "$ ARGS", its
+# stdout, its stderr lines prefixed "stderr: ", the depmod runs, "[exit
+# N]", no blank at a line's end; `files` adds the files of the module tree and the state.  $R is
+# written ROOT.  `n` runs need.sh the same way, apt-get's runs in the
+# transcript.
+#
+#   tests/install/run.sh [CASE...]    all cases, or those named
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+INSTALL=$top/scripts/install.sh
+STUBS=$here/stubs
+NEED=$top/scripts/need.sh
+NEED_STUBS=$here/need-stubs
+work=$(mktemp -d /tmp/install-test.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+KV=6.1.0-57-amd64
+MOD=lib/modules/$KV
+
+# --- fixtures ---------------------------------------------------------------
+
+# fx_sys SIG_ENFORCE LOCKDOWN: the kernel's word on signatures; "-" for
+# a file it does not have.
+fx_sys() {
+	local p=$R/sys/module/module/parameters
+	mkdir -p "$p" "$R/sys/kernel/security"
+	[ "$1" = - ] || echo "$1" > "$p/sig_enforce"
+	[ "$2" = - ] || echo "$2" > "$R/sys/kernel/security/lockdown"
+}
+# fx_kernel [KVER [RUNNING]]: kernel KVER (default $KV) with its own
+# xen-netback, depmod run; RUNNING (default KVER) runs.
+fx_kernel() {
+	local k=${1:-$KV}
+	mkdir -p "$R/lib/modules/$k/kernel/drivers/net/xen-netback" "$R/proc/sys/kernel"
+	echo id=stock > "$R/lib/modules/$k/kernel/drivers/net/xen-netback/xen-netback.ko"
+	echo "${2:-$k}" > "$R/proc/sys/kernel/osrelease"
+	XNB_INSTALL_ROOT=$R "$STUBS/depmod" -a -b "$R" "$k"
+	rm -f "$R/depmod.log"
+}
+# fx_loaded none|stock|VERSION: the xen-netback running now.
+fx_loaded() {
+	local m=$R/sys/module/xen_netback
+	rm -rf "$m"
+	case $1 in
+	none) ;;
+	stock) mkdir -p "$m/parameters" ;;
+	*) mkdir -p "$m/groups" && echo "$1" > "$m/version" ;;
+	esac
+}
+# fx_ko PATH ID VERSION [SIGNER]: a fake module file; signed (the
+# kernel's trailer) when SIGNER is given.
+fx_ko() {
+	mkdir -p "$(dirname "$R/$1")"
+	{
+		echo "id=$2"
+		[ "$3" = - ] || echo "version=$3"
+		[ -z "${4:-}" ] || printf 'signer=%s\n~Module signature appended~\n' "$4"
+	} > "$R/$1"
+}
+# The usual host: nothing enforced, the stock driver loaded, our build
+# in build/ (unsigned).
+fx_standard() {
+	fx_sys N '[none] integrity confidentiality'
+	fx_kernel
+	fx_loaded stock
+	fx_ko build/xen-netback.ko ours 0.2.0
+}
+
+# --- running ----------------------------------------------------------------
+
+# x [VAR=VALUE...] ARGS...: run install.sh ARGS in this case's root with
+# those variables, add the run to the transcript.
+x() {
+	local vars=() rc
+	while [[ $1 == *=* ]]; do
+		vars+=("$1")
+		shift
+	done
+	: > "$R/depmod.log"
+	(cd "$R" && env -u SUDO_UID -u PKEXEC_UID -u INSTALL_MOD_PATH -u INSTALL_MOD_DIR \
+		-u XNB_ALLOW_UNSIGNED XNB_INSTALL_TEST=1 XNB_INSTALL_ROOT="$R" \
+		PATH="$STUBS:$PATH" KDIR=/kdir "${vars[@]}" "$INSTALL" "$@") \
+		> "$R.out" 2> "$R.err"
+	rc=$?
+	{
+		echo "\$ ${vars[*]:+${vars[*]} }$*"
+		cat "$R.out"
+		sed 's/^/stderr: /' "$R.err"
+		cat "$R/depmod.log"
+		echo "[exit $rc]"
+	} | sed -e "s|$R|ROOT|g" -e "s|$top|TOP|g" -e 's/[[:space:]]*$//' >> "$T"
+	return 0
+}
+# n [VAR=VALUE...] ARGS...: run need.sh ARGS as root (NEED_UID=0), no
+# package installed (NEED_INSTALLED=""), without XNB_YES or CI, input
+# not a terminal, unless VARs say otherwise; TTY=ANSWER: on a terminal
+# (script(1)) where ANSWER is typed (its echo left out of the transcript).
+n() {
+	local vars=() rc tty cmd
+	unset tty
+	while [[ $1 == *=* ]]; do
+		case $1 in
+		TTY=*) tty=${1#TTY=} ;;
+		*) vars+=("$1") ;;
+		esac
+		shift
+	done
+	: > "$R/apt.log"
+	cmd=(env -u XNB_YES -u CI NEED_LOG="$R/apt.log" NEED_UID=0 NEED_INSTALLED=
+	     PATH="$NEED_STUBS:$PATH" "${vars[@]}" "$NEED" "$@")
+	if [ -n "${tty+set}" ]; then
+		printf '%s\n' "$tty" |
+			script -qec "$(printf '%q ' "${cmd[@]}")" /dev/null > "$R.tty"
+		rc=$?
+		# The typed answer's echo comes where the terminal put it:
+		# on a line of its own, or after the question.
+		tr -d '\r' < "$R.tty" | sed 's/\(\[y\/N\] \)\(.\)/\1\n\2/' |
+			grep -vxF "$tty" > "$R.out"
+		: > "$R.err"
+	else
+		(cd "$R" && "${cmd[@]}") < /dev/null > "$R.out" 2> "$R.err"
+		rc=$?
+	fi
+	{
+		echo "\$ ${tty+TTY=$tty }${vars[*]:+${vars[*]} }need.sh $*"
+		cat "$R.out"
+		sed 's/^/stderr: /' "$R.err"
+		cat "$R/apt.log"
+		echo "[exit $rc]"
+	} | sed -e "s|$R|ROOT|g" -e "s|$top|TOP|g" -e 's/[[:space:]]*$//' >> "$T"
+	return 0
+}
+# files: the module tree's and the state's files, a module by its id,
+# the state's files in full (a checksum as the id of the file it is of).
+files() {
+	local f l
+	(cd "$R" && find lib var img -type f ! -name modules.dep.stub 2>/dev/null) | sort |
+	while read -r f; do
+		case $f in
+		*.ko) echo "file $f: $(sed -n 's/^id=//p' "$R/$f")" ;;
+		*)
+			while IFS= read -r l; do
+				case $f:$l in
+				*:sha256=*) l="sha256=(of $(sha_id "${l#sha256=}"))" ;;
+				*/restored:*) l="(of $(sha_id "$l"))" ;;
+				esac
+				echo "file $f: $l"
+			done < "$R/$f"
+			;;
+		esac
+	done | sed "s|$R|ROOT|g" >> "$T"
+}
+# sha_id SHA256: the id of a module file under $R with that checksum.
+sha_id() {
+	local f
+	while read -r f; do
+		[ "$(sha256sum < "$R/$f" | cut -d' ' -f1)" = "$1" ] || continue
+		sed -n 's/^id=//p' "$R/$f"
+		return
+	done < <(cd "$R" && find . -name '*.ko' | sort)
+	echo "no file"
+}
+# note TEXT: a line of the case's own in the transcript.
+note() { echo "$*" >> "$T"; }
+# expect: the transcript must be the here-document on stdin.
+expect() {
+	if ! diff -u - "$T" > "$R.diff"; then
+		sed 's/^/    /' "$R.diff"
+		return 1
+	fi
+}
+
+# --- cases ------------------------------------------------------------------
+
+CASES=(
+	"refuse_sig_enforce  sig_enforce=Y, unsigned: refused, how to sign, nothing changed"
+	"refuse_lockdown     lockdown=integrity, unsigned: refused"
+	"refuse_both         both, and XNB_ALLOW_UNSIGNED=0: refused, both reasons"
+	"not_enforced        neither: installed; depmod; activation; stock loaded"
+	"no_sysfs_files      no sig_enforce, no lockdown file: installed"
+	"signed              sig_enforce=Y, signed: installed, the signer named"
+	"allow_unsigned      sig_enforce=Y, XNB_ALLOW_UNSIGNED=1: installed, warned"
+	"uninstall_stock     install, uninstall: the stock driver is modprobe's again"
+	"replace_restore     a file replaced: kept; a second install keeps it; uninstall puts it back"
+	"uninstall_twice     a second uninstall leaves the file put back; an install after it keeps it again"
+	"uninstall_legacy    an install without state: removed, nothing to put back"
+	"replace_stock_copy  a module without a version replaced: said so, put back"
+	"uninstall_nothing   nothing installed: said, depmod all the same"
+	"uninstall_changed   our file changed since: said, removed"
+	"loaded_ours         ours loaded now: its version"
+	"loaded_none         no xen-netback loaded now"
+	"other_kernel        not the running kernel: active when it boots"
+	"override_wins       a depmod.d override to updates/dkms: warned"
+	"image               INSTALL_MOD_PATH: no host check, state in the image"
+	"no_module           no built module: an error, nothing changed"
+	"bad_kver            a kernel release with a slash: refused"
+	"env_ignored         no test mode, or under sudo: the fake root unused"
+	"need_present        need.sh: nothing missing: nothing said or run"
+	"need_user           need.sh, not root: the sudo command, apt-get not run"
+	"need_no_tty         need.sh, root, no terminal: the command, apt-get not run"
+	"need_yes            need.sh, XNB_YES=1: installed unasked"
+	"need_ci             need.sh, CI=true: installed unasked"
+	"need_tty_no         need.sh on a terminal, answered n: not installed"
+	"need_tty_yes        need.sh on a terminal, answered y: installed"
+	"need_list           need.sh -f LIST: the missing ones of the list"
+	"need_update_retry   need.sh: an install that fails retried after apt-get update"
+)
+
+
+t_refuse_sig_enforce() {
+	fx_standard
+	fx_sys Y '[none] integrity confidentiality'
+	x install build/xen-netback.ko $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: refused: this kernel loads only signed modules (module.sig_enforce=Y), and
+stderr:   build/xen-netback.ko is not signed.  Installed, it would be the
+stderr:   xen-netback modprobe takes: the kernel would refuse it at the next load
+stderr:   or boot, and every guest would lose its network.  Nothing was changed.
+stderr: Either:
+stderr:   - install with DKMS, which signs the module with its key (on Debian
+stderr:     /var/lib/dkms/mok.key, enrolled once with mokutil --import
+stderr:     /var/lib/dkms/mok.pub): the package (make deb, then apt install
+stderr:     ./build/deb/xen-netback-wg-dkms_*_all.deb) or make dkms-install;
+stderr:   - or sign this build with a key the kernel trusts (an enrolled MOK),
+stderr:     then make install again:
+stderr:       /kdir/scripts/sign-file sha256 /var/lib/dkms/mok.key /var/lib/dkms/mok.pub build/xen-netback.ko
+stderr:   - or, knowing that the kernel will take it: make install XNB_ALLOW_UNSIGNED=1
+stderr: docs/install.md, "Secure Boot", has the details.
+[exit 1]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_refuse_lockdown() {
+	fx_standard
+	fx_sys N 'none [integrity] confidentiality'
+	x install build/xen-netback.ko $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: refused: this kernel loads only signed modules (lockdown=integrity), and
+stderr:   build/xen-netback.ko is not signed.  Installed, it would be the
+stderr:   xen-netback modprobe takes: the kernel would refuse it at the next load
+stderr:   or boot, and every guest would lose its network.  Nothing was changed.
+stderr: Either:
+stderr:   - install with DKMS, which signs the module with its key (on Debian
+stderr:     /var/lib/dkms/mok.key, enrolled once with mokutil --import
+stderr:     /var/lib/dkms/mok.pub): the package (make deb, then apt install
+stderr:     ./build/deb/xen-netback-wg-dkms_*_all.deb) or make dkms-install;
+stderr:   - or sign this build with a key the kernel trusts (an enrolled MOK),
+stderr:     then make install again:
+stderr:       /kdir/scripts/sign-file sha256 /var/lib/dkms/mok.key /var/lib/dkms/mok.pub build/xen-netback.ko
+stderr:   - or, knowing that the kernel will take it: make install XNB_ALLOW_UNSIGNED=1
+stderr: docs/install.md, "Secure Boot", has the details.
+[exit 1]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_refuse_both() {
+	fx_standard
+	fx_sys Y 'none integrity [confidentiality]'
+	x XNB_ALLOW_UNSIGNED=0 install build/xen-netback.ko $KV
+	files
+	expect <<'EOF'
+$ XNB_ALLOW_UNSIGNED=0 install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: refused: this kernel loads only signed modules (module.sig_enforce=Y lockdown=confidentiality), and
+stderr:   build/xen-netback.ko is not signed.  Installed, it would be the
+stderr:   xen-netback modprobe takes: the kernel would refuse it at the next load
+stderr:   or boot, and every guest would lose its network.  Nothing was changed.
+stderr: Either:
+stderr:   - install with DKMS, which signs the module with its key (on Debian
+stderr:     /var/lib/dkms/mok.key, enrolled once with mokutil --import
+stderr:     /var/lib/dkms/mok.pub): the package (make deb, then apt install
+stderr:     ./build/deb/xen-netback-wg-dkms_*_all.deb) or make dkms-install;
+stderr:   - or sign this build with a key the kernel trusts (an enrolled MOK),
+stderr:     then make install again:
+stderr:       /kdir/scripts/sign-file sha256 /var/lib/dkms/mok.key /var/lib/dkms/mok.pub build/xen-netback.ko
+stderr:   - or, knowing that the kernel will take it: make install XNB_ALLOW_UNSIGNED=1
+stderr: docs/install.md, "Secure Boot", has the details.
+[exit 1]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_not_enforced() {
+	fx_standard
+	x install build/xen-netback.ko $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+EOF
+}
+
+t_no_sysfs_files() {
+	fx_standard
+	rm -r "$R/sys/module/module" "$R/sys/kernel/security"
+	x install build/xen-netback.ko $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+EOF
+}
+
+t_signed() {
+	fx_standard
+	fx_sys Y 'none [integrity] confidentiality'
+	fx_ko build/xen-netback.ko ours-signed 0.2.0 'DKMS module signing key'
+	x install build/xen-netback.ko $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: the kernel loads only signed modules (module.sig_enforce=Y lockdown=integrity): build/xen-netback.ko is signed by "DKMS module signing key", a key the kernel must trust (mokutil --list-enrolled)
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours-signed
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours-signed)
+EOF
+}
+
+t_allow_unsigned() {
+	fx_standard
+	fx_sys Y '[none] integrity confidentiality'
+	x XNB_ALLOW_UNSIGNED=1 install build/xen-netback.ko $KV
+	files
+	expect <<'EOF'
+$ XNB_ALLOW_UNSIGNED=1 install build/xen-netback.ko 6.1.0-57-amd64
+install: WARNING: the kernel loads only signed modules (module.sig_enforce=Y) and build/xen-netback.ko is not signed: installing it all the same (XNB_ALLOW_UNSIGNED=1)
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+EOF
+}
+
+t_uninstall_stock() {
+	fx_standard
+	x install build/xen-netback.ko $KV
+	x uninstall $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+$ uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_replace_restore() {
+	fx_standard
+	fx_ko $MOD/updates/xen-netback.ko older 0.1.0
+	cp "$R/$MOD/updates/xen-netback.ko" "$R/older.copy"
+	fx_kernel
+	x install build/xen-netback.ko $KV
+	files
+	fx_ko build/xen-netback.ko newer 0.2.1
+	x install build/xen-netback.ko $KV
+	files
+	x uninstall $KV
+	files
+	cmp -s "$R/older.copy" "$R/$MOD/updates/xen-netback.ko" &&
+		note "put back: the very file"
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+file var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko: older
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: keeping the backup of the first install in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64: make uninstall puts back what that install replaced
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.1)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: newer
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of newer)
+file var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko: older
+$ uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0), the file make install had replaced
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
+file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
+put back: the very file
+EOF
+}
+
+t_uninstall_twice() {
+	fx_standard
+	fx_ko $MOD/updates/xen-netback.ko older 0.1.0
+	fx_kernel
+	x install build/xen-netback.ko $KV
+	x uninstall $KV
+	files
+	x uninstall $KV
+	files
+	x install build/xen-netback.ko $KV
+	files
+	x uninstall $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+$ uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0), the file make install had replaced
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
+file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
+$ uninstall 6.1.0-57-amd64
+uninstall: nothing of ours installed: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko is the file make uninstall put back; left there
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
+file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+file var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko: older
+$ uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0), the file make install had replaced
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
+file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
+EOF
+}
+
+t_replace_stock_copy() {
+	fx_standard
+	fx_ko $MOD/updates/xen-netback.ko copied -
+	fx_kernel
+	x install build/xen-netback.ko $KV
+	x uninstall $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+$ uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours), the file make install had replaced
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: copied
+file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of copied)
+EOF
+}
+
+t_uninstall_legacy() {
+	fx_standard
+	fx_ko $MOD/updates/xen-netback.ko legacy 0.1.0
+	fx_kernel
+	x uninstall $KV
+	files
+	expect <<'EOF'
+$ uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no backup recorded: nothing to put back)
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_uninstall_nothing() {
+	fx_standard
+	x uninstall $KV
+	files
+	expect <<'EOF'
+$ uninstall 6.1.0-57-amd64
+uninstall: nothing installed at ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_uninstall_changed() {
+	fx_standard
+	x install build/xen-netback.ko $KV
+	fx_ko $MOD/updates/xen-netback.ko someone 9.9
+	x uninstall $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+$ uninstall 6.1.0-57-amd64
+uninstall: note: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko changed since make install put it there; removing it all the same
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_loaded_ours() {
+	fx_standard
+	fx_loaded 0.1.0+g0123456789ab
+	x install build/xen-netback.ko $KV
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: xen-netback-wg 0.1.0+g0123456789ab
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+EOF
+}
+
+t_loaded_none() {
+	fx_standard
+	fx_loaded none
+	x install build/xen-netback.ko $KV
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: none (xen-netback is not loaded)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+EOF
+}
+
+t_other_kernel() {
+	fx_standard
+	fx_kernel 6.12.41+deb13-amd64 $KV
+	x install build/xen-netback.ko 6.12.41+deb13-amd64
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.12.41+deb13-amd64
+install: installed ROOT/lib/modules/6.12.41+deb13-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.12.41+deb13-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: kernel 6.12.41+deb13-amd64 is not the running one (6.1.0-57-amd64): active when 6.12.41+deb13-amd64 boots
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.12.41+deb13-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.12.41+deb13-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.12.41+deb13-amd64/updates/xen-netback.ko: ours
+file var/lib/xen-netback-wg/6.12.41+deb13-amd64/info: before=ROOT/lib/modules/6.12.41+deb13-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
+file var/lib/xen-netback-wg/6.12.41+deb13-amd64/info: sha256=(of ours)
+EOF
+}
+
+t_override_wins() {
+	fx_standard
+	mkdir -p "$R/etc/depmod.d"
+	echo 'override xen-netback * updates/dkms' > "$R/etc/depmod.d/xen-netback-wg.conf"
+	fx_ko $MOD/updates/dkms/xen-netback.ko dkms 0.2.0
+	fx_kernel
+	x install build/xen-netback.ko $KV
+	x uninstall $KV
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/dkms/xen-netback.ko (version 0.2.0)
+install: WARNING: modprobe takes ROOT/lib/modules/6.1.0-57-amd64/updates/dkms/xen-netback.ko (version 0.2.0), not this install: a depmod.d override (the package's /etc/depmod.d/xen-netback-wg.conf chooses updates/dkms) or an earlier search path wins
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+$ uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/dkms/xen-netback.ko (version 0.2.0)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+EOF
+}
+
+t_image() {
+	fx_standard
+	fx_sys Y 'none [integrity] confidentiality'
+	mkdir -p "$R/img/$MOD/kernel/drivers/net/xen-netback"
+	echo id=image-stock > "$R/img/$MOD/kernel/drivers/net/xen-netback/xen-netback.ko"
+	XNB_INSTALL_ROOT=$R "$STUBS/depmod" -a -b "$R/img" $KV
+	x INSTALL_MOD_PATH=/img install build/xen-netback.ko $KV
+	files
+	x INSTALL_MOD_PATH=/img uninstall $KV
+	files
+	expect <<'EOF'
+$ INSTALL_MOD_PATH=/img install build/xen-netback.ko 6.1.0-57-amd64
+install: note: build/xen-netback.ko is not signed; a kernel that enforces signatures will refuse it in /img
+install: installed ROOT/img/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/img/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active when /img boots kernel 6.1.0-57-amd64
+install: undo: make uninstall (with the same KDIR and INSTALL_MOD_PATH)
+depmod -a -b ROOT/img 6.1.0-57-amd64
+[exit 0]
+file img/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: image-stock
+file img/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
+file img/var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/img/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
+file img/var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+$ INSTALL_MOD_PATH=/img uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/img/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: modprobe now takes: ROOT/img/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+uninstall: active when /img boots kernel 6.1.0-57-amd64
+depmod -a -b ROOT/img 6.1.0-57-amd64
+[exit 0]
+file img/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: image-stock
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_no_module() {
+	fx_standard
+	x install build/missing.ko $KV
+	files
+	expect <<'EOF'
+$ install build/missing.ko 6.1.0-57-amd64
+stderr: install: no module at build/missing.ko: build it first (make)
+[exit 1]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_bad_kver() {
+	fx_standard
+	x install build/xen-netback.ko ../../etc
+	x uninstall ''
+	x install build/xen-netback.ko
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko ../../etc
+stderr: install: not a kernel release: '../../etc'
+[exit 1]
+$ uninstall
+stderr: uninstall: not a kernel release: ''
+[exit 1]
+$ install build/xen-netback.ko
+stderr: install: usage: TOP/scripts/install.sh install KO KVER
+[exit 1]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_env_ignored() {
+	fx_standard
+	x XNB_INSTALL_TEST=0 uninstall 0.0-xnb-no-such-kernel
+	x SUDO_UID=1000 uninstall 0.0-xnb-no-such-kernel
+	expect <<'EOF'
+$ XNB_INSTALL_TEST=0 uninstall 0.0-xnb-no-such-kernel
+uninstall: nothing installed at /lib/modules/0.0-xnb-no-such-kernel/updates/xen-netback.ko
+stderr: depmod stub: wants -a -b BASE KVER: -a 0.0-xnb-no-such-kernel
+[exit 2]
+$ SUDO_UID=1000 uninstall 0.0-xnb-no-such-kernel
+uninstall: nothing installed at /lib/modules/0.0-xnb-no-such-kernel/updates/xen-netback.ko
+stderr: depmod stub: wants -a -b BASE KVER: -a 0.0-xnb-no-such-kernel
+[exit 2]
+EOF
+}
+
+t_need_present() {
+	n NEED_INSTALLED="gcc make" gcc make
+	expect <<'EOF'
+$ NEED_INSTALLED=gcc make need.sh gcc make
+[exit 0]
+EOF
+}
+
+t_need_user() {
+	n NEED_UID=1000 NEED_INSTALLED=make gcc make shellcheck
+	expect <<'EOF'
+$ NEED_UID=1000 NEED_INSTALLED=make need.sh gcc make shellcheck
+stderr: need: missing packages: gcc shellcheck; install them with:
+stderr:   sudo apt-get install -y --no-install-recommends gcc shellcheck
+[exit 1]
+EOF
+}
+
+t_need_no_tty() {
+	n gcc
+	expect <<'EOF'
+$ need.sh gcc
+stderr: need: missing packages: gcc; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc
+stderr: need: no terminal to ask on: run it yourself, or the make target again with XNB_YES=1
+[exit 1]
+EOF
+}
+
+t_need_yes() {
+	n XNB_YES=1 gcc shellcheck
+	n XNB_YES=0 gcc
+	expect <<'EOF'
+$ XNB_YES=1 need.sh gcc shellcheck
+stderr: need: missing packages: gcc shellcheck; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc shellcheck
+stderr: need: installing them (XNB_YES=1 or CI=true)
+apt-get install -y -q --no-install-recommends gcc shellcheck
+[exit 0]
+$ XNB_YES=0 need.sh gcc
+stderr: need: missing packages: gcc; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc
+stderr: need: no terminal to ask on: run it yourself, or the make target again with XNB_YES=1
+[exit 1]
+EOF
+}
+
+t_need_ci() {
+	n CI=true gcc
+	expect <<'EOF'
+$ CI=true need.sh gcc
+stderr: need: missing packages: gcc; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc
+stderr: need: installing them (XNB_YES=1 or CI=true)
+apt-get install -y -q --no-install-recommends gcc
+[exit 0]
+EOF
+}
+
+t_need_tty_no() {
+	n TTY=n gcc
+	n TTY= gcc
+	expect <<'EOF'
+$ TTY=n need.sh gcc
+need: missing packages: gcc; to install them:
+  apt-get install -y --no-install-recommends gcc
+need: run it now? [y/N]
+need: not installed; run it yourself, or the make target again with XNB_YES=1
+[exit 1]
+$ TTY= need.sh gcc
+need: missing packages: gcc; to install them:
+  apt-get install -y --no-install-recommends gcc
+need: run it now? [y/N]
+need: not installed; run it yourself, or the make target again with XNB_YES=1
+[exit 1]
+EOF
+}
+
+t_need_tty_yes() {
+	n TTY=y gcc
+	n TTY=YES gcc
+	expect <<'EOF'
+$ TTY=y need.sh gcc
+need: missing packages: gcc; to install them:
+  apt-get install -y --no-install-recommends gcc
+need: run it now? [y/N]
+apt-get install -y -q --no-install-recommends gcc
+[exit 0]
+$ TTY=YES need.sh gcc
+need: missing packages: gcc; to install them:
+  apt-get install -y --no-install-recommends gcc
+need: run it now? [y/N]
+apt-get install -y -q --no-install-recommends gcc
+[exit 0]
+EOF
+}
+
+t_need_list() {
+	printf '# a comment\ngcc  # the compiler\n\nmake\nclang\n' > "$R/list"
+	n NEED_INSTALLED=make XNB_YES=1 -f "$R/list" shellcheck
+	expect <<'EOF'
+$ NEED_INSTALLED=make XNB_YES=1 need.sh -f ROOT/list shellcheck
+stderr: need: missing packages: gcc clang shellcheck; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc clang shellcheck
+stderr: need: installing them (XNB_YES=1 or CI=true)
+apt-get install -y -q --no-install-recommends gcc clang shellcheck
+[exit 0]
+EOF
+}
+
+t_need_update_retry() {
+	: > "$R/apt.log.stale"
+	n XNB_YES=1 gcc
+	expect <<'EOF'
+$ XNB_YES=1 need.sh gcc
+stderr: need: missing packages: gcc; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc
+stderr: need: installing them (XNB_YES=1 or CI=true)
+stderr: E: Unable to locate package
+apt-get install -y -q --no-install-recommends gcc
+apt-get update -q
+apt-get install -y -q --no-install-recommends gcc
+[exit 0]
+EOF
+}
+
+# --- main -------------------------------------------------------------------
+
+pass=0 fail=0
+for row in "${CASES[@]}"; do
+	name=${row%% *}
+	if [ $# -gt 0 ]; then
+		case " $* " in *" $name "*) ;; *) continue ;; esac
+	fi
+	R=$work/$name T=$work/$name.transcript
+	mkdir -p "$R"
+	: > "$T"
+	if ("t_$name"); then
+		pass=$((pass + 1))
+		echo "PASS $row"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $row"
+	fi
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
