@@ -61,6 +61,19 @@ xnb_queue_groups() {
 	ethtool -S "$1" | awk '$1 ~ /^q[0-9]+_group:$/ { print $2 }'
 }
 
+# xnb_queue_sum VIF COUNTER: ethtool -S's q<i>_COUNTER rows of VIF summed
+# over its queues (0 without such rows).
+xnb_queue_sum() {
+	ethtool -S "$1" | awk -v c="_$2:" '
+		$1 ~ /^q[0-9]+_/ && substr($1, length($1) - length(c) + 1) == c { s += $2 }
+		END { print s + 0 }'
+}
+
+# xnb_queue_rows VIF: how many q<i>_* rows ethtool -S shows for VIF.
+xnb_queue_rows() {
+	ethtool -S "$1" | awk '$1 ~ /^q[0-9]+_[a-z_]+:$/ { n++ } END { print n + 0 }'
+}
+
 # xnb_tracefs: the tracefs mount (/sys/kernel/tracing, mounted if need
 # be, else debugfs's tracing); fails without one.
 xnb_tracefs() {

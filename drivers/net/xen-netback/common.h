@@ -81,6 +81,7 @@
  *   ethtool (process context, under rtnl)
  *     coalesce.c get_coalesce/set_coalesce: the vif's RX notification
  *                moderation (rx-usecs, rx-frames, adaptive-rx)
+ *     stats.c    -S's per-queue rows and -l's count: vif->stats_queues
  *     interface.c  each channel's back-off timer: sends an EOI held
  *                back from a storm (xnb_lateeoi)
  *
@@ -151,7 +152,8 @@
  *                lockdep_assert_cpus_held())
  *   xnb_sysfs_mutex -> xnb_assign_mutex (a sysfs read takes the latter
  *                only: directories are removed without it, see sysfs.c)
- *   backend lock -> rtnl (xnb_vif_start, unregister at destroy)
+ *   backend lock -> rtnl (xnb_vif_start, xnb_vif_disconnect,
+ *                unregister at destroy)
  *   xnb_assign_mutex -> group lock
  *   pass lock (only ever tried) -> group lock, mcast lock,
  *                credit_lock, carrier_lock, a queue's rx_skbs lock
@@ -354,6 +356,10 @@ struct xnb_backoff {
  *    and read with u64_stats_read, under vif->stats_lock (the queues
  *    array must not go meanwhile).
  *  - bal_load, bal_sample, bal_hold: under xnb_assign_mutex.
+ *  - last_group: the index of the group the last attach gave the queue,
+ *    written (WRITE_ONCE) by that attach under xnb_assign_mutex, kept
+ *    by a detach; read lockless (READ_ONCE) by ethtool -S, to which a
+ *    queue moving shows the group it leaves until it arrives.
  *  - rx_notify_timer: set up at alloc, armed by the pass, cancelled at
  *    release (after the detach: no pass arms it again); its function
  *    only kicks.  rx_dim: net_dim() by the pass; its work (system_wq)
@@ -449,6 +455,7 @@ struct xnb_queue {
 	unsigned long bal_load;		/* load at the last sample */
 	u32 bal_sample;			/* that sample's number; 0: none */
 	u32 bal_hold;			/* samples before it may move again */
+	int last_group;			/* given by the last attach */
 };
 
 /* Locking:
@@ -481,6 +488,11 @@ struct xnb_queue {
  *    the group workers, the control ring's work through xnb_vif_fatal).
  *  - stats_lock: queues and num_queues against the stats readers, and
  *    saved, saved_unsupported.
+ *  - stats_queues: the queues ethtool shows per-queue rows for (-S) and
+ *    counts (-l): written under rtnl by the xenbus thread, num_queues
+ *    once xnb_vif_start has attached them all, 0 as a disconnect begins,
+ *    before they go; read under rtnl, so one ethtool request sees one
+ *    value from its count to its values.
  *  - credit_lock: credit; its bytes is peeked at lockless (READ_ONCE,
  *    stored with WRITE_ONCE by proto.c) to skip the lock when no rate
  *    is set.
@@ -542,6 +554,7 @@ struct xnb_vif {
 	spinlock_t stats_lock;
 	struct xnb_queue_stats saved;
 	u64 saved_unsupported;
+	unsigned int stats_queues;	/* ethtool's per-queue rows, rtnl */
 
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;

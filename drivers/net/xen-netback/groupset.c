@@ -130,6 +130,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	/* Publishes g to xnb_group_kick()'s lockless read. */
 	rcu_assign_pointer(q->group, g);
 	spin_unlock_irq(&g->lock);
+	WRITE_ONCE(q->last_group, g->index);
 	xnb_queue_irqs_follow(q, g);
 }
 

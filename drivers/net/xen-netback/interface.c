@@ -7,6 +7,7 @@
  *   xnb_vif_alloc_queues + xnb_vif_connect_queue (per queue) +
  *   xnb_vif_start       rings mapped, irqs bound, queues join groups
  *   xnb_vif_disconnect  the reverse, in this order:
+ *                       0. ethtool's per-queue rows go (under rtnl)
  *                       1. connected = false, carrier off, xmit stopped,
  *                          synchronize_net: no xnb_start_xmit in flight;
  *                          the control ring goes (ctrlring.c)
@@ -597,7 +598,7 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
  *
  * Context: Process context (the xenbus thread, under the backend lock),
  * sleeps.  Takes rtnl, then xnb_assign_mutex and the groups' locks for
- * each queue, then the vif's carrier_lock.
+ * each queue, rtnl again, then the vif's carrier_lock.
  */
 void xnb_vif_start(struct xnb_vif *vif)
 {
@@ -620,6 +621,10 @@ void xnb_vif_start(struct xnb_vif *vif)
 	smp_store_release(&vif->connected, true);
 	for (i = 0; i < vif->num_queues; i++)
 		xnb_group_attach(&vif->queues[i], vif->pinned_group);
+	/* ethtool's per-queue rows, once each queue has its group. */
+	rtnl_lock();
+	vif->stats_queues = vif->num_queues;
+	rtnl_unlock();
 	xnb_vif_update_carrier(vif);
 	netif_tx_wake_all_queues(dev);
 }
@@ -712,7 +717,7 @@ static void xnb_queue_release(struct xnb_queue *q)
  * connection.  The netdev stays.
  *
  * Context: Process context (the xenbus thread, under the backend lock),
- * sleeps.  Takes the vif's carrier_lock, xnb_assign_mutex and the
+ * sleeps.  Takes rtnl, the vif's carrier_lock, xnb_assign_mutex and the
  * groups' locks for each queue, then stats_lock.
  */
 void xnb_vif_disconnect(struct xnb_vif *vif)
@@ -725,6 +730,10 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 	if (!vif->queues)
 		return;
 
+	/* ethtool shows no row of a queue on its way out. */
+	rtnl_lock();
+	vif->stats_queues = 0;
+	rtnl_unlock();
 	WRITE_ONCE(vif->connected, false);
 	xnb_vif_update_carrier(vif);
 	netif_tx_disable(dev);

@@ -6,7 +6,8 @@
 #    file reads a valid value (cpu online and equal to home_cpu, mode
 #    light/thread or softirq, busy_pct 0..100, counters numbers);
 #  - the groups' queues add up to the vif's, and ethtool -S's q<i>_group
-#    rows agree with them and with debugfs;
+#    rows agree with them and with debugfs; each queue has its own
+#    q<i>_{tx,rx}_{packets,bytes,dropped} rows, which grow with traffic;
 #  - under guest->dom0 TCP, passes, packets and ops rise, busy_pct is
 #    above 0 (the balancer's measure, then with rebalance_ms=0 its own
 #    window), and xnb_group_pass events arrive in tracefs;
@@ -16,7 +17,10 @@
 #  - a groups write (2 -> 3 -> 1 -> 2) remakes the directories, a file
 #    opened before reads ENODEV after, the pin holds, regroup moves are
 #    traced;
-#  - idle, every group's passes are back in the light context (kthread).
+#  - idle, every group's passes are back in the light context (kthread);
+#  - the guest unloads its netfront: the vif, not connected, has no
+#    q<i>_* rows (no queue without a group to show); reloaded, they come
+#    back counting from 0.
 # With perf in dom0 (not in the lab's image today) one perf one-liner.
 . /lab/xnb.sh
 xnb_ours_only
@@ -117,6 +121,17 @@ show
 lab_assert "queues add up to $nq, q<i>_group agree" placed
 from=$(xnb_ethtool "$vif" q0_group)
 lab_assert "q0_group agrees with debugfs" xnb_in_group "$vif-q0" "$from"
+# queue_rows_ok: every queue has its group and six counters, nothing more.
+queue_rows_ok() {
+	local i c
+	for ((i = 0; i < nq; i++)); do
+		for c in group tx_packets tx_bytes tx_dropped rx_packets rx_bytes rx_dropped; do
+			xnb_ethtool "$vif" "q${i}_$c" >/dev/null || { echo "no q${i}_$c"; return 1; }
+		done
+	done
+	[ "$(xnb_queue_rows "$vif")" = $((7 * nq)) ]
+}
+lab_assert "ethtool -S: each queue's group and counters" queue_rows_ok
 lab_assert "files valid with a guest" groups_ok
 
 # Counters and pass events under guest->dom0 TCP; busy_pct from the
@@ -125,6 +140,8 @@ lab_assert "files valid with a guest" groups_ok
 passes=$(xnb_sysfs_sum passes)
 packets=$(xnb_sysfs_sum packets)
 ops=$(xnb_sysfs_sum ops)
+q_tx=$(xnb_queue_sum "$vif" tx_packets) q_txb=$(xnb_queue_sum "$vif" tx_bytes)
+q_rx=$(xnb_queue_sum "$vif" rx_packets) q_rxb=$(xnb_queue_sum "$vif" rx_bytes)
 trace_on xnb_group_pass xnb_group_handoff
 timeout 40 iperf3 -c "$ip" -R -t 4 -f m >/run/sysfs-a.log 2>&1 &
 ipf=$!
@@ -138,6 +155,18 @@ lab_log "busy_pct summed over the groups during the transfer: $busy"
 lab_assert_gt "$(xnb_sysfs_sum passes)" "$passes" "passes rose"
 lab_assert_gt "$(xnb_sysfs_sum packets)" "$packets" "packets rose"
 lab_assert_gt "$(xnb_sysfs_sum ops)" "$ops" "ops rose"
+# The guest sent the data (its tx), dom0 the ACKs (its rx).
+lab_assert_gt "$(xnb_queue_sum "$vif" tx_packets)" "$q_tx" "q<i>_tx_packets rose"
+lab_assert_gt "$(xnb_queue_sum "$vif" tx_bytes)" "$q_txb" "q<i>_tx_bytes rose"
+lab_assert_gt "$(xnb_queue_sum "$vif" rx_packets)" "$q_rx" "q<i>_rx_packets rose"
+lab_assert_gt "$(xnb_queue_sum "$vif" rx_bytes)" "$q_rxb" "q<i>_rx_bytes rose"
+# One connection so far: the queues' counters are the vif's (one read
+# of both; again should a stray packet come between the two sums).
+qsum_is_total() {
+	ethtool -S "$vif" | awk '$1 == "tx_packets:" { t = $2 }
+		$1 ~ /^q[0-9]+_tx_packets:$/ { s += $2 } END { exit !(t == s) }'
+}
+lab_assert "q<i>_tx_packets add up to tx_packets" lab_wait 5 qsum_is_total
 if [ "$(cat $P/rebalance_ms)" != 0 ]; then
 	lab_assert_gt "$busy" 0 "busy_pct (balancer's measure) under traffic"
 fi
@@ -236,6 +265,21 @@ if command -v perf >/dev/null; then
 else
 	lab_log "no perf in dom0: the perf one-liner is not run"
 fi
+
+# The guest's netfront away and back: the vif stays, disconnected.
+out=$(lab_guest_exec 1 "rmmod xen-netfront" 60) || { echo "$out"; lab_fail "rmmod xen-netfront in g1"; }
+not_connected() { [ "$(xnb_ethtool "$vif" queues)" = 0 ]; }
+lab_assert "$vif not connected once netfront is gone" lab_wait 30 not_connected
+show
+lab_assert "no q<i>_* rows while not connected" test "$(xnb_queue_rows "$vif")" = 0
+out=$(lab_guest_exec 1 "insmod /lib/modules/*/kernel/drivers/net/xen-netfront.ko" 60) ||
+	{ echo "$out"; lab_fail "insmod xen-netfront in g1"; }
+lab_wait_vif 1
+lab_wait_ping "$ip" 120
+show
+lab_assert "the q<i>_* rows are back" queue_rows_ok
+lab_assert "q<i>_tx_packets from 0: fewer than tx_packets" \
+	test "$(xnb_queue_sum "$vif" tx_packets)" -lt "$(xnb_ethtool "$vif" tx_packets)"
 
 lab_destroy_all
 lab_load_backend
