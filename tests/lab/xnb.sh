@@ -74,6 +74,14 @@ xnb_queue_rows() {
 	ethtool -S "$1" | awk '$1 ~ /^q[0-9]+_[a-z_]+:$/ { n++ } END { print n + 0 }'
 }
 
+# xnb_channels VIF max|current: ethtool -l's combined channels of VIF, the
+# maximum or the current count.
+xnb_channels() {
+	ethtool -l "$1" | awk -v want="$2" '
+		/^Pre-set maximums:/ { s = "max" } /^Current hardware settings:/ { s = "current" }
+		$1 == "Combined:" && s == want { print $2; f = 1 } END { exit !f }'
+}
+
 # xnb_tracefs: the tracefs mount (/sys/kernel/tracing, mounted if need
 # be, else debugfs's tracing); fails without one.
 xnb_tracefs() {

@@ -81,7 +81,8 @@
  *   ethtool (process context, under rtnl)
  *     coalesce.c get_coalesce/set_coalesce: the vif's RX notification
  *                moderation (rx-usecs, rx-frames, adaptive-rx)
- *     stats.c    -S's per-queue rows and -l's count: vif->stats_queues
+ *     stats.c    -S's per-queue rows and -l's count (vif->stats_queues),
+ *                -l's maximum (vif->max_queues, the offer)
  *     interface.c  each channel's back-off timer: sends an EOI held
  *                back from a storm (xnb_lateeoi)
  *
@@ -493,6 +494,9 @@ struct xnb_queue {
  *    once xnb_vif_start has attached them all, 0 as a disconnect begins,
  *    before they go; read under rtnl, so one ethtool request sees one
  *    value from its count to its values.
+ *  - max_queues: the multi-queue-max-queues the backend offered at the
+ *    last InitWait, written by the xenbus thread (WRITE_ONCE), read by
+ *    ethtool -l (READ_ONCE).
  *  - credit_lock: credit; its bytes is peeked at lockless (READ_ONCE,
  *    stored with WRITE_ONCE by proto.c) to skip the lock when no rate
  *    is set.
@@ -555,6 +559,7 @@ struct xnb_vif {
 	struct xnb_queue_stats saved;
 	u64 saved_unsupported;
 	unsigned int stats_queues;	/* ethtool's per-queue rows, rtnl */
+	unsigned int max_queues;	/* offered: ethtool -l's maximum */
 
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;

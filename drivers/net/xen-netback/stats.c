@@ -22,6 +22,10 @@
  * rtnl, as the ethtool core holds it from the count to the values, and
  * is 0 before the queues go.
  *
+ * ethtool -l: the queues of the connection (combined channels: each
+ * queue is a TX and an RX ring), and the most the guest was offered;
+ * read-only, the guest chooses.
+ *
  * ethtool -i: no get_drvinfo, as in stock, so the core reports the
  * parent's driver: "vif" (the xenbus driver) and bus-info "vif-<d>-<n>".
  */
@@ -293,6 +297,20 @@ static void xnb_get_ethtool_stats(struct net_device *dev,
 	data[XNB_NR_STATS + XNB_ROW_FRAG_OVERFLOW] = 0;
 }
 
+/* ethtool -l, read-only: the queue count is the guest's choice, up to
+ * the backend's offer (max_queues, multi-queue-max-queues).  Combined:
+ * each queue has a TX and an RX ring and one group serves both.  0 while
+ * not connected.
+ */
+static void xnb_get_channels(struct net_device *dev,
+			     struct ethtool_channels *ch)
+{
+	struct xnb_vif *vif = netdev_priv(dev);
+
+	ch->max_combined = READ_ONCE(vif->max_queues);
+	ch->combined_count = xnb_queue_rows(vif);
+}
+
 /* ethtool -c/-C: the guest RX notification moderation (coalesce.c). */
 const struct ethtool_ops xnb_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_RX_USECS |
@@ -304,4 +322,5 @@ const struct ethtool_ops xnb_ethtool_ops = {
 	.get_sset_count = xnb_get_sset_count,
 	.get_strings = xnb_get_strings,
 	.get_ethtool_stats = xnb_get_ethtool_stats,
+	.get_channels = xnb_get_channels,
 };

@@ -8,6 +8,7 @@
 #  - the groups' queues add up to the vif's, and ethtool -S's q<i>_group
 #    rows agree with them and with debugfs; each queue has its own
 #    q<i>_{tx,rx}_{packets,bytes,dropped} rows, which grow with traffic;
+#    ethtool -l shows the queues and the offer, -L is refused;
 #  - under guest->dom0 TCP, passes, packets and ops rise, busy_pct is
 #    above 0 (the balancer's measure, then with rebalance_ms=0 its own
 #    window), and xnb_group_pass events arrive in tracefs;
@@ -19,8 +20,8 @@
 #    traced;
 #  - idle, every group's passes are back in the light context (kthread);
 #  - the guest unloads its netfront: the vif, not connected, has no
-#    q<i>_* rows (no queue without a group to show); reloaded, they come
-#    back counting from 0.
+#    q<i>_* rows (no queue without a group to show) and 0 channels;
+#    reloaded, they come back, the counters from 0.
 # With perf in dom0 (not in the lab's image today) one perf one-liner.
 . /lab/xnb.sh
 xnb_ours_only
@@ -132,6 +133,12 @@ queue_rows_ok() {
 	[ "$(xnb_queue_rows "$vif")" = $((7 * nq)) ]
 }
 lab_assert "ethtool -S: each queue's group and counters" queue_rows_ok
+ethtool -l "$vif"
+lab_assert "ethtool -l: $nq combined channels now" test "$(xnb_channels "$vif" current)" = "$nq"
+lab_assert "ethtool -l: the offer as maximum" \
+	test "$(xnb_channels "$vif" max)" = "$(xenstore-read "$be/multi-queue-max-queues")"
+set_channels() { ethtool -L "$vif" combined "$1"; }
+if set_channels 1; then lab_fail "ethtool -L accepted"; fi
 lab_assert "files valid with a guest" groups_ok
 
 # Counters and pass events under guest->dom0 TCP; busy_pct from the
@@ -272,12 +279,14 @@ not_connected() { [ "$(xnb_ethtool "$vif" queues)" = 0 ]; }
 lab_assert "$vif not connected once netfront is gone" lab_wait 30 not_connected
 show
 lab_assert "no q<i>_* rows while not connected" test "$(xnb_queue_rows "$vif")" = 0
+lab_assert "ethtool -l: no channels while not connected" test "$(xnb_channels "$vif" current)" = 0
 out=$(lab_guest_exec 1 "insmod /lib/modules/*/kernel/drivers/net/xen-netfront.ko" 60) ||
 	{ echo "$out"; lab_fail "insmod xen-netfront in g1"; }
 lab_wait_vif 1
 lab_wait_ping "$ip" 120
 show
 lab_assert "the q<i>_* rows are back" queue_rows_ok
+lab_assert "ethtool -l: $nq channels again" test "$(xnb_channels "$vif" current)" = "$nq"
 lab_assert "q<i>_tx_packets from 0: fewer than tx_packets" \
 	test "$(xnb_queue_sum "$vif" tx_packets)" -lt "$(xnb_ethtool "$vif" tx_packets)"
 
