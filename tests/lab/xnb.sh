@@ -9,10 +9,15 @@ xnb_ours_only() {
 	[ "$NETBACK" = ours ] || lab_skip "a feature of our driver only (NETBACK=$NETBACK)"
 }
 
-xnb_groups_file() {
+xnb_debugfs() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	cat /sys/kernel/debug/xen-netback/groups
+	echo /sys/kernel/debug/xen-netback
 }
+
+xnb_groups_file() { cat "$(xnb_debugfs)/groups"; }
+
+# xnb_io_ring VIF Q: the debugfs ring dump of VIF's queue Q.
+xnb_io_ring() { cat "$(xnb_debugfs)/$1/io_ring_q$2"; }
 
 # xnb_group_of QUEUE: index of the group serving QUEUE (e.g. vif1.0-q0).
 xnb_group_of() {

@@ -35,6 +35,9 @@
  *   stats readers (any context; take vif->stats_lock)
  *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
  *     groupset.c debugfs "groups" (takes each group->lock)
+ *     interface.c debugfs <vif>/io_ring_q<N>: one queue's ring indices,
+ *                no lock (the disconnect removes the files before the
+ *                rings go, which waits for the reads under way)
  *     sysfs.c    /sys/module/xen_netback/groups/<n>/ (process context,
  *                takes xnb_assign_mutex); group counters through
  *                xnb_group_stats_read() here and in debugfs and balance.c;
@@ -494,6 +497,8 @@ struct xnb_queue {
  *    once xnb_vif_start has attached them all, 0 as a disconnect begins,
  *    before they go; read under rtnl, so one ethtool request sees one
  *    value from its count to its values.
+ *  - debugfs: the vif's debugfs directory, made by xnb_vif_start and
+ *    removed first by xnb_vif_disconnect, under the backend lock.
  *  - max_queues: the multi-queue-max-queues the backend offered at the
  *    last InitWait, written by the xenbus thread (WRITE_ONCE), read by
  *    ethtool -l (READ_ONCE).
@@ -560,6 +565,7 @@ struct xnb_vif {
 	u64 saved_unsupported;
 	unsigned int stats_queues;	/* ethtool's per-queue rows, rtnl */
 	unsigned int max_queues;	/* offered: ethtool -l's maximum */
+	struct dentry *debugfs;		/* xen-netback/<vif>/ while connected */
 
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;
@@ -791,6 +797,11 @@ void xnb_group_stats_read(const struct xnb_group *group,
 int xnb_queue_group_index(struct xnb_queue *queue);
 int xnb_groups_set_batch(unsigned int batch);
 int xnb_groups_set_count(unsigned int n);
+/* The driver's debugfs directory, xen-netback/: made at module init
+ * before the backend driver registers, removed at exit after it is gone
+ * (an ERR_PTR or NULL without debugfs, which debugfs calls take).
+ */
+extern struct dentry *xnb_debugfs_dir;
 int xnb_debugfs_init(void);
 void xnb_debugfs_exit(void);
 

@@ -710,7 +710,7 @@ int xnb_queue_group_index(struct xnb_queue *q)
 	return index;
 }
 
-static struct dentry *xnb_debugfs_dir;
+struct dentry *xnb_debugfs_dir;
 
 /* Ring indices and wakeup state: what to look at when a queue stalls.
  * The shared indices are the guest's to change; this is a snapshot.
@@ -804,8 +804,9 @@ DEFINE_SHOW_ATTRIBUTE(xnb_groups);
 /**
  * xnb_debugfs_init() - Create /sys/kernel/debug/xen-netback/.
  *
- * Description: With the "groups" file and the balancer's "balance".
- * A debugfs failure is not an error.
+ * Description: With the "groups" file and the balancer's "balance";
+ * each connected vif adds its directory (interface.c).  A debugfs
+ * failure is not an error.
  *
  * Context: Process context (module init).
  * Return: Always 0.

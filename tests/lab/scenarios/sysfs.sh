@@ -8,7 +8,9 @@
 #  - the groups' queues add up to the vif's, and ethtool -S's q<i>_group
 #    rows agree with them and with debugfs; each queue has its own
 #    q<i>_{tx,rx}_{packets,bytes,dropped} rows, which grow with traffic;
-#    ethtool -l shows the queues and the offer, -L is refused;
+#    ethtool -l shows the queues and the offer, -L is refused; debugfs
+#    xen-netback/<vif>/io_ring_q<i> shows each queue's ring indices and
+#    group;
 #  - under guest->dom0 TCP, passes, packets and ops rise, busy_pct is
 #    above 0 (the balancer's measure, then with rebalance_ms=0 its own
 #    window), and xnb_group_pass events arrive in tracefs;
@@ -20,7 +22,8 @@
 #    traced;
 #  - idle, every group's passes are back in the light context (kthread);
 #  - the guest unloads its netfront: the vif, not connected, has no
-#    q<i>_* rows (no queue without a group to show) and 0 channels;
+#    q<i>_* rows (no queue without a group to show), 0 channels and no
+#    debugfs directory;
 #    reloaded, they come back, the counters from 0.
 # With perf in dom0 (not in the lab's image today) one perf one-liner.
 . /lab/xnb.sh
@@ -133,6 +136,19 @@ queue_rows_ok() {
 	[ "$(xnb_queue_rows "$vif")" = $((7 * nq)) ]
 }
 lab_assert "ethtool -S: each queue's group and counters" queue_rows_ok
+# io_ring_ok: debugfs has each queue's ring dump, naming its group.
+io_ring_ok() {
+	local i out
+	for ((i = 0; i < nq; i++)); do
+		out=$(xnb_io_ring "$vif" $i) || return 1
+		grep -q "^queue $i ($vif-q$i) group $(xnb_ethtool "$vif" q${i}_group) " <<<"$out" &&
+			grep -qE '^tx: req_prod [0-9]+ req_cons [0-9]+ req_event [0-9]+ rsp_prod_pvt [0-9]+ rsp_prod [0-9]+ rsp_event [0-9]+$' <<<"$out" &&
+			grep -qE '^rx: req_prod [0-9]+ ' <<<"$out" || { echo "$out"; return 1; }
+	done
+	[ ! -e "$(xnb_debugfs)/$vif/io_ring_q$nq" ]
+}
+xnb_io_ring "$vif" 0
+lab_assert "debugfs $vif/io_ring_q<i>" io_ring_ok
 ethtool -l "$vif"
 lab_assert "ethtool -l: $nq combined channels now" test "$(xnb_channels "$vif" current)" = "$nq"
 lab_assert "ethtool -l: the offer as maximum" \
@@ -280,6 +296,7 @@ lab_assert "$vif not connected once netfront is gone" lab_wait 30 not_connected
 show
 lab_assert "no q<i>_* rows while not connected" test "$(xnb_queue_rows "$vif")" = 0
 lab_assert "ethtool -l: no channels while not connected" test "$(xnb_channels "$vif" current)" = 0
+lab_assert "no debugfs $vif/ while not connected" test ! -e "$(xnb_debugfs)/$vif"
 out=$(lab_guest_exec 1 "insmod /lib/modules/*/kernel/drivers/net/xen-netfront.ko" 60) ||
 	{ echo "$out"; lab_fail "insmod xen-netfront in g1"; }
 lab_wait_vif 1
@@ -287,6 +304,7 @@ lab_wait_ping "$ip" 120
 show
 lab_assert "the q<i>_* rows are back" queue_rows_ok
 lab_assert "ethtool -l: $nq channels again" test "$(xnb_channels "$vif" current)" = "$nq"
+lab_assert "debugfs $vif/io_ring_q<i> again" io_ring_ok
 lab_assert "q<i>_tx_packets from 0: fewer than tx_packets" \
 	test "$(xnb_queue_sum "$vif" tx_packets)" -lt "$(xnb_ethtool "$vif" tx_packets)"
 
