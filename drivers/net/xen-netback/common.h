@@ -101,15 +101,17 @@
  *                kept over the moves without a CPU hotplug state);
  *                then for groups sysfs.c makes the new set's
  *                directories (xnb_sysfs_update, outside that mutex);
- *                rebalance_ms: (re)arms the balancer, only between
- *                xnb_balance_start and _stop
+ *                rebalance_ms: (re)arms the balancer's work with its
+ *                new period, only between xnb_balance_start and _stop
  *
  *   balancer: a delayed work item on system_wq every rebalance_ms
  *     balance.c  xnb_balance_run: under the assign mutex, measures each
  *                group's busy time and each queue's load, asks proto.c
  *                (xnb_balance_pick) and moves at most one queue with
  *                groupset.c's xnb_group_move_locked (waits for the old
- *                group's poll, like a pin)
+ *                group's poll, like a pin).  With rebalance_ms=0 it
+ *                runs every XNB_BUSY_WINDOW_MS and only measures (the
+ *                window sysfs's busy_pct shows)
  *
  *   CPU hotplug: the hotplug thread of the CPU coming or going (process
  *   context, may sleep; the hotplug holds the CPU hotplug lock)
@@ -808,6 +810,8 @@ void xnb_debugfs_exit(void);
 /* balance.c */
 #define XNB_REBALANCE_MIN_MS	100u
 #define XNB_REBALANCE_MAX_MS	60000u
+/* busy_pct's window while the balancer is off (rebalance_ms=0). */
+#define XNB_BUSY_WINDOW_MS	1000u
 void xnb_balance_set_interval(unsigned int ms);
 void xnb_balance_start(void);
 void xnb_balance_stop(void);

@@ -12,8 +12,10 @@
 #    xen-netback/<vif>/io_ring_q<i> shows each queue's ring indices and
 #    group;
 #  - under guest->dom0 TCP, passes, packets and ops rise, busy_pct is
-#    above 0 (the balancer's measure, then with rebalance_ms=0 its own
-#    window), and xnb_group_pass events arrive in tracefs;
+#    above 0 (the balancer's measure, then with rebalance_ms=0 its fixed
+#    1000 ms window), two reads in a row agree and reads 0.2 s apart
+#    change it at most once a second, and xnb_group_pass events arrive
+#    in tracefs;
 #  - pinning the vif (worker-group key) moves both queues: the q<i>_group
 #    rows and the groups' queues follow, and an xnb_queue_move event
 #    says reason=pin;
@@ -202,8 +204,8 @@ lab_assert_gt "$tx" 0 "pass events count guest TX packets"
 lab_log "xnb_group_handoff events: $(grep -c 'xnb_group_handoff:' "$T/trace")"
 grep -m2 'xnb_group_handoff:' "$T/trace"
 
-# The pin, under traffic, with busy_pct's own window (balancer off: it
-# moves nothing meanwhile either).
+# The pin, under traffic, with the balancer off: it moves nothing, and
+# measures busy_pct over fixed 1000 ms windows, which reads do not move.
 echo 0 >$P/rebalance_ms || lab_fail "rebalance_ms=0"
 from=$(xnb_ethtool "$vif" q0_group)
 to=$((1 - from))
@@ -211,14 +213,11 @@ q0_in() { [ "$(xnb_ethtool "$vif" q0_group)" = "$1" ]; }
 trace_on xnb_queue_move
 # Long enough for dom0's shell, slow under TCG (a command can take a
 # second), to pin and read while the transfer still runs.
-timeout 60 iperf3 -c "$ip" -R -t 15 -f m >/run/sysfs-b.log 2>&1 &
+timeout 70 iperf3 -c "$ip" -R -t 20 -f m >/run/sysfs-b.log 2>&1 &
 ipf=$!
 sleep 1
-for d in "$G"/*/; do cat "${d}busy_pct" >/dev/null; done	# the windows open
 xenstore-write "$be/worker-group" $to
 lab_assert "q0_group follows the pin to $to" lab_wait 10 q0_in $to
-# One read a group, each closing its window (a read XNB_BUSY_MIN_MS
-# after the last opens a new one): summed here, not read again.
 kill -0 $ipf 2>/dev/null || lab_fail "the transfer ended before busy_pct was read"
 pcts='' busy=0
 for d in "$G"/*/; do
@@ -227,6 +226,27 @@ for d in "$G"/*/; do
 	pcts="$pcts ${d##*/}=$v"
 	busy=$((busy + v))
 done
+# Two reads in a row give the window's value twice (again, should a
+# window end between them).
+same_twice() { [ "$(xnb_sysfs "$1" busy_pct)" = "$(xnb_sysfs "$1" busy_pct)" ]; }
+lab_assert "busy_pct: two reads in a row agree" lab_wait 5 same_twice "$to"
+# Reads 0.2 s apart change the value only as windows end: at most once
+# per second elapsed, plus one.
+busy_steady() {
+	local i v last='' changes=0 t0 t1 ms
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	for ((i = 0; i < 8; i++)); do
+		v=$(xnb_sysfs "$1" busy_pct)
+		[ -n "$last" ] && [ "$v" != "$last" ] && changes=$((changes + 1))
+		last=$v
+		sleep 0.2
+	done
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
+	lab_log "group $1: busy_pct changed $changes times over 8 reads in $ms ms"
+	[ "$changes" -le $((ms / 1000 + 1)) ]
+}
+lab_assert "busy_pct: reads do not move its window" busy_steady "$to"
 wait $ipf || { cat /run/sysfs-b.log; lab_fail "iperf3 -R from $ip across the pin"; }
 trace_off
 grep receiver /run/sysfs-b.log
