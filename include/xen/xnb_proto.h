@@ -1113,6 +1113,23 @@ struct xnb_bal_move {
 };
 
 /**
+ * xnb_busy_share() - How busy a group was over a window.
+ * @busy_then: the group's time in passes (ns) at the window's start
+ * @busy_now: the same at its end
+ * @dt: the window's length (ns)
+ *
+ * The balancer's measure (balance.c), and sysfs's busy_pct.  A pass
+ * that straddles the window's start counts in full, so the busy time
+ * may exceed @dt: clamped to it.  Any window length is taken, without
+ * overflow.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the busy time over @dt in 1/XNB_BAL_SCALE (rounded down), at
+ * most XNB_BAL_SCALE; 0 for an empty window or a count that went back.
+ */
+u32 xnb_busy_share(u64 busy_then, u64 busy_now, u64 dt);
+
+/**
  * xnb_balance_pick() - Pick a queue to move from the busiest group.
  * @busy: how busy each group was over the interval, in permille
  * @nr_groups: the number of groups, entries of @busy

@@ -9,10 +9,15 @@ xnb_ours_only() {
 	[ "$NETBACK" = ours ] || lab_skip "a feature of our driver only (NETBACK=$NETBACK)"
 }
 
-xnb_groups_file() {
+xnb_debugfs() {
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
-	cat /sys/kernel/debug/xen-netback/groups
+	echo /sys/kernel/debug/xen-netback
 }
+
+xnb_groups_file() { cat "$(xnb_debugfs)/groups"; }
+
+# xnb_io_ring VIF Q: the debugfs ring dump of VIF's queue Q.
+xnb_io_ring() { cat "$(xnb_debugfs)/$1/io_ring_q$2"; }
 
 # xnb_group_of QUEUE: index of the group serving QUEUE (e.g. vif1.0-q0).
 xnb_group_of() {
@@ -59,6 +64,27 @@ xnb_sysfs_sum() {
 # xnb_queue_groups VIF: the q<i>_group rows of ethtool -S, in queue order.
 xnb_queue_groups() {
 	ethtool -S "$1" | awk '$1 ~ /^q[0-9]+_group:$/ { print $2 }'
+}
+
+# xnb_queue_sum VIF COUNTER: ethtool -S's q<i>_COUNTER rows of VIF summed
+# over its queues (0 without such rows).
+xnb_queue_sum() {
+	ethtool -S "$1" | awk -v c="_$2:" '
+		$1 ~ /^q[0-9]+_/ && substr($1, length($1) - length(c) + 1) == c { s += $2 }
+		END { print s + 0 }'
+}
+
+# xnb_queue_rows VIF: how many q<i>_* rows ethtool -S shows for VIF.
+xnb_queue_rows() {
+	ethtool -S "$1" | awk '$1 ~ /^q[0-9]+_[a-z_]+:$/ { n++ } END { print n + 0 }'
+}
+
+# xnb_channels VIF max|current: ethtool -l's combined channels of VIF, the
+# maximum or the current count.
+xnb_channels() {
+	ethtool -l "$1" | awk -v want="$2" '
+		/^Pre-set maximums:/ { s = "max" } /^Current hardware settings:/ { s = "current" }
+		$1 == "Combined:" && s == want { print $2; f = 1 } END { exit !f }'
 }
 
 # xnb_tracefs: the tracefs mount (/sys/kernel/tracing, mounted if need

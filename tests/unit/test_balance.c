@@ -241,6 +241,43 @@ static const struct cpu_case cpu_cases[] = {
 	{ "no groups", 2, 0, { 0, OFF }, { 0 }, { 0 }, { 0 }, 0, { 0, OFF } },
 };
 
+/* xnb_busy_share: permille of the window busy, clamped, any length. */
+static void test_busy_share(void **state)
+{
+	static const u64 sec = 1000000000ull;
+	static const u64 year = 365ull * 24 * 3600 * sec;
+	static const u64 edge = ~0ULL / XNB_BAL_SCALE;	/* still multiplied */
+	static const struct {
+		const char *name;
+		u64 then, now, dt;
+		u32 want;
+	} c[] = {
+		{ "idle", 0, 0, sec, 0 },
+		{ "half", 100, sec / 2 + 100, sec, 500 },
+		{ "all of it", 7, sec + 7, sec, 1000 },
+		{ "a pass straddling the start: clamped", 0, sec + sec / 5, sec, 1000 },
+		{ "rounded down", 0, 1999999, sec, 1 },
+		{ "under one permille", 0, 999999, sec, 0 },
+		{ "empty window", 5, 10, 0, 0 },
+		{ "count went back", 10, 5, sec, 0 },
+		{ "a year, a quarter busy", 0, year / 4, year, 250 },
+		{ "at the multiply's edge", 0, edge - 1, edge, 999 },
+		{ "just past it", 0, (edge + 1) / 2, edge + 1, 500 },
+		{ "the longest window, half busy", 0, ~0ULL / 2, ~0ULL, 500 },
+		{ "the longest window, all but 1 ns", 1, ~0ULL, ~0ULL, 1000 },
+		{ "busy near the top of the range", ~0ULL - sec, ~0ULL, 2 * sec, 500 },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		u32 got = xnb_busy_share(c[i].then, c[i].now, c[i].dt);
+
+		if (got != c[i].want)
+			fail_msg("%s: %u, want %u", c[i].name, got, c[i].want);
+	}
+}
+
 static void test_cpu_place(void **state)
 {
 	unsigned int i, j;
@@ -305,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_balance_idle_noise),
 		cmocka_unit_test(test_balance_no_candidate_keeps_streak),
 		cmocka_unit_test(test_balance_no_groups),
+		cmocka_unit_test(test_busy_share),
 		cmocka_unit_test(test_cpu_place),
 		cmocka_unit_test(test_cpu_place_cycles),
 	};

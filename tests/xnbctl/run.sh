@@ -398,7 +398,8 @@ EOF
 }
 
 # vif5.0: a driver without the q<i>_group rows (older than the sysfs
-# interface); vif6.0: queue 1 in no group (U64_MAX, disconnecting).
+# interface); vif6.0: queue 1 in no group (U64_MAX, as older drivers
+# showed while disconnecting).
 t_status_queue_rows() {
 	fx_driver 1
 	fx_group 0 0 light 1 0 0 0 0 0 0 0 0

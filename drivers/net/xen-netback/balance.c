@@ -12,8 +12,13 @@
  * pinned vif, queues moved in the last XNB_BAL_HOLD intervals and queues
  * not measured over a whole interval yet never move.
  *
- * A new group set (groups written at runtime) or the balancer switched
- * on again starts the measurement over: the first run only samples.
+ * With the balancer off (rebalance_ms=0) the work still runs, every
+ * XNB_BUSY_WINDOW_MS, and only measures: each group's busy fraction over
+ * a fixed window is what sysfs's busy_pct shows (xnb_balance_busy()),
+ * whoever reads it and however often.  Switched on again, its streak
+ * starts over and its first interval only measures.  A new group set
+ * (groups written at runtime) starts the measurement over: the first
+ * run only samples.
  *
  * /sys/kernel/debug/xen-netback/balance shows the last measurement and
  * the last moves.
@@ -41,7 +46,7 @@ static DECLARE_DELAYED_WORK(xnb_bal_work, xnb_balance_run);
 /* Whether the work may be (re)armed: between start and stop. */
 static DEFINE_MUTEX(xnb_bal_lock);
 static bool xnb_bal_started;
-/* Set when the balancer is switched on: the last sample is stale. */
+/* Set when the balancer is switched on: its streak is stale. */
 static bool xnb_bal_resync;
 static unsigned long xnb_bal_moves;	/* read lockless by debugfs */
 
@@ -73,30 +78,34 @@ unsigned long xnb_balance_moves(void)
 }
 
 /**
- * xnb_balance_busy() - A group's busy share as the balancer measured it.
+ * xnb_balance_busy() - A group's busy share over the last window.
  * @group: the group's index in the set in force
  * @permille: set to the group's time in passes over the balancer's last
- *	interval, in 1/XNB_BAL_SCALE of it (at most XNB_BAL_SCALE)
+ *	interval (every rebalance_ms, or XNB_BUSY_WINDOW_MS with the
+ *	balancer off), in 1/XNB_BAL_SCALE of it (at most XNB_BAL_SCALE)
  *
- * sysfs's busy_pct shows this while the balancer runs.
+ * sysfs's busy_pct shows this.  Reading it changes nothing.
  *
  * Context: Process context; the caller holds xnb_assign_mutex, under
  * which the measurement changes.
- * Return: true when the balancer runs and has measured the set in force
- * over a whole interval since it (re)started; else false, @permille
- * untouched.
+ * Return: true once the set in force was measured over a whole
+ * interval; else false, @permille untouched.
  */
 bool xnb_balance_busy(unsigned int group, u32 *permille)
 	__must_hold(&xnb_assign_mutex)
 {
 	lockdep_assert_held(&xnb_assign_mutex);
-	/* Switched on again: the next run starts over (xnb_bal_resync). */
-	if (!READ_ONCE(xnb_rebalance_ms) || READ_ONCE(xnb_bal_resync) ||
-	    !xnb_bal.measured || xnb_bal.gen != xnb_groups_gen ||
+	if (!xnb_bal.measured || xnb_bal.gen != xnb_groups_gen ||
 	    group >= xnb_bal.nr)
 		return false;
 	*permille = xnb_bal.busy[group];
 	return true;
+}
+
+/* The work's period: the balancer's, or busy_pct's window without it. */
+static unsigned long xnb_bal_period(unsigned int ms)
+{
+	return msecs_to_jiffies(ms ? ms : XNB_BUSY_WINDOW_MS);
 }
 
 static void xnb_bal_free(void)
@@ -177,14 +186,17 @@ static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
 	xnb_bal.log_next = (xnb_bal.log_next + 1) % XNB_BAL_LOG;
 }
 
-/* One interval: measure, decide, move at most one queue. */
-static void xnb_bal_interval(u64 now)
+/* One interval: measure, and with @pick decide and move at most one
+ * queue.  Without, the queues' loads are sampled all the same, so that a
+ * balancer switched on has a whole interval to judge at its next run.
+ */
+static void xnb_bal_interval(u64 now, bool pick)
 	__must_hold(&xnb_assign_mutex)
 {
 	unsigned int i, n = xnb_nr_groups, nq = 0, k = 0;
 	u64 dt = now - xnb_bal.when_ns;
-	struct xnb_bal_queue *bq;
-	struct xnb_queue **qs, *q;
+	struct xnb_bal_queue *bq = NULL;
+	struct xnb_queue **qs = NULL, *q;
 	struct xnb_bal_move mv;
 	u32 prev = xnb_bal.sample;
 
@@ -194,25 +206,21 @@ static void xnb_bal_interval(u64 now)
 	for (i = 0; i < n; i++) {
 		struct xnb_group *g = &xnb_groups[i];
 		struct xnb_group_counters c;
-		u64 b;
 
 		xnb_group_stats_read(g, &c);
-		b = c.busy_ns;
-
-		/* A poll that straddles a sample may count a little past
-		 * the interval: clamped to it.
-		 */
-		xnb_bal.busy[i] = div64_u64(min(b - xnb_bal.busy_ns[i], dt) *
-					    XNB_BAL_SCALE, dt);
-		xnb_bal.busy_ns[i] = b;
+		xnb_bal.busy[i] = xnb_busy_share(xnb_bal.busy_ns[i], c.busy_ns,
+						 dt);
+		xnb_bal.busy_ns[i] = c.busy_ns;
 		nq += g->nr_queues;
 	}
 	xnb_bal.when_ns = now;
 	xnb_bal.measured = true;
 	xnb_bal_next_sample();
 
-	bq = kvmalloc_array(max(nq, 1u), sizeof(*bq), GFP_KERNEL);
-	qs = kvmalloc_array(max(nq, 1u), sizeof(*qs), GFP_KERNEL);
+	if (pick) {
+		bq = kvmalloc_array(max(nq, 1u), sizeof(*bq), GFP_KERNEL);
+		qs = kvmalloc_array(max(nq, 1u), sizeof(*qs), GFP_KERNEL);
+	}
 	for (i = 0; i < n; i++) {
 		list_for_each_entry(q, &xnb_groups[i].queues, group_node) {
 			unsigned long load = READ_ONCE(q->load);
@@ -232,7 +240,7 @@ static void xnb_bal_interval(u64 now)
 				q->bal_hold--;
 		}
 	}
-	/* Out of memory: this interval only samples. */
+	/* Out of memory, or not to pick: this interval only samples. */
 	if (bq && qs &&
 	    xnb_balance_pick(xnb_bal.busy, n, bq, k, &xnb_bal.st, &mv)) {
 		q = qs[mv.queue];
@@ -253,27 +261,34 @@ static void xnb_bal_interval(u64 now)
 
 static void xnb_balance_run(struct work_struct *work)
 {
-	unsigned int ms;
+	bool resync;
 	u64 now;
 
 	mutex_lock(&xnb_assign_mutex);
 	now = ktime_get_ns();
 	if (!xnb_groups) {
 		/* init or exit under way */
-	} else if (!xnb_bal.valid || READ_ONCE(xnb_bal_resync) ||
-		   xnb_bal.gen != xnb_groups_gen || xnb_bal.nr != xnb_nr_groups) {
+	} else if (!xnb_bal.valid || xnb_bal.gen != xnb_groups_gen ||
+		   xnb_bal.nr != xnb_nr_groups) {
 		WRITE_ONCE(xnb_bal_resync, false);
 		xnb_bal_reset(now);
 	} else {
-		xnb_bal_interval(now);
+		/* Switched on again: the streak starts over, and the interval
+		 * that ends now, partly with the balancer off, moves nothing.
+		 */
+		resync = READ_ONCE(xnb_bal_resync);
+		if (resync) {
+			WRITE_ONCE(xnb_bal_resync, false);
+			memset(&xnb_bal.st, 0, sizeof(xnb_bal.st));
+		}
+		xnb_bal_interval(now, READ_ONCE(xnb_rebalance_ms) && !resync);
 	}
 	mutex_unlock(&xnb_assign_mutex);
 
 	mutex_lock(&xnb_bal_lock);
-	ms = READ_ONCE(xnb_rebalance_ms);
-	if (xnb_bal_started && ms)
+	if (xnb_bal_started)
 		queue_delayed_work(system_wq, &xnb_bal_work,
-				   msecs_to_jiffies(ms));
+				   xnb_bal_period(READ_ONCE(xnb_rebalance_ms)));
 	mutex_unlock(&xnb_bal_lock);
 }
 
@@ -284,7 +299,8 @@ static void xnb_balance_run(struct work_struct *work)
  *
  * Also called before load, from the module's options.  Anything but 0
  * runs the balancer from now on with that period; switching it on again
- * starts the measurement over.  The same value again changes nothing.
+ * starts its streak over.  0 leaves the work measuring busy_pct every
+ * XNB_BUSY_WINDOW_MS.  The same value again changes nothing.
  *
  * Context: Process context (a module parameter written, at load or
  * through sysfs).  Takes xnb_bal_lock.
@@ -300,13 +316,9 @@ void xnb_balance_set_interval(unsigned int ms)
 	if (!READ_ONCE(xnb_rebalance_ms))
 		WRITE_ONCE(xnb_bal_resync, true);
 	WRITE_ONCE(xnb_rebalance_ms, ms);
-	if (xnb_bal_started) {
-		if (ms)
-			mod_delayed_work(system_wq, &xnb_bal_work,
-					 msecs_to_jiffies(ms));
-		else
-			cancel_delayed_work(&xnb_bal_work);
-	}
+	/* The window under way ends later: measured as long as it lasts. */
+	if (xnb_bal_started)
+		mod_delayed_work(system_wq, &xnb_bal_work, xnb_bal_period(ms));
 	mutex_unlock(&xnb_bal_lock);
 }
 
@@ -317,15 +329,11 @@ void xnb_balance_set_interval(unsigned int ms)
  */
 void xnb_balance_start(void)
 {
-	unsigned int ms;
-
 	mutex_lock(&xnb_bal_lock);
 	xnb_bal_started = true;
 	WRITE_ONCE(xnb_bal_resync, true);
-	ms = READ_ONCE(xnb_rebalance_ms);
-	if (ms)
-		queue_delayed_work(system_wq, &xnb_bal_work,
-				   msecs_to_jiffies(ms));
+	queue_delayed_work(system_wq, &xnb_bal_work,
+			   xnb_bal_period(READ_ONCE(xnb_rebalance_ms)));
 	mutex_unlock(&xnb_bal_lock);
 }
 

@@ -35,6 +35,9 @@
  *   stats readers (any context; take vif->stats_lock)
  *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
  *     groupset.c debugfs "groups" (takes each group->lock)
+ *     interface.c debugfs <vif>/io_ring_q<N>: one queue's ring indices,
+ *                no lock (the disconnect removes the files before the
+ *                rings go, which waits for the reads under way)
  *     sysfs.c    /sys/module/xen_netback/groups/<n>/ (process context,
  *                takes xnb_assign_mutex); group counters through
  *                xnb_group_stats_read() here and in debugfs and balance.c;
@@ -81,6 +84,8 @@
  *   ethtool (process context, under rtnl)
  *     coalesce.c get_coalesce/set_coalesce: the vif's RX notification
  *                moderation (rx-usecs, rx-frames, adaptive-rx)
+ *     stats.c    -S's per-queue rows and -l's count (vif->stats_queues),
+ *                -l's maximum (vif->max_queues, the offer)
  *     interface.c  each channel's back-off timer: sends an EOI held
  *                back from a storm (xnb_lateeoi)
  *
@@ -96,15 +101,17 @@
  *                kept over the moves without a CPU hotplug state);
  *                then for groups sysfs.c makes the new set's
  *                directories (xnb_sysfs_update, outside that mutex);
- *                rebalance_ms: (re)arms the balancer, only between
- *                xnb_balance_start and _stop
+ *                rebalance_ms: (re)arms the balancer's work with its
+ *                new period, only between xnb_balance_start and _stop
  *
  *   balancer: a delayed work item on system_wq every rebalance_ms
  *     balance.c  xnb_balance_run: under the assign mutex, measures each
  *                group's busy time and each queue's load, asks proto.c
  *                (xnb_balance_pick) and moves at most one queue with
  *                groupset.c's xnb_group_move_locked (waits for the old
- *                group's poll, like a pin)
+ *                group's poll, like a pin).  With rebalance_ms=0 it
+ *                runs every XNB_BUSY_WINDOW_MS and only measures (the
+ *                window sysfs's busy_pct shows)
  *
  *   CPU hotplug: the hotplug thread of the CPU coming or going (process
  *   context, may sleep; the hotplug holds the CPU hotplug lock)
@@ -155,7 +162,8 @@
  *                lockdep_assert_cpus_held())
  *   xnb_sysfs_mutex -> xnb_assign_mutex (a sysfs read takes the latter
  *                only: directories are removed without it, see sysfs.c)
- *   backend lock -> rtnl (xnb_vif_start, unregister at destroy)
+ *   backend lock -> rtnl (xnb_vif_start, xnb_vif_disconnect,
+ *                unregister at destroy)
  *   xnb_assign_mutex -> group lock
  *   pass lock (only ever tried) -> group lock, mcast lock,
  *                credit_lock, carrier_lock, a queue's rx_skbs lock
@@ -358,6 +366,10 @@ struct xnb_backoff {
  *    and read with u64_stats_read, under vif->stats_lock (the queues
  *    array must not go meanwhile).
  *  - bal_load, bal_sample, bal_hold: under xnb_assign_mutex.
+ *  - last_group: the index of the group the last attach gave the queue,
+ *    written (WRITE_ONCE) by that attach under xnb_assign_mutex, kept
+ *    by a detach; read lockless (READ_ONCE) by ethtool -S, to which a
+ *    queue moving shows the group it leaves until it arrives.
  *  - rx_notify_timer: set up at alloc, armed by the pass, cancelled at
  *    release (after the detach: no pass arms it again); its function
  *    only kicks.  rx_dim: net_dim() by the pass; its work (system_wq)
@@ -453,6 +465,7 @@ struct xnb_queue {
 	unsigned long bal_load;		/* load at the last sample */
 	u32 bal_sample;			/* that sample's number; 0: none */
 	u32 bal_hold;			/* samples before it may move again */
+	int last_group;			/* given by the last attach */
 };
 
 /* Locking:
@@ -485,6 +498,16 @@ struct xnb_queue {
  *    the group workers, the control ring's work through xnb_vif_fatal).
  *  - stats_lock: queues and num_queues against the stats readers, and
  *    saved, saved_unsupported.
+ *  - stats_queues: the queues ethtool shows per-queue rows for (-S) and
+ *    counts (-l): written under rtnl by the xenbus thread, num_queues
+ *    once xnb_vif_start has attached them all, 0 as a disconnect begins,
+ *    before they go; read under rtnl, so one ethtool request sees one
+ *    value from its count to its values.
+ *  - debugfs: the vif's debugfs directory, made by xnb_vif_start and
+ *    removed first by xnb_vif_disconnect, under the backend lock.
+ *  - max_queues: the multi-queue-max-queues the backend offered at the
+ *    last InitWait, written by the xenbus thread (WRITE_ONCE), read by
+ *    ethtool -l (READ_ONCE).
  *  - credit_lock: credit; its bytes is peeked at lockless (READ_ONCE,
  *    stored with WRITE_ONCE by proto.c) to skip the lock when no rate
  *    is set.
@@ -548,6 +571,9 @@ struct xnb_vif {
 	spinlock_t stats_lock;
 	struct xnb_queue_stats saved;
 	u64 saved_unsupported;
+	unsigned int stats_queues;	/* ethtool's per-queue rows, rtnl */
+	unsigned int max_queues;	/* offered: ethtool -l's maximum */
+	struct dentry *debugfs;		/* xen-netback/<vif>/ while connected */
 
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;
@@ -780,12 +806,19 @@ void xnb_group_stats_read(const struct xnb_group *group,
 int xnb_queue_group_index(struct xnb_queue *queue);
 int xnb_groups_set_batch(unsigned int batch);
 int xnb_groups_set_count(unsigned int n);
+/* The driver's debugfs directory, xen-netback/: made at module init
+ * before the backend driver registers, removed at exit after it is gone
+ * (an ERR_PTR or NULL without debugfs, which debugfs calls take).
+ */
+extern struct dentry *xnb_debugfs_dir;
 int xnb_debugfs_init(void);
 void xnb_debugfs_exit(void);
 
 /* balance.c */
 #define XNB_REBALANCE_MIN_MS	100u
 #define XNB_REBALANCE_MAX_MS	60000u
+/* busy_pct's window while the balancer is off (rebalance_ms=0). */
+#define XNB_BUSY_WINDOW_MS	1000u
 void xnb_balance_set_interval(unsigned int ms);
 void xnb_balance_start(void);
 void xnb_balance_stop(void);

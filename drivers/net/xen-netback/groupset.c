@@ -130,6 +130,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	/* Publishes g to xnb_group_kick()'s lockless read. */
 	rcu_assign_pointer(q->group, g);
 	spin_unlock_irq(&g->lock);
+	WRITE_ONCE(q->last_group, g->index);
 	xnb_queue_irqs_follow(q, g);
 }
 
@@ -709,7 +710,7 @@ int xnb_queue_group_index(struct xnb_queue *q)
 	return index;
 }
 
-static struct dentry *xnb_debugfs_dir;
+struct dentry *xnb_debugfs_dir;
 
 /* Ring indices and wakeup state: what to look at when a queue stalls.
  * The shared indices are the guest's to change; this is a snapshot.
@@ -803,8 +804,9 @@ DEFINE_SHOW_ATTRIBUTE(xnb_groups);
 /**
  * xnb_debugfs_init() - Create /sys/kernel/debug/xen-netback/.
  *
- * Description: With the "groups" file and the balancer's "balance".
- * A debugfs failure is not an error.
+ * Description: With the "groups" file and the balancer's "balance";
+ * each connected vif adds its directory (interface.c).  A debugfs
+ * failure is not an error.
  *
  * Context: Process context (module init).
  * Return: Always 0.

@@ -7,6 +7,9 @@
  *   xnb_vif_alloc_queues + xnb_vif_connect_queue (per queue) +
  *   xnb_vif_start       rings mapped, irqs bound, queues join groups
  *   xnb_vif_disconnect  the reverse, in this order:
+ *                       0. ethtool's per-queue rows go (under rtnl),
+ *                          and the vif's debugfs directory (which waits
+ *                          for its reads under way)
  *                       1. connected = false, carrier off, xmit stopped,
  *                          synchronize_net: no xnb_start_xmit in flight;
  *                          the control ring goes (ctrlring.c)
@@ -24,9 +27,11 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/debugfs.h>
 #include <linux/etherdevice.h>
 #include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <xen/events.h>
 
@@ -588,6 +593,65 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	return 0;
 }
 
+/* debugfs xen-netback/<vif>/io_ring_q<N>.  Without a lock: the file is
+ * removed before the queue's rings are unmapped and the queue freed, and
+ * the removal waits for a read under way (debugfs's own reference on the
+ * file).
+ */
+static int xnb_io_ring_show(struct seq_file *m, void *v)
+{
+	struct xnb_queue *q = m->private;
+	const struct xen_netif_tx_sring *ts = q->tx.sring;
+	const struct xen_netif_rx_sring *rs = q->rx.sring;
+	RING_IDX tx_pvt, rx_pvt;
+
+	/* The pass's private producers, written plainly: a snapshot. */
+	tx_pvt = data_race(q->tx.rsp_prod_pvt);	/* racy snapshot */
+	rx_pvt = data_race(q->rx.rsp_prod_pvt);	/* racy snapshot */
+	seq_printf(m, "queue %u (%s) group %d tx_irq %u rx_irq %u\n", q->id,
+		   q->name, xnb_queue_group_index(q), q->tx_irq, q->rx_irq);
+	/* The shared indices, the guest's or ours, read once each. */
+	seq_printf(m, "tx: req_prod %u req_cons %u req_event %u rsp_prod_pvt %u rsp_prod %u rsp_event %u\n",
+		   READ_ONCE(ts->req_prod), READ_ONCE(q->tx.req_cons),
+		   READ_ONCE(ts->req_event), tx_pvt, READ_ONCE(ts->rsp_prod),
+		   READ_ONCE(ts->rsp_event));
+	seq_printf(m, "rx: req_prod %u req_cons %u req_event %u rsp_prod_pvt %u rsp_prod %u rsp_event %u\n",
+		   READ_ONCE(rs->req_prod), READ_ONCE(q->rx.req_cons),
+		   READ_ONCE(rs->req_event), rx_pvt, READ_ONCE(rs->rsp_prod),
+		   READ_ONCE(rs->rsp_event));
+	seq_printf(m, "tx_held %d rx_blocked %d rx_skbs %u rx_bytes_queued %d\n",
+		   READ_ONCE(q->tx_held), !!READ_ONCE(q->rx_blocked_since),
+		   skb_queue_len_lockless(&q->rx_skbs),
+		   atomic_read(&q->rx_bytes_queued));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xnb_io_ring);
+
+/* The vif's debugfs directory, named as the netdev is now, a file per
+ * queue.  Best effort, as all debugfs.
+ */
+static void xnb_vif_debugfs_add(struct xnb_vif *vif)
+{
+	char name[sizeof("io_ring_q") + 10];
+	unsigned int i;
+
+	xnb_backend_assert_held(vif);
+	vif->debugfs = debugfs_create_dir(vif->dev->name, xnb_debugfs_dir);
+	for (i = 0; i < vif->num_queues; i++) {
+		snprintf(name, sizeof(name), "io_ring_q%u", i);
+		debugfs_create_file(name, 0444, vif->debugfs, &vif->queues[i],
+				    &xnb_io_ring_fops);
+	}
+}
+
+/* Before the queues go: waits for the reads under way. */
+static void xnb_vif_debugfs_remove(struct xnb_vif *vif)
+{
+	xnb_backend_assert_held(vif);
+	debugfs_remove_recursive(vif->debugfs);
+	vif->debugfs = NULL;
+}
+
 /**
  * xnb_vif_start() - Open a connected vif for traffic.
  * @vif: the vif, every queue connected
@@ -597,7 +661,7 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
  *
  * Context: Process context (the xenbus thread, under the backend lock),
  * sleeps.  Takes rtnl, then xnb_assign_mutex and the groups' locks for
- * each queue, then the vif's carrier_lock.
+ * each queue, rtnl again, then the vif's carrier_lock.
  */
 void xnb_vif_start(struct xnb_vif *vif)
 {
@@ -620,6 +684,11 @@ void xnb_vif_start(struct xnb_vif *vif)
 	smp_store_release(&vif->connected, true);
 	for (i = 0; i < vif->num_queues; i++)
 		xnb_group_attach(&vif->queues[i], vif->pinned_group);
+	/* ethtool's per-queue rows, once each queue has its group. */
+	rtnl_lock();
+	vif->stats_queues = vif->num_queues;
+	rtnl_unlock();
+	xnb_vif_debugfs_add(vif);
 	xnb_vif_update_carrier(vif);
 	netif_tx_wake_all_queues(dev);
 }
@@ -712,7 +781,7 @@ static void xnb_queue_release(struct xnb_queue *q)
  * connection.  The netdev stays.
  *
  * Context: Process context (the xenbus thread, under the backend lock),
- * sleeps.  Takes the vif's carrier_lock, xnb_assign_mutex and the
+ * sleeps.  Takes rtnl, the vif's carrier_lock, xnb_assign_mutex and the
  * groups' locks for each queue, then stats_lock.
  */
 void xnb_vif_disconnect(struct xnb_vif *vif)
@@ -725,6 +794,11 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 	if (!vif->queues)
 		return;
 
+	/* ethtool shows no row of a queue on its way out, debugfs no file. */
+	rtnl_lock();
+	vif->stats_queues = 0;
+	rtnl_unlock();
+	xnb_vif_debugfs_remove(vif);
 	WRITE_ONCE(vif->connected, false);
 	xnb_vif_update_carrier(vif);
 	netif_tx_disable(dev);

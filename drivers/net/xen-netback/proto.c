@@ -765,6 +765,24 @@ void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
 	}
 }
 
+u32 xnb_busy_share(u64 busy_then, u64 busy_now, u64 dt)
+{
+	u64 b;
+
+	if (!dt || busy_now < busy_then)
+		return 0;
+	b = busy_now - busy_then;
+	if (b >= dt)
+		return XNB_BAL_SCALE;
+	/* b < dt: b * XNB_BAL_SCALE fits below about 213 days of ns; past
+	 * that the window is scaled down instead, at most 1 in its length
+	 * / XNB_BAL_SCALE off.
+	 */
+	if (dt <= ~0ULL / XNB_BAL_SCALE)
+		return (u32)(b * XNB_BAL_SCALE / dt);
+	return (u32)(b / (dt / XNB_BAL_SCALE));
+}
+
 /* Both loads scaled alike until the total fits in 22 bits, so that
  * busy (at most XNB_BAL_SCALE, 10 bits) times a load fits in a u32 and
  * no 64-bit division is needed.

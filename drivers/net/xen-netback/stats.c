@@ -14,11 +14,17 @@
  * an skb has frags; copying packs the data into full pages, so a packet
  * never needs more frags than an skb has.
  *
- * After every counter, one row per queue in use, q<i>_group: the index
- * of the group serving queue i, or U64_MAX (-1) while it is in none (a
- * disconnected vif).  There are as many as the netdev's real TX queues,
- * which change only under rtnl, as the ethtool core holds it from the
- * count to the values.
+ * After every counter, the rows of each queue of the connection,
+ * q<i>_group (the index of the group serving queue i; while a move takes
+ * it to another, the one it leaves) and q<i>_<counter>, its own packets,
+ * bytes and drops each way since it connected.  A vif not connected has
+ * none.  Their number is vif->stats_queues, which changes only under
+ * rtnl, as the ethtool core holds it from the count to the values, and
+ * is 0 before the queues go.
+ *
+ * ethtool -l: the queues of the connection (combined channels: each
+ * queue is a TX and an RX ring), and the most the guest was offered;
+ * read-only, the guest chooses.
  *
  * ethtool -i: no get_drvinfo, as in stock, so the core reports the
  * parent's driver: "vif" (the xenbus driver) and bus-info "vif-<d>-<n>".
@@ -55,6 +61,20 @@ static const struct xnb_stat_desc xnb_stat_descs[] = {
 };
 
 #define XNB_NR_STATS ARRAY_SIZE(xnb_stat_descs)
+
+/* Each queue's own rows after its q<i>_group, named q<i>_<counter>. */
+static const struct xnb_stat_desc xnb_queue_descs[] = {
+	XNB_STAT(tx_packets),
+	XNB_STAT(tx_bytes),
+	XNB_STAT(tx_dropped),
+	XNB_STAT(rx_packets),
+	XNB_STAT(rx_bytes),
+	XNB_STAT(rx_dropped),
+};
+
+#define XNB_NR_QSTATS ARRAY_SIZE(xnb_queue_descs)
+/* Rows per queue: q<i>_group, then its counters. */
+#define XNB_QUEUE_ROWS (1 + XNB_NR_QSTATS)
 /* Extra ethtool rows after the counters; the stock ones we leave at 0
  * (see the top) come last.
  */
@@ -76,10 +96,14 @@ static u64_stats_t *xnb_stat_at(struct xnb_queue_stats *s, size_t off)
 	return (u64_stats_t *)((char *)s + off);
 }
 
+static u64 xnb_stat_read(const struct xnb_queue_stats *s, size_t off)
+{
+	return u64_stats_read((const u64_stats_t *)((const char *)s + off));
+}
+
 static u64 xnb_stat(const struct xnb_queue_stats *s, unsigned int i)
 {
-	return u64_stats_read((const u64_stats_t *)((const char *)s +
-						   xnb_stat_descs[i].offset));
+	return xnb_stat_read(s, xnb_stat_descs[i].offset);
 }
 
 /* Sum every queue's counters and the saved ones of past connections.
@@ -192,25 +216,27 @@ void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
 	s->tx_dropped += xd;
 }
 
-/* The q<i>_group rows: the netdev's real TX queues, set under rtnl
- * (xnb_vif_start), so the count and the values agree.
+/* The queues with rows: those of the connection, set under rtnl
+ * (xnb_vif_start, xnb_vif_disconnect), so the count and the values of
+ * one ethtool request agree.
  */
-static unsigned int xnb_queue_rows(struct net_device *dev)
+static unsigned int xnb_queue_rows(struct xnb_vif *vif)
 {
 	ASSERT_RTNL();
-	return dev->real_num_tx_queues;
+	return vif->stats_queues;
 }
 
 static int xnb_get_sset_count(struct net_device *dev, int sset)
 {
 	if (sset != ETH_SS_STATS)
 		return -EINVAL;
-	return XNB_NR_STATS + XNB_NR_ROWS + xnb_queue_rows(dev);
+	return XNB_NR_STATS + XNB_NR_ROWS +
+	       xnb_queue_rows(netdev_priv(dev)) * XNB_QUEUE_ROWS;
 }
 
 static void xnb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 {
-	unsigned int i, n;
+	unsigned int i, j, n;
 
 	if (sset != ETH_SS_STATS)
 		return;
@@ -218,28 +244,49 @@ static void xnb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		memcpy(data, xnb_stat_descs[i].name, ETH_GSTRING_LEN);
 	for (i = 0; i < XNB_NR_ROWS; i++, data += ETH_GSTRING_LEN)
 		memcpy(data, xnb_row_names[i], ETH_GSTRING_LEN);
-	n = xnb_queue_rows(dev);
-	for (i = 0; i < n; i++)
+	n = xnb_queue_rows(netdev_priv(dev));
+	for (i = 0; i < n; i++) {
 		ethtool_sprintf(&data, "q%u_group", i);
+		for (j = 0; j < XNB_NR_QSTATS; j++)
+			ethtool_sprintf(&data, "q%u_%s", i,
+					xnb_queue_descs[j].name);
+	}
+}
+
+/* Queue @q's rows: its group, then its counters. */
+static void xnb_queue_values(struct xnb_queue *q, u64 *out)
+{
+	const struct xnb_queue_stats *s = &q->stats;
+	unsigned int j, start;
+
+	out[0] = READ_ONCE(q->last_group);
+	do {
+		start = u64_stats_fetch_begin(&s->sync);
+		for (j = 0; j < XNB_NR_QSTATS; j++)
+			out[1 + j] = xnb_stat_read(s, xnb_queue_descs[j].offset);
+	} while (u64_stats_fetch_retry(&s->sync, start));
 }
 
 static void xnb_get_ethtool_stats(struct net_device *dev,
 				  struct ethtool_stats *stats, u64 *data)
 {
 	struct xnb_vif *vif = netdev_priv(dev);
-	u64 *group = data + XNB_NR_STATS + XNB_NR_ROWS;
-	unsigned int i, n, rows = xnb_queue_rows(dev);
+	u64 *rows = data + XNB_NR_STATS + XNB_NR_ROWS;
+	unsigned int i, n, nr_rows = xnb_queue_rows(vif);
 	u64 xd;
 
 	spin_lock_bh(&vif->stats_lock);
 	xnb_stats_sum(vif, data, &xd);
 	n = READ_ONCE(vif->num_queues);
 	data[XNB_NR_STATS + XNB_ROW_QUEUES] = n;
-	/* The queues stay while stats_lock is held. */
-	for (i = 0; i < rows; i++) {
-		int g = i < n ? xnb_queue_group_index(&vif->queues[i]) : -1;
-
-		group[i] = g < 0 ? U64_MAX : g;
+	/* The queues stay while stats_lock is held; under rtnl every
+	 * queue with rows is one of them.
+	 */
+	for (i = 0; i < nr_rows; i++, rows += XNB_QUEUE_ROWS) {
+		if (WARN_ON_ONCE(i >= n))
+			memset(rows, 0, XNB_QUEUE_ROWS * sizeof(*rows));
+		else
+			xnb_queue_values(&vif->queues[i], rows);
 	}
 	spin_unlock_bh(&vif->stats_lock);
 	data[XNB_NR_STATS + XNB_ROW_UNSUPPORTED] = xd;
@@ -248,6 +295,20 @@ static void xnb_get_ethtool_stats(struct net_device *dev,
 	data[XNB_NR_STATS + XNB_ROW_ZC_SUCCESS] = 0;
 	data[XNB_NR_STATS + XNB_ROW_ZC_FAIL] = 0;
 	data[XNB_NR_STATS + XNB_ROW_FRAG_OVERFLOW] = 0;
+}
+
+/* ethtool -l, read-only: the queue count is the guest's choice, up to
+ * the backend's offer (max_queues, multi-queue-max-queues).  Combined:
+ * each queue has a TX and an RX ring and one group serves both.  0 while
+ * not connected.
+ */
+static void xnb_get_channels(struct net_device *dev,
+			     struct ethtool_channels *ch)
+{
+	struct xnb_vif *vif = netdev_priv(dev);
+
+	ch->max_combined = READ_ONCE(vif->max_queues);
+	ch->combined_count = xnb_queue_rows(vif);
 }
 
 /* ethtool -c/-C: the guest RX notification moderation (coalesce.c). */
@@ -261,4 +322,5 @@ const struct ethtool_ops xnb_ethtool_ops = {
 	.get_sset_count = xnb_get_sset_count,
 	.get_strings = xnb_get_strings,
 	.get_ethtool_stats = xnb_get_ethtool_stats,
+	.get_channels = xnb_get_channels,
 };

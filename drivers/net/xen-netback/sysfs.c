@@ -14,12 +14,11 @@
  *              worker=kthread, "softirq" with worker=tasklet
  *   queues     the queues it serves
  *   busy_pct   its time in passes over the wall time, an integer
- *              percent (rounded down): over the balancer's last interval
- *              while the balancer runs and has measured this group set,
- *              else over the time since the previous read of this file
- *              (or since the group was created); a read sooner than
- *              XNB_BUSY_MIN_MS after the one that measured gives that
- *              value again
+ *              percent (rounded down), over the balancer's last interval
+ *              (rebalance_ms, or XNB_BUSY_WINDOW_MS with the balancer
+ *              off: balance.c measures either way); until that has
+ *              measured this group set once, since the group was
+ *              created.  Reading it changes nothing
  *   passes packets batches ops handoffs moves_in moves_out
  *              counters since the group was created
  *   max_pass_us, max_pass_slots
@@ -42,8 +41,7 @@
  * Locking: xnb_sysfs_mutex serialises the updates (load, groups writes,
  * unload) and covers xnb_sysfs_root, xnb_sysfs_dirs, xnb_sysfs_nr and
  * xnb_sysfs_gen.  It is taken before xnb_assign_mutex.  A directory's
- * index and gen are fixed once it is published; its busy_pct window is
- * under xnb_assign_mutex, which every read holds.
+ * fields are fixed once it is published.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -56,17 +54,13 @@
 
 #include "common.h"
 
-/* busy_pct without the balancer: the shortest window measured. */
-#define XNB_BUSY_MIN_MS		100u
-
 struct xnb_group_dir {
 	struct kobject kobj;
 	unsigned int index;	/* the group's, in its set */
 	unsigned long gen;	/* xnb_groups_gen of that set */
-	/* busy_pct's own window, under xnb_assign_mutex. */
-	u64 win_ns;		/* when it began */
-	u64 win_busy_ns;	/* the group's busy_ns then */
-	u32 win_pct;		/* the last value measured */
+	/* busy_pct before the first window: since these. */
+	u64 made_ns;		/* when the directory was made */
+	u64 made_busy_ns;	/* the group's busy_ns then */
 };
 
 static DEFINE_MUTEX(xnb_sysfs_mutex);
@@ -119,32 +113,24 @@ static ssize_t xnb_show_queues(struct xnb_group_dir *d, struct xnb_group *g,
 	return sysfs_emit(buf, "%u\n", g->nr_queues);
 }
 
-/* The balancer's measure when it has one for this set (busy time over
- * its last interval), else the same measure over the time since the
- * read that last measured.
+/* The balancer's measure over its last window (it measures with
+ * rebalance_ms=0 too); before its first for this set, the same measure
+ * since the directory was made.  Neither changes on a read, so readers
+ * do not skew each other.
  */
 static ssize_t xnb_show_busy_pct(struct xnb_group_dir *d, struct xnb_group *g,
 				 char *buf)
 {
 	struct xnb_group_counters c;
 	u32 permille;
-	u64 now, dt;
 
 	lockdep_assert_held(&xnb_assign_mutex);
-	if (xnb_balance_busy(d->index, &permille))
-		return sysfs_emit(buf, "%u\n", min(permille, XNB_BAL_SCALE) / 10);
-
-	now = ktime_get_ns();
-	dt = now - d->win_ns;
-	if (dt >= XNB_BUSY_MIN_MS * NSEC_PER_MSEC) {
+	if (!xnb_balance_busy(d->index, &permille)) {
 		xnb_group_stats_read(g, &c);
-		/* A pass straddling the window's start counts in full. */
-		d->win_pct = div64_u64(min(c.busy_ns - d->win_busy_ns, dt) * 100,
-				       dt);
-		d->win_ns = now;
-		d->win_busy_ns = c.busy_ns;
+		permille = xnb_busy_share(d->made_busy_ns, c.busy_ns,
+					  ktime_get_ns() - d->made_ns);
 	}
-	return sysfs_emit(buf, "%u\n", d->win_pct);
+	return sysfs_emit(buf, "%u\n", min(permille, XNB_BAL_SCALE) / 10);
 }
 
 static ssize_t xnb_show_moves_in(struct xnb_group_dir *d, struct xnb_group *g,
@@ -388,10 +374,12 @@ static struct xnb_group_dir **xnb_sysfs_alloc_dirs(unsigned int n,
 		atomic_inc(&xnb_sysfs_live);
 		d->index = i;
 		d->gen = xnb_groups_gen;
-		/* busy_pct's first window: since about the group's start. */
+		/* busy_pct until the first window: since about the group's
+		 * start.
+		 */
 		xnb_group_stats_read(&xnb_groups[i], &c);
-		d->win_ns = now;
-		d->win_busy_ns = c.busy_ns;
+		d->made_ns = now;
+		d->made_busy_ns = c.busy_ns;
 		dirs[i] = d;
 		(*made)++;
 	}

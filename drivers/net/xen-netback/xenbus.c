@@ -197,6 +197,9 @@ again:
 	err = xenbus_printf(xbt, dev->nodename, what, "%u", be->max_queues);
 	if (err)
 		goto abort;
+	/* ethtool -l's maximum: what this offer lets the guest have. */
+	if (be->vif)
+		WRITE_ONCE(be->vif->max_queues, be->max_queues);
 	be->xdp_offer = READ_ONCE(xnb_provides_xdp_headroom);
 	what = "feature-xdp-headroom";
 	err = xenbus_printf(xbt, dev->nodename, what, "%u", be->xdp_offer);

@@ -6,17 +6,27 @@
 #    file reads a valid value (cpu online and equal to home_cpu, mode
 #    light/thread or softirq, busy_pct 0..100, counters numbers);
 #  - the groups' queues add up to the vif's, and ethtool -S's q<i>_group
-#    rows agree with them and with debugfs;
+#    rows agree with them and with debugfs; each queue has its own
+#    q<i>_{tx,rx}_{packets,bytes,dropped} rows, which grow with traffic;
+#    ethtool -l shows the queues and the offer, -L is refused; debugfs
+#    xen-netback/<vif>/io_ring_q<i> shows each queue's ring indices and
+#    group;
 #  - under guest->dom0 TCP, passes, packets and ops rise, busy_pct is
-#    above 0 (the balancer's measure, then with rebalance_ms=0 its own
-#    window), and xnb_group_pass events arrive in tracefs;
+#    above 0 (the balancer's measure, then with rebalance_ms=0 its fixed
+#    1000 ms window), two reads in a row agree and reads 0.2 s apart
+#    change it at most once a second, and xnb_group_pass events arrive
+#    in tracefs;
 #  - pinning the vif (worker-group key) moves both queues: the q<i>_group
 #    rows and the groups' queues follow, and an xnb_queue_move event
 #    says reason=pin;
 #  - a groups write (2 -> 3 -> 1 -> 2) remakes the directories, a file
 #    opened before reads ENODEV after, the pin holds, regroup moves are
 #    traced;
-#  - idle, every group's passes are back in the light context (kthread).
+#  - idle, every group's passes are back in the light context (kthread);
+#  - the guest unloads its netfront: the vif, not connected, has no
+#    q<i>_* rows (no queue without a group to show), 0 channels and no
+#    debugfs directory;
+#    reloaded, they come back, the counters from 0.
 # With perf in dom0 (not in the lab's image today) one perf one-liner.
 . /lab/xnb.sh
 xnb_ours_only
@@ -117,6 +127,36 @@ show
 lab_assert "queues add up to $nq, q<i>_group agree" placed
 from=$(xnb_ethtool "$vif" q0_group)
 lab_assert "q0_group agrees with debugfs" xnb_in_group "$vif-q0" "$from"
+# queue_rows_ok: every queue has its group and six counters, nothing more.
+queue_rows_ok() {
+	local i c
+	for ((i = 0; i < nq; i++)); do
+		for c in group tx_packets tx_bytes tx_dropped rx_packets rx_bytes rx_dropped; do
+			xnb_ethtool "$vif" "q${i}_$c" >/dev/null || { echo "no q${i}_$c"; return 1; }
+		done
+	done
+	[ "$(xnb_queue_rows "$vif")" = $((7 * nq)) ]
+}
+lab_assert "ethtool -S: each queue's group and counters" queue_rows_ok
+# io_ring_ok: debugfs has each queue's ring dump, naming its group.
+io_ring_ok() {
+	local i out
+	for ((i = 0; i < nq; i++)); do
+		out=$(xnb_io_ring "$vif" $i) || return 1
+		grep -q "^queue $i ($vif-q$i) group $(xnb_ethtool "$vif" q${i}_group) " <<<"$out" &&
+			grep -qE '^tx: req_prod [0-9]+ req_cons [0-9]+ req_event [0-9]+ rsp_prod_pvt [0-9]+ rsp_prod [0-9]+ rsp_event [0-9]+$' <<<"$out" &&
+			grep -qE '^rx: req_prod [0-9]+ ' <<<"$out" || { echo "$out"; return 1; }
+	done
+	[ ! -e "$(xnb_debugfs)/$vif/io_ring_q$nq" ]
+}
+xnb_io_ring "$vif" 0
+lab_assert "debugfs $vif/io_ring_q<i>" io_ring_ok
+ethtool -l "$vif"
+lab_assert "ethtool -l: $nq combined channels now" test "$(xnb_channels "$vif" current)" = "$nq"
+lab_assert "ethtool -l: the offer as maximum" \
+	test "$(xnb_channels "$vif" max)" = "$(xenstore-read "$be/multi-queue-max-queues")"
+set_channels() { ethtool -L "$vif" combined "$1"; }
+if set_channels 1; then lab_fail "ethtool -L accepted"; fi
 lab_assert "files valid with a guest" groups_ok
 
 # Counters and pass events under guest->dom0 TCP; busy_pct from the
@@ -125,6 +165,8 @@ lab_assert "files valid with a guest" groups_ok
 passes=$(xnb_sysfs_sum passes)
 packets=$(xnb_sysfs_sum packets)
 ops=$(xnb_sysfs_sum ops)
+q_tx=$(xnb_queue_sum "$vif" tx_packets) q_txb=$(xnb_queue_sum "$vif" tx_bytes)
+q_rx=$(xnb_queue_sum "$vif" rx_packets) q_rxb=$(xnb_queue_sum "$vif" rx_bytes)
 trace_on xnb_group_pass xnb_group_handoff
 timeout 40 iperf3 -c "$ip" -R -t 4 -f m >/run/sysfs-a.log 2>&1 &
 ipf=$!
@@ -138,6 +180,18 @@ lab_log "busy_pct summed over the groups during the transfer: $busy"
 lab_assert_gt "$(xnb_sysfs_sum passes)" "$passes" "passes rose"
 lab_assert_gt "$(xnb_sysfs_sum packets)" "$packets" "packets rose"
 lab_assert_gt "$(xnb_sysfs_sum ops)" "$ops" "ops rose"
+# The guest sent the data (its tx), dom0 the ACKs (its rx).
+lab_assert_gt "$(xnb_queue_sum "$vif" tx_packets)" "$q_tx" "q<i>_tx_packets rose"
+lab_assert_gt "$(xnb_queue_sum "$vif" tx_bytes)" "$q_txb" "q<i>_tx_bytes rose"
+lab_assert_gt "$(xnb_queue_sum "$vif" rx_packets)" "$q_rx" "q<i>_rx_packets rose"
+lab_assert_gt "$(xnb_queue_sum "$vif" rx_bytes)" "$q_rxb" "q<i>_rx_bytes rose"
+# One connection so far: the queues' counters are the vif's (one read
+# of both; again should a stray packet come between the two sums).
+qsum_is_total() {
+	ethtool -S "$vif" | awk '$1 == "tx_packets:" { t = $2 }
+		$1 ~ /^q[0-9]+_tx_packets:$/ { s += $2 } END { exit !(t == s) }'
+}
+lab_assert "q<i>_tx_packets add up to tx_packets" lab_wait 5 qsum_is_total
 if [ "$(cat $P/rebalance_ms)" != 0 ]; then
 	lab_assert_gt "$busy" 0 "busy_pct (balancer's measure) under traffic"
 fi
@@ -150,8 +204,8 @@ lab_assert_gt "$tx" 0 "pass events count guest TX packets"
 lab_log "xnb_group_handoff events: $(grep -c 'xnb_group_handoff:' "$T/trace")"
 grep -m2 'xnb_group_handoff:' "$T/trace"
 
-# The pin, under traffic, with busy_pct's own window (balancer off: it
-# moves nothing meanwhile either).
+# The pin, under traffic, with the balancer off: it moves nothing, and
+# measures busy_pct over fixed 1000 ms windows, which reads do not move.
 echo 0 >$P/rebalance_ms || lab_fail "rebalance_ms=0"
 from=$(xnb_ethtool "$vif" q0_group)
 to=$((1 - from))
@@ -159,14 +213,11 @@ q0_in() { [ "$(xnb_ethtool "$vif" q0_group)" = "$1" ]; }
 trace_on xnb_queue_move
 # Long enough for dom0's shell, slow under TCG (a command can take a
 # second), to pin and read while the transfer still runs.
-timeout 60 iperf3 -c "$ip" -R -t 15 -f m >/run/sysfs-b.log 2>&1 &
+timeout 70 iperf3 -c "$ip" -R -t 20 -f m >/run/sysfs-b.log 2>&1 &
 ipf=$!
 sleep 1
-for d in "$G"/*/; do cat "${d}busy_pct" >/dev/null; done	# the windows open
 xenstore-write "$be/worker-group" $to
 lab_assert "q0_group follows the pin to $to" lab_wait 10 q0_in $to
-# One read a group, each closing its window (a read XNB_BUSY_MIN_MS
-# after the last opens a new one): summed here, not read again.
 kill -0 $ipf 2>/dev/null || lab_fail "the transfer ended before busy_pct was read"
 pcts='' busy=0
 for d in "$G"/*/; do
@@ -175,6 +226,27 @@ for d in "$G"/*/; do
 	pcts="$pcts ${d##*/}=$v"
 	busy=$((busy + v))
 done
+# Two reads in a row give the window's value twice (again, should a
+# window end between them).
+same_twice() { [ "$(xnb_sysfs "$1" busy_pct)" = "$(xnb_sysfs "$1" busy_pct)" ]; }
+lab_assert "busy_pct: two reads in a row agree" lab_wait 5 same_twice "$to"
+# Reads 0.2 s apart change the value only as windows end: at most once
+# per second elapsed, plus one.
+busy_steady() {
+	local i v last='' changes=0 t0 t1 ms
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	for ((i = 0; i < 8; i++)); do
+		v=$(xnb_sysfs "$1" busy_pct)
+		[ -n "$last" ] && [ "$v" != "$last" ] && changes=$((changes + 1))
+		last=$v
+		sleep 0.2
+	done
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	ms=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%d", (b - a) * 1000 }')
+	lab_log "group $1: busy_pct changed $changes times over 8 reads in $ms ms"
+	[ "$changes" -le $((ms / 1000 + 1)) ]
+}
+lab_assert "busy_pct: reads do not move its window" busy_steady "$to"
 wait $ipf || { cat /run/sysfs-b.log; lab_fail "iperf3 -R from $ip across the pin"; }
 trace_off
 grep receiver /run/sysfs-b.log
@@ -236,6 +308,25 @@ if command -v perf >/dev/null; then
 else
 	lab_log "no perf in dom0: the perf one-liner is not run"
 fi
+
+# The guest's netfront away and back: the vif stays, disconnected.
+out=$(lab_guest_exec 1 "rmmod xen-netfront" 60) || { echo "$out"; lab_fail "rmmod xen-netfront in g1"; }
+not_connected() { [ "$(xnb_ethtool "$vif" queues)" = 0 ]; }
+lab_assert "$vif not connected once netfront is gone" lab_wait 30 not_connected
+show
+lab_assert "no q<i>_* rows while not connected" test "$(xnb_queue_rows "$vif")" = 0
+lab_assert "ethtool -l: no channels while not connected" test "$(xnb_channels "$vif" current)" = 0
+lab_assert "no debugfs $vif/ while not connected" test ! -e "$(xnb_debugfs)/$vif"
+out=$(lab_guest_exec 1 "insmod /lib/modules/*/kernel/drivers/net/xen-netfront.ko" 60) ||
+	{ echo "$out"; lab_fail "insmod xen-netfront in g1"; }
+lab_wait_vif 1
+lab_wait_ping "$ip" 120
+show
+lab_assert "the q<i>_* rows are back" queue_rows_ok
+lab_assert "ethtool -l: $nq channels again" test "$(xnb_channels "$vif" current)" = "$nq"
+lab_assert "debugfs $vif/io_ring_q<i> again" io_ring_ok
+lab_assert "q<i>_tx_packets from 0: fewer than tx_packets" \
+	test "$(xnb_queue_sum "$vif" tx_packets)" -lt "$(xnb_ethtool "$vif" tx_packets)"
 
 lab_destroy_all
 lab_load_backend
