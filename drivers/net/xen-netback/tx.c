@@ -409,7 +409,10 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 			break;
 		}
 		WRITE_ONCE(q->tx_held, false);
-		used += q->tx_pkt.nr_slots;
+		/* A GSO packet of many segments costs the pass that delivers
+		 * it an skb for each: it is charged for them (proto.c).
+		 */
+		used += xnb_tx_charge(&q->tx_pkt);
 		if (!xnb_tx_start(g, q)) {
 			/* No memory: answer the guest with an error, and
 			 * leave the rest for the next pass rather than fail
@@ -437,10 +440,10 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
  *
  * The stack splits a GSO packet of more segments than a device's
  * gso_max_segs before handing it to the device; the vif takes no more
- * from its guest either.  That is GSO_MAX_SEGS unless the admin lowers
- * it (ip link set dev vifX.Y gso_max_segs N) to bound what one guest
- * packet may become in dom0: an honest guest does not know the limit,
- * so this is a drop, never fatal.
+ * from its guest either.  That is XNB_GSO_MAX_SEGS unless the admin
+ * changes it (ip link set dev vifX.Y gso_max_segs N): it bounds what one
+ * guest packet may become in dom0.  An honest guest does not know the
+ * limit, so this is a drop, never fatal.
  */
 static bool xnb_tx_gso_setup(struct sk_buff *skb)
 {
