@@ -828,7 +828,9 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * the budget and however many vifs the group serves.  The queues not
  * reached stay at the head of the list and come first in the next poll:
  * the list is the round-robin cursor.  A slot carries at most a page: a
- * pass copies at most XNB_PASS_MAX_SLOTS pages, about 1.4 MiB.
+ * pass copies at most XNB_PASS_MAX_SLOTS pages, about 1.4 MiB.  A guest
+ * TX packet is charged xnb_tx_charge(), its slots or more: what the pass
+ * counts is a bound of its work, the segments a GSO packet makes too.
  */
 #define XNB_PASS_SLOTS		256u
 /* The most a pass's turns use: XNB_PASS_SLOTS - 1 before its last turn,

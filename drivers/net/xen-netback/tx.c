@@ -329,14 +329,16 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * @g: the group whose pass runs
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
- * @slots: the ring slots used are added to it (the pass's cap counts them)
+ * @slots: the ring slots used are added to it (the pass's cap counts them),
+ *	each packet's as xnb_tx_charge() counts them
  *
  * Parses each packet (proto.c), takes its credit, and starts its copy in
  * the group's batch; a malformed packet is answered with an error, a
  * protocol violation disables the vif.  Stops at the budget, an empty
  * ring, a packet that waits for credit (tx_held, the credit timer
  * armed) or a full response ring; the packet that crosses the budget
- * still goes.  An empty ring is not re-armed here: the pass does that
+ * still goes.  A GSO packet of many segments counts more than its
+ * slots against the budget (xnb_tx_charge()).  An empty ring is not re-armed here: the pass does that
  * after its flush (xnb_tx_pending()), when the copies are done and the
  * responses out, so a guest that keeps posting meanwhile raises no
  * event for it.
