@@ -338,10 +338,10 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * ring, a packet that waits for credit (tx_held, the credit timer
  * armed) or a full response ring; the packet that crosses the budget
  * still goes.  A GSO packet of many segments counts more than its
- * slots against the budget (xnb_tx_charge()).  An empty ring is not re-armed here: the pass does that
- * after its flush (xnb_tx_pending()), when the copies are done and the
- * responses out, so a guest that keeps posting meanwhile raises no
- * event for it.
+ * slots against the budget (xnb_tx_charge()).  An empty ring is not
+ * re-armed here: the pass does that after its flush (xnb_tx_pending()),
+ * when the copies are done and the responses out, so a guest that keeps
+ * posting meanwhile raises no event for it.
  *
  * Context: The group's poll (BH off), under its pass lock.  Takes the
  * vif's credit_lock when a rate is set, its mcast lock for a filter
