@@ -633,7 +633,7 @@ enum hostile_end case_gso_by_frags(struct fe *f)
 	return END_FATAL;
 }
 
-/* ---- GSO segment amplification next to a neighbour (43) ---------------- */
+/* ---- GSO segment amplification next to a neighbour (44) ---------------- */
 
 /* Each phase lasts until dom0 acknowledges it, this long at most. */
 #define GSO_PHASE_MS 180000
@@ -716,7 +716,7 @@ static const char *gso_flood(struct fe *f, const char *ph, const uint8_t *sink,
 	return o->err ? "mixed" : "ok";
 }
 
-/* 43: GSO segment amplification.  dom0 (hostile.sh) pins this vif and
+/* 44: GSO segment amplification.  dom0 (hostile.sh) pins this vif and
  * g1's to one worker group, bridges a sink without TSO (a veth whose far
  * end sits in a namespace of its own), so that what is sent there is cut
  * into its segments in the group's pass, and writes the sink's MAC to
@@ -742,21 +742,21 @@ enum hostile_end case_gso_flood(struct fe *f)
 	unsigned int i;
 	long t0, ms;
 
-	if (!report(43, "a", "sink", gso_sink_mac(f, sink) ? "sink" : "none",
+	if (!report(44, "a", "sink", gso_sink_mac(f, sink) ? "sink" : "none",
 		    "data/hostile-gso-sink from dom0"))
 		return END_UP;
 	t0 = now_ms();
 	gso_phase(f, "gso-alone");
 	while (!gso_acked(f, "gso-alone") && now_ms() - t0 < GSO_PHASE_MS)
 		usleep(200000);
-	if (!report(43, "b", "acked", gso_acked(f, "gso-alone") ?
+	if (!report(44, "b", "acked", gso_acked(f, "gso-alone") ?
 		    "acked" : "timeout", "g1 measured alone in %ld ms",
 		    now_ms() - t0))
 		return END_UP;
 	for (i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
 		got = gso_flood(f, phases[i].ph, sink, phases[i].lo,
 				phases[i].hi, &o, &sent, &ms);
-		report(43, phases[i].sub, phases[i].expect, got,
+		report(44, phases[i].sub, phases[i].expect, got,
 		       "%s: %lu packets of 65535 bytes, GSO size %u..%u, in %ld ms (%.1f/s); responses=%d ok=%d err=%d null=%d other=%d",
 		       phases[i].ph, sent, phases[i].lo, phases[i].hi, ms,
 		       ms ? sent * 1000.0 / ms : 0.0, o.got, o.ok, o.err,
@@ -765,6 +765,6 @@ enum hostile_end case_gso_flood(struct fe *f)
 			break;
 	}
 	gso_phase(f, "-");
-	check(f, 43, "e", "ok", 0);
+	check(f, 44, "e", "ok", 0);
 	return END_UP;
 }

@@ -103,7 +103,7 @@ static const struct hostile_case cases[] = {
 	{ 40, case_gso_tiny, END_UP, C, "GSO size 1 on 64 KiB, segments over gso_max_segs" },
 	{ 41, case_gso_not_tcp, END_UP, C, "TCPv4 GSO type on UDP, other non-TCP headers" },
 	{ 42, case_gso_by_frags, END_FATAL, C, "GSO size 0xffff (GSO_BY_FRAGS)" },
-	{ 43, case_gso_flood, END_UP, C, "64 KiB GSO of 1..48-byte segments beside a neighbour" },
+	{ 44, case_gso_flood, END_UP, C, "64 KiB GSO of 1..48-byte segments beside a neighbour" },
 };
 
 #undef C

@@ -24,9 +24,9 @@
 # checksum/GSO header problems (a TCP GSO type on anything but TCP of its
 # IP version, a short TCP header: 41) = error responses; GSO segments
 # over the vif's gso_max_segs (40, the limit lowered to 64; 1366 by
-# default: 43) = error responses; 64 KiB GSO packets of 48-byte
+# default: 44) = error responses; 64 KiB GSO packets of 48-byte
 # segments cut in dom0 for a port without TSO cost their sender's turn,
-# not its group's neighbours (43: g1's ping and TCP within a bound of
+# not its group's neighbours (44: g1's ping and TCP within a bound of
 # alone); invalid grefs = error responses for that packet only;
 # RX without buffers: drops after rx_drain_timeout_msecs, carrier off after
 # rx_stall_timeout_msecs, back on with buffers; impossible ring indices at
@@ -100,7 +100,7 @@ fi
 # Groups with these cases send hundreds of packets the backend drops:
 # dom0 may log at most HOSTILE_LOG_MAX lines while they play (rate-limited
 # lines, none per packet), and nothing like a warning.
-LOG_QUIET=" 40 41 42 43 "
+LOG_QUIET=" 40 41 42 44 "
 SPLAT_RE='WARNING:|Call Trace|BUG:|Oops'
 
 carrier() { cat "/sys/class/net/$1/carrier" 2>/dev/null || echo x; }
@@ -463,7 +463,7 @@ run_group() {
 				cwhy="${cwhy:+$cwhy; }dom0/g1 unresponsive during the storm ($a/$st pings)"
 		fi
 		[ "$id" = 28 ] && case28 "$samples"
-		[ "$id" = 43 ] && case43
+		[ "$id" = 44 ] && case44
 		[ "$id" = 40 ] && [ "$GSO_SEGS" != 64 ] &&
 			cwhy="${cwhy:+$cwhy; }gso_max_segs of $VIF not lowered to 64: 40b did not test the limit"
 		case $id in 35|36|39) xs_case "$id" "$xsamples" "$attach39" ;; esac
@@ -661,7 +661,7 @@ gso_segs_64_undo() {
 	xenstore-rm "/local/domain/$HD/data/hostile-gso-max-segs" 2>/dev/null
 }
 
-# Case 43: g1's vif and the hostile one pinned to group 0 (our driver),
+# Case 44: g1's vif and the hostile one pinned to group 0 (our driver),
 # and a sink without TSO on the bridge: veth xnbgsoa, whose peer
 # xnbgsob sits in the namespace xnbgso (nothing there routes or
 # answers), known to the bridge by a static entry, so that the
@@ -685,16 +685,16 @@ gso_sink() {
 		ethtool -K xnbgsoa tso off >/dev/null &&
 		ip link set xnbgsoa master "$br" && ip link set xnbgsoa up &&
 		ip netns exec xnbgso ip link set xnbgsob up; }; then
-		lab_log "case 43: no sink"
+		lab_log "case 44: no sink"
 		return 0
 	fi
 	mac=$(ip netns exec xnbgso ip -o link show xnbgsob | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
 	bridge fdb replace "$mac" dev xnbgsoa master static ||
-		{ lab_log "case 43: no static entry for $mac on $br"; return 0; }
+		{ lab_log "case 44: no static entry for $mac on $br"; return 0; }
 	lab_wait 30 test "$(cat /sys/class/net/xnbgsoa/brport/state 2>/dev/null)" = 3 ||
-		lab_log "case 43: xnbgsoa not forwarding"
+		lab_log "case 44: xnbgsoa not forwarding"
 	xenstore-write "/local/domain/$HD/data/hostile-gso-sink" "$mac"
-	lab_log "case 43: sink $mac on $br, $(ethtool -k xnbgsoa | grep '^tcp-segmentation-offload:')"
+	lab_log "case 44: sink $mac on $br, $(ethtool -k xnbgsoa | grep '^tcp-segmentation-offload:')"
 	gso_measure > /run/hostile-gso 2>/dev/null &
 	GSO_BG=$!
 }
@@ -711,7 +711,7 @@ gso_sink_undo() {
 gso_q0_group() {
 	ethtool -S "$1" 2>/dev/null | awk '$1 == "q0_group:" { g = $2 } END { print g == "" ? "-" : g }'
 }
-# gso_measure: in each phase of case 43 (the program's data/hostile-phase
+# gso_measure: in each phase of case 44 (the program's data/hostile-phase
 # gso-alone, gso-tiny, gso-48), g1's ping (10, 0.2 s apart) and a 4 s TCP
 # run each way, and the longest pass of group GSO_GROUP and the most
 # slots one was charged meanwhile (reset as the phase starts); then it
@@ -741,29 +741,29 @@ gso_measure() {
 		xenstore-write "/local/domain/$HD/data/hostile-gso-ack" "$ph"
 	done
 }
-# case43: g1 beside the GSO flood (gso_measure's lines): in each flood
+# case44: g1 beside the GSO flood (gso_measure's lines): in each flood
 # phase, TCP each way at least HOSTILE_GSO_TPUT_PCT (50) % of g1's
 # alone, 9 of its 10 pings answered, their mean RTT at most
 # HOSTILE_GSO_RTT_X (4) times alone's plus 20 ms; with our driver both
 # vifs in group 0 throughout.  The passes' worst is reported.  Appends
 # to cwhy.
-case43() {
+case44() {
 	local lines alone l ph res pct=${HOSTILE_GSO_TPUT_PCT:-50} x=${HOSTILE_GSO_RTT_X:-4}
 	lines=$(cat /run/hostile-gso 2>/dev/null)
-	lab_log "case 43 (phase pings answered avg_rtt max_rtt dom0->g1 g1->dom0 Mbit/s max_pass_us max_pass_slots groups): $(echo "$lines" | tr '\n' ';')"
+	lab_log "case 44 (phase pings answered avg_rtt max_rtt dom0->g1 g1->dom0 Mbit/s max_pass_us max_pass_slots groups): $(echo "$lines" | tr '\n' ';')"
 	alone=$(echo "$lines" | grep '^gso-alone ')
 	if [ -z "$alone" ]; then
 		cwhy="${cwhy:+$cwhy; }g1 not measured alone (no sink?)"
 		return
 	fi
-	echo "XNB-METRIC hostile case43 $alone"
+	echo "XNB-METRIC hostile case44 $alone"
 	for ph in gso-tiny gso-48; do
 		l=$(echo "$lines" | grep "^$ph ")
 		if [ -z "$l" ]; then
 			cwhy="${cwhy:+$cwhy; }g1 not measured in $ph"
 			continue
 		fi
-		echo "XNB-METRIC hostile case43 $l"
+		echo "XNB-METRIC hostile case44 $l"
 		res=$(awk -v a="$alone" -v l="$l" -v pct="$pct" -v x="$x" -v ours="$GSO_GROUP" 'BEGIN {
 			split(a, A, " "); split(l, L, " ")
 			if (L[3] < 9) print "g1 answered " L[3] "/10 pings"
@@ -788,7 +788,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 35,36,39 27 27w 28 33 38 40 43 41,42"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 35,36,39 27 27w 28 33 38 40 44 41,42"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
@@ -800,7 +800,7 @@ for g in $GROUPS_; do
 	27) run_group 27 rate_small ;;
 	27w) run_group 27w rate_wrap ;;
 	40) run_group 40 gso_segs_64 ;;
-	43) run_group 43 gso_sink ;;
+	44) run_group 44 gso_sink ;;
 	netconsole) run_group netconsole "" "--ctrl-stream $NC_SECS" ;;
 	*) run_group "$ids" ;;
 	esac
