@@ -42,16 +42,38 @@
  * smallest segment Linux's TCP makes.  A smaller size is honest all the
  * same (a guest that forwards passes on what its GRO merged: two 1-byte
  * segments make gso_size 1), so it is raised to the least, as
- * virtio_net_hdr_to_skb() does (6.1 and 6.12); from it a 64 KiB packet
- * makes at most 8192 segments, and the vif's gso_max_segs bounds that
- * (tx.c).  The most is the TCP payload of the largest packet a slot chain can
- * describe (65535 bytes, less the Ethernet, IPv4 and TCP headers): no
- * honest segment is larger, and it keeps out 0xffff, which the kernel
- * reads as GSO_BY_FRAGS (skb_segment() takes the frag list for the
- * segments; skb_increase_gso_size() warns).
+ * virtio_net_hdr_to_skb() does (6.1 and 6.12).  What bounds the
+ * segments of one packet is the vif's gso_max_segs (XNB_GSO_MAX_SEGS,
+ * tx.c), and what bounds them in a pass is each packet's charge
+ * (xnb_tx_charge()).  The most is the TCP payload of the largest packet
+ * a slot chain can describe (65535 bytes, less the Ethernet, IPv4 and
+ * TCP headers): no honest segment is larger, and it keeps out 0xffff,
+ * which the kernel reads as GSO_BY_FRAGS (skb_segment() takes the frag
+ * list for the segments; skb_increase_gso_size() warns).
  */
 #define XNB_GSO_MIN_SIZE	8u
 #define XNB_GSO_MAX_SIZE	(0xffffu - XNB_ETH_HLEN - 20u - 20u)
+
+/* Linux's TCP_MIN_SND_MSS: the least MSS its TCP sends with, options
+ * included.
+ */
+#define XNB_TCP_MIN_SND_MSS	48u
+/*
+ * The vif's default gso_max_segs: the segments of the largest packet a
+ * slot chain describes at XNB_TCP_MIN_SND_MSS.  Linux's TCP sends a
+ * smaller segment only when the peer clamped its MSS below that and
+ * options fill the rest, and then in packets of about its congestion
+ * window; a guest packet of more segments is dropped (tx.c), not the
+ * vif.  The admin may raise it (ip link set dev vifX.Y gso_max_segs).
+ */
+#define XNB_GSO_MAX_SEGS	((0xffffu + XNB_TCP_MIN_SND_MSS - 1u) / \
+				 XNB_TCP_MIN_SND_MSS)
+/*
+ * Segments a guest TX packet may make per ring slot it is charged:
+ * a page of segments of 536 bytes (IPv4's default MSS) rounded up, so
+ * an honest packet at that MSS or above is charged its slots only.
+ */
+#define XNB_GSO_SEGS_PER_SLOT	8u
 
 /* Our flag in xnb_tx_pkt.flags: the chain carried multicast extras. */
 #define XNB_TXF_MCAST		0x8000u
@@ -380,6 +402,26 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
  * Return: a constant string; "unknown" for a value out of range.
  */
 const char *xnb_tx_reason_str(unsigned int reason);
+
+/**
+ * xnb_tx_charge() - The ring slots a guest TX packet is charged in a turn.
+ * @p: the packet, as xnb_tx_parse() returned it with XNB_TX_OK
+ *
+ * The pass's cap and a turn's share count ring slots, a page of copy
+ * each.  A GSO packet forwarded to a port without TSO is cut into its
+ * segments, an skb each, in the pass that delivers it (tx.c), however
+ * few slots it took: a 64 KiB packet of 8-byte segments is 17 slots but
+ * 8,000 skbs.  So a GSO packet is charged the more of its slots and one
+ * slot per XNB_GSO_SEGS_PER_SLOT of the segments its length could make
+ * (its headers counted as payload: a bound, not the count), and a pass
+ * does work bounded in segments too: its turns stop once the cap is
+ * charged, and the packet that crosses a limit makes XNB_GSO_MAX_SEGS
+ * at most unless the admin raised the vif's gso_max_segs.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: @p->nr_slots, or more for a GSO packet of many segments.
+ */
+u32 xnb_tx_charge(const struct xnb_tx_pkt *p);
 
 /**
  * xnb_rx_slots_needed() - Guest RX slots a packet needs.
@@ -786,7 +828,9 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * the budget and however many vifs the group serves.  The queues not
  * reached stay at the head of the list and come first in the next poll:
  * the list is the round-robin cursor.  A slot carries at most a page: a
- * pass copies at most XNB_PASS_MAX_SLOTS pages, about 1.4 MiB.
+ * pass copies at most XNB_PASS_MAX_SLOTS pages, about 1.4 MiB.  A guest
+ * TX packet is charged xnb_tx_charge(), its slots or more: what the pass
+ * counts is a bound of its work, the segments a GSO packet makes too.
  */
 #define XNB_PASS_SLOTS		256u
 /* The most a pass's turns use: XNB_PASS_SLOTS - 1 before its last turn,

@@ -172,7 +172,7 @@ static void check_pkt(const uint8_t *ring, uint32_t size, uint32_t cons,
 		      enum xnb_tx_verdict v, const struct xnb_tx_pkt *p)
 {
 	struct model m = model_walk(ring, size, cons, avail, lim);
-	uint32_t i, sum = 0, extras = 0;
+	uint32_t i, sum = 0, extras = 0, charge;
 
 	CHECK(v == m.v);
 	CHECK(p->reason == m.reason);
@@ -225,6 +225,13 @@ static void check_pkt(const uint8_t *ring, uint32_t size, uint32_t cons,
 	CHECK(p->gso_type == XNB_GSO_NONE ||
 	      (p->gso_size >= XNB_GSO_MIN_SIZE &&
 	       p->gso_size <= XNB_GSO_MAX_SIZE));
+	/* The charge: the slots at least, a slot per 8 segments at most. */
+	charge = xnb_tx_charge(p);
+	CHECK(charge >= p->nr_slots);
+	CHECK(p->gso_type != XNB_GSO_NONE || charge == p->nr_slots);
+	CHECK(charge == p->nr_slots ||
+	      (charge - 1) * XNB_GSO_SEGS_PER_SLOT * p->gso_size < p->len);
+	CHECK(charge <= 0x10000 / XNB_GSO_MIN_SIZE / XNB_GSO_SEGS_PER_SLOT);
 }
 
 /* One parse with the hook watching: each ring byte read at most once. */

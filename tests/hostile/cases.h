@@ -68,6 +68,7 @@ enum hostile_end case_rate(struct fe *f);
 enum hostile_end case_gso_tiny(struct fe *f);
 enum hostile_end case_gso_not_tcp(struct fe *f);
 enum hostile_end case_gso_by_frags(struct fe *f);
+enum hostile_end case_gso_flood(struct fe *f);
 const char *mcast_req(struct fe *f, uint8_t type, uint8_t flags,
 		      const uint8_t *addr, struct outcome *o);
 void mcast_listen(struct fe *f, const char *ph);

@@ -563,7 +563,8 @@ static const char *gso_check(struct fe *f, int cs, const char *sub,
  * to 64 (and writes to data/hostile-gso-max-segs) for this case: within
  * it OK, more dropped.  Size 1 on a 65,535-byte packet is honest (a
  * forwarding guest's GRO makes such sizes): raised to 8, the least TCP
- * segment, it makes 8186 segments, dropped under the lowered limit.
+ * segment, it makes 8186 segments, dropped under the lowered limit
+ * and under the driver's default (1366).
  */
 enum hostile_end case_gso_tiny(struct fe *f)
 {
@@ -584,9 +585,12 @@ enum hostile_end case_gso_tiny(struct fe *f)
 	g = (struct gso_pkt){ 500, 6, 5, GSO_V4, 8 };
 	gso_check(f, 40, "c", lim > 0 && lim < 56 ? "drop" : "ok", &g, 10, 1,
 		  "GSO size 8, 56 segments");
+	/* Without dom0's limit: the vif's own, 1366 with our driver (a
+	 * drop), the kernel's 65535 with stock's (OK).
+	 */
 	g = (struct gso_pkt){ 65535, 6, 5, GSO_V4, 1 };
-	gso_check(f, 40, "d", lim > 0 && lim < 8186 ? "drop" : "ok", &g, 1, 1,
-		  "GSO size 1, raised to 8: 8186 segments");
+	gso_check(f, 40, "d", lim > 0 && lim < 8186 ? "drop" : "drop|ok", &g,
+		  1, 1, "GSO size 1, raised to 8: 8186 segments");
 	return END_UP;
 }
 
@@ -627,4 +631,140 @@ enum hostile_end case_gso_by_frags(struct fe *f)
 	g = (struct gso_pkt){ 65535, 6, 5, GSO_V4, 0xffff };
 	gso_check(f, 42, "b", "fatal", &g, 1, 1, "GSO size 0xffff");
 	return END_FATAL;
+}
+
+/* ---- GSO segment amplification next to a neighbour (44) ---------------- */
+
+/* Each phase lasts until dom0 acknowledges it, this long at most. */
+#define GSO_PHASE_MS 180000
+/* 64 KiB packets a push: 15 of 17 slots fill 255 of the 256. */
+#define GSO_FLOOD_BATCH 15
+
+static void gso_phase(struct fe *f, const char *ph)
+{
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
+}
+
+/* dom0 wrote @ph to data/hostile-gso-ack: it measured g1 in that phase. */
+static int gso_acked(struct fe *f, const char *ph)
+{
+	char *s = xs_get(f, "data/hostile-gso-ack");
+	int done = s && !strcmp(s, ph);
+
+	free(s);
+	return done;
+}
+
+/* The MAC of dom0's sink (data/hostile-gso-sink, "xx:xx:xx:xx:xx:xx"). */
+static int gso_sink_mac(struct fe *f, uint8_t *mac)
+{
+	char *s = xs_get(f, "data/hostile-gso-sink");
+	unsigned int b[6];
+	int i, ok;
+
+	ok = s && sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3],
+			 &b[4], &b[5]) == 6;
+	free(s);
+	for (i = 0; ok && i < 6; i++)
+		mac[i] = (uint8_t)b[i];
+	return ok;
+}
+
+/* Phase @ph: 65,535-byte TCPv4 GSO packets to @sink, GSO sizes @lo..@hi
+ * in turn, a ring's worth a push, as fast as the backend answers, until
+ * dom0 acknowledges the phase.  The responses are tallied in @o; "ok",
+ * "drop" (every data slot an error), "mixed", "stalled" (a push not
+ * answered within 5 s) or "timeout" (no acknowledgement).
+ */
+static const char *gso_flood(struct fe *f, const char *ph, const uint8_t *sink,
+			     uint16_t lo, uint16_t hi, struct outcome *o,
+			     unsigned long *sent, long *ms)
+{
+	struct gso_pkt g = { 65535, 6, 5, GSO_V4, lo };
+	long t0 = now_ms();
+	int k, n, got;
+
+	memset(o, 0, sizeof(*o));
+	*sent = 0;
+	gso_frame(f, &g);
+	memcpy(f->tx, sink, 6);
+	gso_phase(f, ph);
+	while (!gso_acked(f, ph)) {
+		if (now_ms() - t0 > GSO_PHASE_MS) {
+			*ms = now_ms() - t0;
+			return "timeout";
+		}
+		for (k = 0, n = 0; k < GSO_FLOOD_BATCH; k++) {
+			n += gso_put(f, &g, (uint16_t)*sent);
+			++*sent;
+			g.size = g.size >= hi ? lo : g.size + 1;
+		}
+		push(f);
+		got = collect(f, n, 5000);
+		tally(f, o, 0, got);
+		o->got += got;
+		if (got < n) {
+			*ms = now_ms() - t0;
+			return "stalled";
+		}
+	}
+	*ms = now_ms() - t0;
+	if (o->other || !o->got)
+		return "mixed";
+	if (!o->ok)
+		return "drop";
+	return o->err ? "mixed" : "ok";
+}
+
+/* 44: GSO segment amplification.  dom0 (hostile.sh) pins this vif and
+ * g1's to one worker group, bridges a sink without TSO (a veth whose far
+ * end sits in a namespace of its own), so that what is sent there is cut
+ * into its segments in the group's pass, and writes the sink's MAC to
+ * data/hostile-gso-sink.  Three phases, each held until dom0, having
+ * measured g1 meanwhile, writes its name to data/hostile-gso-ack:
+ * gso-alone (nothing sent), gso-tiny (GSO sizes 1..47, raised to 8
+ * below it: more segments than the vif's gso_max_segs, each packet
+ * dropped) and gso-48 (1365 segments, within it: OK, cut in dom0).
+ */
+enum hostile_end case_gso_flood(struct fe *f)
+{
+	static const struct {
+		const char *sub, *ph, *expect;
+		uint16_t lo, hi;
+	} phases[] = {
+		{ "c", "gso-tiny", "drop", 1, 47 },
+		{ "d", "gso-48", "ok", 48, 48 },
+	};
+	uint8_t sink[6];
+	struct outcome o;
+	unsigned long sent;
+	const char *got;
+	unsigned int i;
+	long t0, ms;
+
+	if (!report(44, "a", "sink", gso_sink_mac(f, sink) ? "sink" : "none",
+		    "data/hostile-gso-sink from dom0"))
+		return END_UP;
+	t0 = now_ms();
+	gso_phase(f, "gso-alone");
+	while (!gso_acked(f, "gso-alone") && now_ms() - t0 < GSO_PHASE_MS)
+		usleep(200000);
+	if (!report(44, "b", "acked", gso_acked(f, "gso-alone") ?
+		    "acked" : "timeout", "g1 measured alone in %ld ms",
+		    now_ms() - t0))
+		return END_UP;
+	for (i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
+		got = gso_flood(f, phases[i].ph, sink, phases[i].lo,
+				phases[i].hi, &o, &sent, &ms);
+		report(44, phases[i].sub, phases[i].expect, got,
+		       "%s: %lu packets of 65535 bytes, GSO size %u..%u, in %ld ms (%.1f/s); responses=%d ok=%d err=%d null=%d other=%d",
+		       phases[i].ph, sent, phases[i].lo, phases[i].hi, ms,
+		       ms ? sent * 1000.0 / ms : 0.0, o.got, o.ok, o.err,
+		       o.null, o.other);
+		if (!strcmp(got, "stalled") || !strcmp(got, "timeout"))
+			break;
+	}
+	gso_phase(f, "-");
+	check(f, 44, "e", "ok", 0);
+	return END_UP;
 }

@@ -9,6 +9,9 @@
  * raised to it.
  * Whether the headers fit the GSO type is checked after the copy
  * (tx.c), not here.
+ *
+ * xnb_tx_charge(): the slots a packet is charged in its pass, the more
+ * of its ring slots and its segments per XNB_GSO_SEGS_PER_SLOT.
  */
 #include "tx_fixture.h"
 
@@ -133,6 +136,96 @@ static void test_gso_size_before_other_checks(void **state)
 	expect_drop(parse(&p), &p, XNB_R_RUNT, 2);
 }
 
+/*
+ * The charge of a packet: @len bytes with a GSO extra of @size (0: none),
+ * laid out as netfront does (a page in the first slot, full pages after
+ * it).  An honest packet at IPv4's default MSS (536) or above is charged
+ * its slots; one of tiny segments, one slot per 8 of them.
+ */
+static const struct {
+	const char *name;
+	u16 len;
+	u16 size;		/* 0: not GSO */
+	u32 slots;		/* ring slots, the extra included */
+	u32 charge;
+} charge_cases[] = {
+	{ "64 KiB, not GSO", 0xffff, 0, 16, 16 },
+	{ "64 KiB, size 1448: 46 segments", 0xffff, 1448, 17, 17 },
+	{ "64 KiB, size 1220: 54 segments", 0xffff, 1220, 17, 17 },
+	{ "64 KiB, size 536: 123 segments", 0xffff, 536, 17, 17 },
+	{ "64 KiB, size 200: 328 segments", 0xffff, 200, 17, 41 },
+	{ "64 KiB, size 48: 1366 segments", 0xffff, 48, 17, 171 },
+	{ "64 KiB, size 47: 1395 segments", 0xffff, 47, 17, 175 },
+	{ "64 KiB, size 8: 8192 segments", 0xffff, 8, 17, 1024 },
+	{ "64 KiB, size 1: raised to 8", 0xffff, 1, 17, 1024 },
+	{ "64 KiB, size XNB_GSO_MAX_SIZE: 2 segments", 0xffff,
+	  XNB_GSO_MAX_SIZE, 17, 17 },
+	{ "3000 bytes, size 536: 6 segments", 3000, 536, 2, 2 },
+	{ "3000 bytes, size 8: 375 segments", 3000, 8, 2, 47 },
+	{ "60 bytes, size 8: 8 segments", 60, 8, 2, 2 },
+	{ "60 bytes, size 1: 8 segments", 60, 1, 2, 2 },
+	{ "60 bytes, not GSO", 60, 0, 1, 1 },
+};
+
+static void test_gso_charge(void **state)
+{
+	struct xnb_tx_pkt p;
+	size_t i;
+	u32 full;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(charge_cases); i++) {
+		u16 len = charge_cases[i].len, size = charge_cases[i].size;
+
+		ring_case(charge_cases[i].name);
+		full = len > XNB_PAGE_SIZE ? (len - 1u) / XNB_PAGE_SIZE : 0;
+		put(1, 0, (size ? EXTRA | CSUM : 0) | (full ? MORE : 0), 1, len);
+		if (size)
+			put_gso(TCPV4, size, false);
+		if (full)
+			put_rest(full + 1, XNB_PAGE_SIZE, 2);
+		assert_int_equal(parse(&p), XNB_TX_OK);
+		assert_int_equal(p.nr_slots, charge_cases[i].slots);
+		assert_int_equal(xnb_tx_charge(&p), charge_cases[i].charge);
+	}
+}
+
+/* Every size from IPv4's default MSS up: a 64 KiB packet is charged its
+ * slots; below, more; and the charge never falls as the size shrinks.
+ */
+static void test_gso_charge_honest(void **state)
+{
+	struct xnb_tx_pkt p;
+	u32 size, last = 0, c;
+
+	(void)state;
+	for (size = XNB_GSO_MAX_SIZE; size >= 1; size--) {
+		ring_case("64 KiB packet");
+		put_gso_64k(TCPV4, (u16)size);
+		assert_int_equal(parse(&p), XNB_TX_OK);
+		c = xnb_tx_charge(&p);
+		if (size >= 536)
+			assert_int_equal(c, 17);
+		else if (size < 400)
+			assert_true(c > 17);
+		assert_true(c >= last);
+		last = c;
+	}
+}
+
+/* The vif's default gso_max_segs: a 64 KiB packet at TCP's least send
+ * MSS makes no more, one segment less makes more.
+ */
+static void test_gso_max_segs(void **state)
+{
+	(void)state;
+	assert_int_equal(XNB_GSO_MAX_SEGS, 1366);
+	assert_true((0xffffu + XNB_TCP_MIN_SND_MSS - 1) / XNB_TCP_MIN_SND_MSS
+		    <= XNB_GSO_MAX_SEGS);
+	assert_true((XNB_GSO_MAX_SIZE + XNB_TCP_MIN_SND_MSS - 2) /
+		    (XNB_TCP_MIN_SND_MSS - 1) > XNB_GSO_MAX_SEGS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +233,9 @@ int main(void)
 		RING_TEST(test_gso_size_bad_before_good),
 		RING_TEST(test_gso_size_bad_after_good),
 		RING_TEST(test_gso_size_before_other_checks),
+		RING_TEST(test_gso_charge),
+		RING_TEST(test_gso_charge_honest),
+		RING_TEST(test_gso_max_segs),
 	};
 
 	return cmocka_run_group_tests_name("tx_gso", tests, NULL, NULL);

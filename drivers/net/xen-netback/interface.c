@@ -448,6 +448,10 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	dev->tx_queue_len = XNB_TX_QUEUE_LEN;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = ETH_MAX_MTU - VLAN_ETH_HLEN;
+	/* What one guest packet may become in dom0 (tx.c); not tso_max_segs,
+	 * which would keep the admin from raising it.
+	 */
+	dev->gso_max_segs = XNB_GSO_MAX_SEGS;
 	eth_hw_addr_set(dev, dummy_mac);
 	netif_set_real_num_tx_queues(dev, 1);
 	netif_carrier_off(dev);

@@ -23,7 +23,8 @@
  *              counters since the group was created
  *   max_pass_us, max_pass_slots
  *              the longest pass (microseconds, rounded up) and the most
- *              ring slots a pass used, both ways, since the group was
+ *              ring slots a pass used, both ways (a guest TX packet
+ *              counted as xnb_tx_charge()), since the group was
  *              created or since root wrote 0 to that file, which resets
  *              it; the only files that take a write
  *

@@ -62,8 +62,9 @@ TRACE_DEFINE_ENUM(XNB_MOVE_PIN);
 TRACE_DEFINE_ENUM(XNB_MOVE_REGROUP);
 
 /* slots: ring slots the pass used, both ways, a turn that used none
- * counting one (at most XNB_PASS_MAX_SLOTS); last, after the fields of
- * older versions.
+ * counting one and a guest TX packet its xnb_tx_charge() (at most
+ * XNB_PASS_MAX_SLOTS but with GSO packets of tiny segments); last,
+ * after the fields of older versions.
  */
 TRACE_EVENT(xnb_group_pass,
 	    TP_PROTO(unsigned int group, unsigned int queues, unsigned int tx,

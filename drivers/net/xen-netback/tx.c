@@ -329,17 +329,19 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * @g: the group whose pass runs
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
- * @slots: the ring slots used are added to it (the pass's cap counts them)
+ * @slots: the ring slots used are added to it (the pass's cap counts them),
+ *	each packet's as xnb_tx_charge() counts them
  *
  * Parses each packet (proto.c), takes its credit, and starts its copy in
  * the group's batch; a malformed packet is answered with an error, a
  * protocol violation disables the vif.  Stops at the budget, an empty
  * ring, a packet that waits for credit (tx_held, the credit timer
  * armed) or a full response ring; the packet that crosses the budget
- * still goes.  An empty ring is not re-armed here: the pass does that
- * after its flush (xnb_tx_pending()), when the copies are done and the
- * responses out, so a guest that keeps posting meanwhile raises no
- * event for it.
+ * still goes.  A GSO packet of many segments counts more than its
+ * slots against the budget (xnb_tx_charge()).  An empty ring is not
+ * re-armed here: the pass does that after its flush (xnb_tx_pending()),
+ * when the copies are done and the responses out, so a guest that keeps
+ * posting meanwhile raises no event for it.
  *
  * Context: The group's poll (BH off), under its pass lock.  Takes the
  * vif's credit_lock when a rate is set, its mcast lock for a filter
@@ -409,7 +411,10 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 			break;
 		}
 		WRITE_ONCE(q->tx_held, false);
-		used += q->tx_pkt.nr_slots;
+		/* A GSO packet of many segments costs the pass that delivers
+		 * it an skb for each: it is charged for them (proto.c).
+		 */
+		used += xnb_tx_charge(&q->tx_pkt);
 		if (!xnb_tx_start(g, q)) {
 			/* No memory: answer the guest with an error, and
 			 * leave the rest for the next pass rather than fail
@@ -437,10 +442,10 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
  *
  * The stack splits a GSO packet of more segments than a device's
  * gso_max_segs before handing it to the device; the vif takes no more
- * from its guest either.  That is GSO_MAX_SEGS unless the admin lowers
- * it (ip link set dev vifX.Y gso_max_segs N) to bound what one guest
- * packet may become in dom0: an honest guest does not know the limit,
- * so this is a drop, never fatal.
+ * from its guest either.  That is XNB_GSO_MAX_SEGS unless the admin
+ * changes it (ip link set dev vifX.Y gso_max_segs N): it bounds what one
+ * guest packet may become in dom0.  An honest guest does not know the
+ * limit, so this is a drop, never fatal.
  */
 static bool xnb_tx_gso_setup(struct sk_buff *skb)
 {

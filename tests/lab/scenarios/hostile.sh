@@ -23,8 +23,11 @@
 # requests (OK, a unicast ADD or one past 64 addresses = error);
 # checksum/GSO header problems (a TCP GSO type on anything but TCP of its
 # IP version, a short TCP header: 41) = error responses; GSO segments
-# over the vif's gso_max_segs (40, the limit lowered to 64) = error
-# responses; invalid grefs = error responses for that packet only;
+# over the vif's gso_max_segs (40, the limit lowered to 64; 1366 by
+# default: 44) = error responses; 64 KiB GSO packets of 48-byte
+# segments cut in dom0 for a port without TSO cost their sender's turn,
+# not its group's neighbours (44: g1's ping and TCP within a bound of
+# alone); invalid grefs = error responses for that packet only;
 # RX without buffers: drops after rx_drain_timeout_msecs, carrier off after
 # rx_stall_timeout_msecs, back on with buffers; impossible ring indices at
 # connect, num-queues 0/>max, request-rx-copy=0, feature-rx-notify absent
@@ -98,7 +101,7 @@ fi
 # Groups with these cases send hundreds of packets the backend drops:
 # dom0 may log at most HOSTILE_LOG_MAX lines while they play (rate-limited
 # lines, none per packet), and nothing like a warning.
-LOG_QUIET=" 40 41 42 "
+LOG_QUIET=" 40 41 42 44 "
 SPLAT_RE='WARNING:|Call Trace|BUG:|Oops'
 
 carrier() { cat "/sys/class/net/$1/carrier" 2>/dev/null || echo x; }
@@ -480,6 +483,7 @@ run_group() {
 				cwhy="${cwhy:+$cwhy; }dom0/g1 unresponsive during the storm ($a/$st pings)"
 		fi
 		[ "$id" = 28 ] && case28 "$samples"
+		[ "$id" = 44 ] && case44
 		[ "$id" = 40 ] && [ "$GSO_SEGS" != 64 ] &&
 			cwhy="${cwhy:+$cwhy; }gso_max_segs of $VIF not lowered to 64: 40b did not test the limit"
 		case $id in 35|36|39) xs_case "$id" "$xsamples" "$attach39" ;; esac
@@ -737,9 +741,10 @@ rate_small() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "1000,10
 rate_wrap() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "4294967295,1"; }
 # Case 40: the vif takes GSO packets of at most 64 segments, and the
 # program reads the limit from the guest's data/hostile-gso-max-segs.
-GSO_SEGS=""
+GSO_SEGS="" GSO_SEGS_WAS=""
 gso_segs_64() {
 	GSO_SEGS=""
+	GSO_SEGS_WAS=$(ip -d link show dev "$2" | sed -n 's/.* gso_max_segs \([0-9]*\).*/\1/p')
 	if ip link set dev "$2" gso_max_segs 64 &&
 		xenstore-write "/local/domain/$HD/data/hostile-gso-max-segs" 64; then
 		GSO_SEGS=$(ip -d link show dev "$2" | sed -n 's/.* gso_max_segs \([0-9]*\).*/\1/p')
@@ -747,8 +752,128 @@ gso_segs_64() {
 	lab_log "$2: gso_max_segs ${GSO_SEGS:-not set}"
 }
 gso_segs_64_undo() {
-	ip link set dev "$2" gso_max_segs 65535 || lab_log "$2: gso_max_segs not restored"
+	ip link set dev "$2" gso_max_segs "${GSO_SEGS_WAS:-65535}" ||
+		lab_log "$2: gso_max_segs not restored"
 	xenstore-rm "/local/domain/$HD/data/hostile-gso-max-segs" 2>/dev/null
+}
+
+# Case 44: g1's vif and the hostile one pinned to group 0 (our driver),
+# and a sink without TSO on the bridge: veth xnbgsoa, whose peer
+# xnbgsob sits in the namespace xnbgso (nothing there routes or
+# answers), known to the bridge by a static entry, so that the
+# program's GSO packets to it are cut into their segments in the pass
+# of the group and reach no other port.  Its MAC goes to the guest's
+# data/hostile-gso-sink; gso_measure measures g1 in each phase.
+GSO_BG="" GSO_GROUP=""
+gso_sink() {
+	local mac br=${LAB_BRIDGE:-xenbr0}
+	GSO_BG="" GSO_GROUP=""
+	rm -f /run/hostile-gso
+	xenstore-rm "/local/domain/$HD/data/hostile-gso-ack" 2>/dev/null
+	if [ "$NETBACK" = ours ]; then
+		xenstore-write "$(lab_backend_path 1)/worker-group" 0
+		xenstore-write "/local/domain/0/backend/vif/$HD/$1/worker-group" 0
+		GSO_GROUP=0
+	fi
+	modprobe veth 2>/dev/null
+	ip netns add xnbgso 2>/dev/null
+	if ! { ip link add xnbgsoa type veth peer name xnbgsob netns xnbgso &&
+		ethtool -K xnbgsoa tso off >/dev/null &&
+		ip link set xnbgsoa master "$br" && ip link set xnbgsoa up &&
+		ip netns exec xnbgso ip link set xnbgsob up; }; then
+		lab_log "case 44: no sink"
+		return 0
+	fi
+	mac=$(ip netns exec xnbgso ip -o link show xnbgsob | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+	bridge fdb replace "$mac" dev xnbgsoa master static ||
+		{ lab_log "case 44: no static entry for $mac on $br"; return 0; }
+	lab_wait 30 test "$(cat /sys/class/net/xnbgsoa/brport/state 2>/dev/null)" = 3 ||
+		lab_log "case 44: xnbgsoa not forwarding"
+	xenstore-write "/local/domain/$HD/data/hostile-gso-sink" "$mac"
+	lab_log "case 44: sink $mac on $br, $(ethtool -k xnbgsoa | grep '^tcp-segmentation-offload:')"
+	gso_measure > /run/hostile-gso 2>/dev/null &
+	GSO_BG=$!
+}
+gso_sink_undo() {
+	[ -n "$GSO_BG" ] && { kill "$GSO_BG" 2>/dev/null; wait "$GSO_BG" 2>/dev/null; }
+	ip link del xnbgsoa 2>/dev/null
+	ip netns del xnbgso 2>/dev/null
+	xenstore-rm "$(lab_backend_path 1)/worker-group" 2>/dev/null
+	xenstore-rm "/local/domain/0/backend/vif/$HD/$1/worker-group" 2>/dev/null
+	xenstore-rm "/local/domain/$HD/data/hostile-gso-sink" 2>/dev/null
+	xenstore-rm "/local/domain/$HD/data/hostile-gso-ack" 2>/dev/null
+}
+# gso_q0_group VIF: the group of VIF's first queue (ethtool -S), or -.
+gso_q0_group() {
+	ethtool -S "$1" 2>/dev/null | awk '$1 == "q0_group:" { g = $2 } END { print g == "" ? "-" : g }'
+}
+# gso_measure: in each phase of case 44 (the program's data/hostile-phase
+# gso-alone, gso-tiny, gso-48), g1's ping (10, 0.2 s apart) and a 4 s TCP
+# run each way, and the longest pass of group GSO_GROUP and the most
+# slots one was charged meanwhile (reset as the phase starts); then it
+# acknowledges the phase (data/hostile-gso-ack), which ends it.  A line
+# a phase: PHASE SENT RECEIVED AVG_RTT_MS MAX_RTT_MS DOM0_TO_G1_MBPS
+# G1_TO_DOM0_MBPS MAX_PASS_US MAX_PASS_SLOTS G1_GROUP HOSTILE_GROUP.
+gso_measure() {
+	local ph g=/sys/module/xen_netback/groups/$GSO_GROUP p rx tx mp=- msl=- gg hg
+	for ph in gso-alone gso-tiny gso-48; do
+		lab_wait 300 phase_is "$ph" || { echo "$ph missing"; return; }
+		gg=$(gso_q0_group "$G1VIF") hg=$(gso_q0_group "$VIF")
+		if [ -n "$GSO_GROUP" ]; then
+			echo 0 > "$g/max_pass_us"
+			echo 0 > "$g/max_pass_slots"
+		fi
+		sleep 1
+		p=$(ping -c 10 -i 0.2 -W 2 "$G1IP" 2>/dev/null | awk '/bytes from/ && /time=/ {
+			t = $0; sub(/.*time=/, "", t); sub(/ .*/, "", t)
+			n++; s += t; if (t + 0 > m) m = t + 0 }
+			END { if (n) printf "10 %d %.2f %.2f\n", n, s / n, m; else print "10 0 - -" }')
+		rx=$(lab_iperf_out 40 "$G1IP" -t 4 | lab_iperf_result tcp) || rx=0
+		tx=$(lab_iperf_out 40 "$G1IP" -R -t 4 | lab_iperf_result tcp) || tx=0
+		if [ -n "$GSO_GROUP" ]; then
+			mp=$(cat "$g/max_pass_us") msl=$(cat "$g/max_pass_slots")
+		fi
+		echo "$ph $p $rx $tx $mp $msl $gg $hg"
+		xenstore-write "/local/domain/$HD/data/hostile-gso-ack" "$ph"
+	done
+}
+# case44: g1 beside the GSO flood (gso_measure's lines): in each flood
+# phase, TCP each way at least HOSTILE_GSO_TPUT_PCT (50) % of g1's
+# alone, 9 of its 10 pings answered, their mean RTT at most
+# HOSTILE_GSO_RTT_X (4) times alone's plus 20 ms; with our driver both
+# vifs in group 0 throughout.  The passes' worst is reported.  Appends
+# to cwhy.
+case44() {
+	local lines alone l ph res pct=${HOSTILE_GSO_TPUT_PCT:-50} x=${HOSTILE_GSO_RTT_X:-4}
+	lines=$(cat /run/hostile-gso 2>/dev/null)
+	lab_log "case 44 (phase pings answered avg_rtt max_rtt dom0->g1 g1->dom0 Mbit/s max_pass_us max_pass_slots groups): $(echo "$lines" | tr '\n' ';')"
+	alone=$(echo "$lines" | grep '^gso-alone ')
+	if [ -z "$alone" ]; then
+		cwhy="${cwhy:+$cwhy; }g1 not measured alone (no sink?)"
+		return
+	fi
+	echo "XNB-METRIC hostile case44 $alone"
+	for ph in gso-tiny gso-48; do
+		l=$(echo "$lines" | grep "^$ph ")
+		if [ -z "$l" ]; then
+			cwhy="${cwhy:+$cwhy; }g1 not measured in $ph"
+			continue
+		fi
+		echo "XNB-METRIC hostile case44 $l"
+		res=$(awk -v a="$alone" -v l="$l" -v pct="$pct" -v x="$x" -v ours="$GSO_GROUP" 'BEGIN {
+			split(a, A, " "); split(l, L, " ")
+			if (L[3] < 9) print "g1 answered " L[3] "/10 pings"
+			if (A[4] != "-" && L[4] != "-" && L[4] + 0 > x * A[4] + 20)
+				print "g1 mean ping RTT " L[4] " ms (alone " A[4] ")"
+			if (L[6] + 0 < A[6] * pct / 100)
+				print "g1 dom0->g1 " L[6] " Mbit/s (alone " A[6] ")"
+			if (L[7] + 0 < A[7] * pct / 100)
+				print "g1 g1->dom0 " L[7] " Mbit/s (alone " A[7] ")"
+			if (ours != "" && (L[10] != ours || L[11] != ours))
+				print "groups " L[10] "/" L[11] ", not both " ours
+		}')
+		[ -z "$res" ] || cwhy="${cwhy:+$cwhy; }$ph: $(echo "$res" | tr '\n' ';')"
+	done
 }
 
 # Time kept back for the random run and the baseline comparison.
@@ -759,7 +884,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 43 35,36,39 27 27w 28 33 38 40 41,42"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 43 35,36,39 27 27w 28 33 38 40 44 41,42"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
@@ -771,6 +896,7 @@ for g in $GROUPS_; do
 	27) run_group 27 rate_small ;;
 	27w) run_group 27w rate_wrap ;;
 	40) run_group 40 gso_segs_64 ;;
+	44) run_group 44 gso_sink ;;
 	netconsole) run_group netconsole "" "--ctrl-stream $NC_SECS" ;;
 	*) run_group "$ids" ;;
 	esac
