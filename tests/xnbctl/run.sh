@@ -1213,8 +1213,9 @@ usage: xnbctl [OPTIONS] status
        xnbctl [OPTIONS] group show [GROUP]
        xnbctl group reset-max [GROUP]
        xnbctl [OPTIONS] vif show [VIF | DOMAIN]
-       xnbctl vif pin VIF GROUP
-       xnbctl vif unpin VIF
+       xnbctl vif pin VIF GROUP [--persist]
+       xnbctl vif unpin VIF [--persist]
+       xnbctl vif pin-apply VIFNAME
        xnbctl [OPTIONS] param show
        xnbctl param set NAME VALUE [--persist]
        xnbctl [OPTIONS] version
@@ -1237,9 +1238,16 @@ it) or DOMAIN DEVID: a domain name or id and the vif's device id.
            (default: every group), to measure them afresh
   vif show each vif's domain, devid, pin and queue:group
   vif pin  pin every queue of the vif to GROUP (xenstore key worker-group);
-           the driver moves them live
+           the driver moves them live.  --persist also writes the rule
+           "DOMAIN DEVID GROUP" to /etc/xen-netback-wg/pins, which pins
+           the vif again at each start of the domain (for a domain not
+           running: the rule alone)
   vif unpin
-           remove the pin: the queues move by load again
+           remove the pin: the queues move by load again; --persist
+           also removes the rule
+  vif pin-apply
+           pin the vif by its domain's rule, if there is one: Xen's vif
+           hotplug scripts run it for each new vif (vif-post.d hook)
   param show
            every module parameter, and which ones set can change
   param set
@@ -1255,8 +1263,8 @@ DOMAIN [DEVID], set NAME VALUE, reset-max [GROUP].
 Exit status: 0 ok, 1 usage, 2 xen-netback not loaded, 3 the in-kernel
 xen-netback (not the worker-group driver) or a build without the file
 set or reset-max writes, 4 unknown domain or vif, 5 value refused,
-6 not root, 7 xl, xenstore or python3 failed, or the options file
-could not be written.  See xnbctl(8).
+6 not root, 7 xl, xenstore or python3 failed, or the options file or
+the pins file could not be written.  See xnbctl(8).
 [exit 0]
 $ xnbctl 
 stderr: <usage>
@@ -2000,11 +2008,11 @@ budget: 64 -> 16
 stderr: xnbctl: the driver has budget=16 now, but /etc/modprobe.d/xen-netback-wg.conf could not be written: no /etc/modprobe.d
 [exit 7]
 $ xnbctl status --persist
-stderr: xnbctl: --persist: for set only
+stderr: xnbctl: --persist: for param set, vif pin and vif unpin only
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl pin --persist g1 1
-stderr: xnbctl: --persist: for set only
+stderr: xnbctl: --persist: for param set, vif pin and vif unpin only
 stderr: Try 'xnbctl help'.
 [exit 1]
 EOF
