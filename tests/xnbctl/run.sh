@@ -79,7 +79,11 @@ fx_newer() {
 	echo "$3" > "$d/max_pass_us"
 	echo "$4" > "$d/max_pass_slots"
 }
-fx_domain() { echo "$1 $2" >> "$R/domains"; }
+# fx_domain DOMID NAME: a running domain, in xl list and xenstore.
+fx_domain() {
+	echo "$1 $2" >> "$R/domains"
+	fx_xs "/local/domain/$1/name" "$2"
+}
 # fx_vif DOMID DEVID [GROUP...]: a connected vif vif<domid>.<devid> as
 # sysfs shows it, its backend node, and q<i>_group GROUP for each queue
 # in its ethtool -S.  NAME=... fx_vif: named so instead (xl's vifname=).
@@ -327,6 +331,11 @@ CASES=(
 	"persist            set --persist edits the options file"
 	"persist_errors     --persist: refused value, no directory, other commands"
 	"completion         bash completion: objects, verbs, vifs, groups"
+	"pin_persist        vif pin/unpin --persist: the rules file, idempotent"
+	"pin_persist_domain --persist for a domain not running: the rule alone"
+	"pin_persist_errors --persist: no /etc, a name it cannot hold, group, root"
+	"pin_apply          pin-apply: the vif's rule onto its key; no rule: silent"
+	"pin_apply_bad      pin-apply: lines not rules, group range, stock, tools"
 )
 
 t_status() {
@@ -2018,6 +2027,329 @@ stderr: Try 'xnbctl help'.
 EOF
 }
 
+# The pins file (XNBCTL_ROOT/etc/xen-netback-wg/pins) as the cases show it.
+show_pins() {
+	local f=$R/etc/xen-netback-wg/pins
+	if [ -e "$f" ]; then sed 's/^/pins: /' "$f" >> "$T"; else echo "pins: (none)" >> "$T"; fi
+}
+
+# A rule written, written again (unchanged), changed in place, another
+# added for a renamed vif; a hand-edited file keeps its comments, the
+# comment after the rule it changes, its mode; a second line for the
+# vif goes; unpin --persist removes the rule, again: none to remove.
+t_pin_persist() {
+	local f=$R/etc/xen-netback-wg/pins
+	fx_standard
+	mkdir -p "$R/etc"
+	x vif pin --persist vif2.1 1
+	show_pins
+	x vif pin vif2.1 1 --persist
+	x vif pin --persist web-01 1 0
+	x vif pin --persist g3-net 1
+	show_pins
+	show_log
+	stat -c 'mode %a' "${f%/*}" "$f" >> "$T"
+	printf '# by hand\nweb-01 0 1   # the web vif\n\ng1 0 0\nweb-01 0 0\n' > "$f"
+	chmod 0600 "$f"
+	x vif pin --persist vif2.0 0
+	show_pins
+	stat -c 'mode %a' "$f" >> "$T"
+	x vif unpin --persist vif2.0
+	x vif unpin --persist vif2.0
+	show_pins
+	show_log
+	ls -A "${f%/*}" >> "$T"
+	expect <<'EOF'
+$ xnbctl vif pin --persist vif2.1 1
+vif2.1 (web-01): pinned to group 1
+rule 'web-01 1 1' written to /etc/xen-netback-wg/pins: the pin holds when web-01 starts again
+[exit 0]
+pins: # Pins that outlast a restart of the domain (xnbctl(8)): DOMAIN DEVID GROUP
+pins: web-01 1 1
+$ xnbctl vif pin vif2.1 1 --persist
+vif2.1 (web-01): pinned to group 1
+rule 'web-01 1 1' already in /etc/xen-netback-wg/pins
+[exit 0]
+$ xnbctl vif pin --persist web-01 1 0
+vif2.1 (web-01): pinned to group 0
+rule 'web-01 1 0' written to /etc/xen-netback-wg/pins: the pin holds when web-01 starts again
+[exit 0]
+$ xnbctl vif pin --persist g3-net 1
+vif3.0 (g3): pinned to group 1
+rule 'g3 0 1' written to /etc/xen-netback-wg/pins: the pin holds when g3 starts again
+[exit 0]
+pins: # Pins that outlast a restart of the domain (xnbctl(8)): DOMAIN DEVID GROUP
+pins: web-01 1 0
+pins: g3 0 1
+log: xenstore-write /local/domain/0/backend/vif/2/1/worker-group 1
+log: xenstore-write /local/domain/0/backend/vif/2/1/worker-group 1
+log: xenstore-write /local/domain/0/backend/vif/2/1/worker-group 0
+log: xenstore-write /local/domain/0/backend/vif/3/0/worker-group 1
+mode 755
+mode 644
+$ xnbctl vif pin --persist vif2.0 0
+vif2.0 (web-01): pinned to group 0
+rule 'web-01 0 0' written to /etc/xen-netback-wg/pins: the pin holds when web-01 starts again
+[exit 0]
+pins: # by hand
+pins: web-01 0 0  # the web vif
+pins: 
+pins: g1 0 0
+mode 600
+$ xnbctl vif unpin --persist vif2.0
+vif2.0 (web-01): unpinned (was group 0)
+rule 'web-01 0 0' removed from /etc/xen-netback-wg/pins
+[exit 0]
+$ xnbctl vif unpin --persist vif2.0
+vif2.0 (web-01): not pinned
+no rule for web-01 vif 0 in /etc/xen-netback-wg/pins
+[exit 0]
+pins: # by hand
+pins: 
+pins: g1 0 0
+log: xenstore-write /local/domain/0/backend/vif/2/0/worker-group 0
+log: xenstore-rm /local/domain/0/backend/vif/2/0/worker-group
+pins
+EOF
+}
+
+# web-05 is not running: the rule alone, by its name and devid; a
+# domain id or a vif name cannot stand for it.
+t_pin_persist_domain() {
+	fx_standard
+	mkdir -p "$R/etc"
+	x vif pin --persist web-05 0 1
+	x vif pin --persist web-05 0 1
+	show_pins
+	x vif unpin --persist web-05 0
+	x vif unpin --persist web-05 0
+	x vif pin --persist 9 0 1
+	x vif pin --persist vif9.0 1
+	x vif pin --persist web-05 zero 1
+	show_pins
+	show_log
+	expect <<'EOF'
+$ xnbctl vif pin --persist web-05 0 1
+web-05 is not running: its vif 0 is pinned when it starts
+rule 'web-05 0 1' written to /etc/xen-netback-wg/pins: the pin holds when web-05 starts again
+[exit 0]
+$ xnbctl vif pin --persist web-05 0 1
+web-05 is not running: its vif 0 is pinned when it starts
+rule 'web-05 0 1' already in /etc/xen-netback-wg/pins
+[exit 0]
+pins: # Pins that outlast a restart of the domain (xnbctl(8)): DOMAIN DEVID GROUP
+pins: web-05 0 1
+$ xnbctl vif unpin --persist web-05 0
+rule 'web-05 0 1' removed from /etc/xen-netback-wg/pins
+[exit 0]
+$ xnbctl vif unpin --persist web-05 0
+no rule for web-05 vif 0 in /etc/xen-netback-wg/pins
+[exit 0]
+$ xnbctl vif pin --persist 9 0 1
+stderr: xnbctl: no domain '9' (xl list)
+[exit 4]
+$ xnbctl vif pin --persist vif9.0 1
+stderr: xnbctl: no vif 'vif9.0' (no /local/domain/0/backend/vif/9/0)
+[exit 4]
+$ xnbctl vif pin --persist web-05 zero 1
+stderr: xnbctl: DEVID must be a number, not 'zero'
+stderr: Try 'xnbctl help'.
+[exit 1]
+pins: # Pins that outlast a restart of the domain (xnbctl(8)): DOMAIN DEVID GROUP
+EOF
+}
+
+t_pin_persist_errors() {
+	fx_standard
+	fx_domain 4 'my vm'
+	fx_vif 4 0 0
+	x vif pin --persist vif2.1 1
+	mkdir -p "$R/etc"
+	x vif pin --persist web-05 0 2
+	x vif pin --persist vif4.0 1
+	rm -r "$R/xs/local/domain/3/name"
+	x vif unpin --persist g3-net
+	EUID_AS=1000 x vif pin --persist web-05 0 1
+	touch "$R/xl.fail"
+	x vif pin --persist web-05 0 1
+	rm "$R/xl.fail"
+	x unpin --persist g1
+	show_pins
+	show_log
+	expect <<'EOF'
+$ xnbctl vif pin --persist vif2.1 1
+vif2.1 (web-01): pinned to group 1
+stderr: xnbctl: /etc/xen-netback-wg/pins could not be written: No such file or directory
+[exit 7]
+$ xnbctl vif pin --persist web-05 0 2
+stderr: xnbctl: no group 2: the driver has 2 groups (0-1); no rule written
+[exit 5]
+$ xnbctl vif pin --persist vif4.0 1
+vif4.0 (my vm): pinned to group 1
+stderr: xnbctl: a domain name with a blank or '#' cannot go into /etc/xen-netback-wg/pins: 'my vm'
+[exit 5]
+$ xnbctl vif unpin --persist g3-net
+vif3.0 (g3): not pinned
+stderr: xnbctl: domain 3's name could not be read (/local/domain/3/name): /etc/xen-netback-wg/pins is unchanged
+[exit 7]
+$ xnbctl vif pin --persist web-05 0 1
+stderr: xnbctl: pin (writes xenstore) needs root
+[exit 6]
+$ xnbctl vif pin --persist web-05 0 1
+stderr: xnbctl: xl list failed: xl: permission denied opening /dev/xen/privcmd
+[exit 7]
+$ xnbctl unpin --persist g1
+stderr: xnbctl: --persist: for param set, vif pin and vif unpin only
+stderr: Try 'xnbctl help'.
+[exit 1]
+pins: (none)
+log: xenstore-write /local/domain/0/backend/vif/2/1/worker-group 1
+log: xenstore-write /local/domain/0/backend/vif/4/0/worker-group 1
+EOF
+}
+
+# fx_pins LINE...: the pins file, those lines.
+fx_pins() {
+	mkdir -p "$R/etc/xen-netback-wg"
+	printf '%s\n' "$@" > "$R/etc/xen-netback-wg/pins"
+}
+
+# A restart: the rules name domains, the vifs are new (web-01 now
+# domain 2, its vif 1 unpinned); the last of two rules counts; a renamed
+# vif by its netdev's name; no rule, no file: nothing, not a word.
+t_pin_apply() {
+	fx_standard
+	rm -r "$R/xs/local/domain/0/backend/vif/2/1/worker-group"
+	fx_pins '# restarts keep these' 'web-01 1 1' 'g3 0 0   # the renamed one' \
+		'web-01 0 1' 'web-01 0 0'
+	x vif pin-apply vif2.1
+	show_log
+	x vif pin-apply g3-net
+	x vif pin-apply vif2.0
+	show_log
+	x vif pin-apply vif1.0
+	rm "$R/etc/xen-netback-wg/pins"
+	x vif pin-apply vif2.1
+	show_log
+	x vif show
+	expect <<'EOF'
+$ xnbctl vif pin-apply vif2.1
+vif2.1 (web-01): pinned to group 1 by /etc/xen-netback-wg/pins:2
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/2/1/worker-group 1
+log: syslog xnbctl: vif2.1 (web-01): pinned to group 1 by /etc/xen-netback-wg/pins:2
+$ xnbctl vif pin-apply g3-net
+vif3.0 (g3): pinned to group 0 by /etc/xen-netback-wg/pins:3
+[exit 0]
+$ xnbctl vif pin-apply vif2.0
+vif2.0 (web-01): pinned to group 0 by /etc/xen-netback-wg/pins:5
+[exit 0]
+log: xenstore-write /local/domain/0/backend/vif/3/0/worker-group 0
+log: syslog xnbctl: vif3.0 (g3): pinned to group 0 by /etc/xen-netback-wg/pins:3
+log: xenstore-write /local/domain/0/backend/vif/2/0/worker-group 0
+log: syslog xnbctl: vif2.0 (web-01): pinned to group 0 by /etc/xen-netback-wg/pins:5
+$ xnbctl vif pin-apply vif1.0
+[exit 0]
+$ xnbctl vif pin-apply vif2.1
+[exit 0]
+$ xnbctl vif show
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0 q1:1
+vif2.0      2  web-01      0    0  q0:0
+vif2.1      2  web-01      1    1  q0:0
+g3-net      3  g3          0    0  q0:1
+[exit 0]
+EOF
+}
+
+# Lines that are not rules: said (stderr, syslog) and skipped, the rules
+# around them applied, none for the vif still exit 0, a --persist edit
+# keeps them; a group past the count, the stock driver (quiet without a
+# rule), no such vif, not root, xenstore failing: said, the key
+# unwritten.
+t_pin_apply_bad() {
+	fx_standard
+	fx_pins 'web-01' 'g1 0 1' 'web-01 one 1' 'web-01 1 1 1' 'g3 0 12345678901'
+	x vif pin-apply vif1.0
+	x vif pin-apply vif2.0
+	show_log
+	x vif pin --persist vif1.0 0
+	show_pins
+	fx_pins 'g1 0 1' 'g3 0 7'
+	x vif pin-apply g3-net
+	x vif pin-apply eth0
+	EUID_AS=1000 x vif pin-apply vif1.0
+	touch "$R/xs.fail"
+	x vif pin-apply vif1.0
+	rm "$R/xs.fail"
+	show_log
+	rm -r "$R/sys/module/xen_netback/groups"
+	x vif pin-apply vif1.0
+	x vif pin-apply vif2.0
+	show_log
+	expect <<'EOF'
+$ xnbctl vif pin-apply vif1.0
+vif1.0 (g1): pinned to group 1 by /etc/xen-netback-wg/pins:2
+stderr: xnbctl: /etc/xen-netback-wg/pins:1: not DOMAIN DEVID GROUP, ignored: web-01
+stderr: xnbctl: /etc/xen-netback-wg/pins:3: not DOMAIN DEVID GROUP, ignored: web-01 one 1
+stderr: xnbctl: /etc/xen-netback-wg/pins:4: not DOMAIN DEVID GROUP, ignored: web-01 1 1 1
+stderr: xnbctl: /etc/xen-netback-wg/pins:5: not DOMAIN DEVID GROUP, ignored: g3 0 12345678901
+[exit 0]
+$ xnbctl vif pin-apply vif2.0
+stderr: xnbctl: /etc/xen-netback-wg/pins:1: not DOMAIN DEVID GROUP, ignored: web-01
+stderr: xnbctl: /etc/xen-netback-wg/pins:3: not DOMAIN DEVID GROUP, ignored: web-01 one 1
+stderr: xnbctl: /etc/xen-netback-wg/pins:4: not DOMAIN DEVID GROUP, ignored: web-01 1 1 1
+stderr: xnbctl: /etc/xen-netback-wg/pins:5: not DOMAIN DEVID GROUP, ignored: g3 0 12345678901
+[exit 0]
+log: syslog xnbctl: /etc/xen-netback-wg/pins:1: not DOMAIN DEVID GROUP, ignored: web-01
+log: syslog xnbctl: /etc/xen-netback-wg/pins:3: not DOMAIN DEVID GROUP, ignored: web-01 one 1
+log: syslog xnbctl: /etc/xen-netback-wg/pins:4: not DOMAIN DEVID GROUP, ignored: web-01 1 1 1
+log: syslog xnbctl: /etc/xen-netback-wg/pins:5: not DOMAIN DEVID GROUP, ignored: g3 0 12345678901
+log: xenstore-write /local/domain/0/backend/vif/1/0/worker-group 1
+log: syslog xnbctl: vif1.0 (g1): pinned to group 1 by /etc/xen-netback-wg/pins:2
+log: syslog xnbctl: /etc/xen-netback-wg/pins:1: not DOMAIN DEVID GROUP, ignored: web-01
+log: syslog xnbctl: /etc/xen-netback-wg/pins:3: not DOMAIN DEVID GROUP, ignored: web-01 one 1
+log: syslog xnbctl: /etc/xen-netback-wg/pins:4: not DOMAIN DEVID GROUP, ignored: web-01 1 1 1
+log: syslog xnbctl: /etc/xen-netback-wg/pins:5: not DOMAIN DEVID GROUP, ignored: g3 0 12345678901
+$ xnbctl vif pin --persist vif1.0 0
+vif1.0 (g1): pinned to group 0
+rule 'g1 0 0' written to /etc/xen-netback-wg/pins: the pin holds when g1 starts again
+stderr: xnbctl: /etc/xen-netback-wg/pins:1: not DOMAIN DEVID GROUP, ignored: web-01
+stderr: xnbctl: /etc/xen-netback-wg/pins:3: not DOMAIN DEVID GROUP, ignored: web-01 one 1
+stderr: xnbctl: /etc/xen-netback-wg/pins:4: not DOMAIN DEVID GROUP, ignored: web-01 1 1 1
+stderr: xnbctl: /etc/xen-netback-wg/pins:5: not DOMAIN DEVID GROUP, ignored: g3 0 12345678901
+[exit 0]
+pins: web-01
+pins: g1 0 0
+pins: web-01 one 1
+pins: web-01 1 1 1
+pins: g3 0 12345678901
+$ xnbctl vif pin-apply g3-net
+stderr: xnbctl: vif3.0 (g3): /etc/xen-netback-wg/pins:2 names group 7, but the driver has 2 groups (0-1): not pinned
+[exit 5]
+$ xnbctl vif pin-apply eth0
+stderr: xnbctl: vif pin-apply: no vif 'eth0' (no vif of that name, nor a vif<domid>.<devid>)
+[exit 4]
+$ xnbctl vif pin-apply vif1.0
+stderr: xnbctl: vif pin-apply (writes xenstore) needs root
+[exit 6]
+$ xnbctl vif pin-apply vif1.0
+stderr: xnbctl: xenstore-write /local/domain/0/backend/vif/1/0/worker-group failed: xenstore-write: could not write path /local/domain/0/backend/vif/1/0/worker-group
+[exit 7]
+log: xenstore-write /local/domain/0/backend/vif/1/0/worker-group 0
+log: syslog xnbctl: vif3.0 (g3): /etc/xen-netback-wg/pins:2 names group 7, but the driver has 2 groups (0-1): not pinned
+log: syslog xnbctl: vif pin-apply: no vif 'eth0' (no vif of that name, nor a vif<domid>.<devid>)
+log: syslog xnbctl: vif pin-apply (writes xenstore) needs root
+log: syslog xnbctl: xenstore-write /local/domain/0/backend/vif/1/0/worker-group failed: xenstore-write: could not write path /local/domain/0/backend/vif/1/0/worker-group
+$ xnbctl vif pin-apply vif1.0
+stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
+[exit 3]
+$ xnbctl vif pin-apply vif2.0
+[exit 0]
+log: syslog xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
+EOF
+}
+
 # comp WORDS...: complete the last word (empty: a new one) of
 # "xnbctl WORDS..." with the completion file sourced, as bash would.
 comp() {
@@ -2046,12 +2378,14 @@ t_completion() {
 	comp set b
 	comp top -d 2 -
 	comp param set budget 16 --p
+	comp vif pin vif2.1 1 --p
+	comp vif pin-apply ""
 	expect <<'EOF'
 xnbctl  <tab>: status top group vif param version help
 xnbctl g <tab>: group
 xnbctl group  <tab>: show reset-max help
 xnbctl group show  <tab>: 0 1
-xnbctl vif  <tab>: show pin unpin help
+xnbctl vif  <tab>: show pin unpin pin-apply help
 xnbctl vif pin  <tab>: g3-net vif1.0 vif2.0 vif2.1
 xnbctl vif pin vif2.1  <tab>: 0 1
 xnbctl -j vif show v <tab>: vif1.0 vif2.0 vif2.1
@@ -2060,6 +2394,8 @@ xnbctl param set  <tab>: groups budget copy_batch rebalance_ms max_queues separa
 xnbctl set b <tab>: budget
 xnbctl top -d 2 - <tab>: -j --json -p --pretty -V --version -h --help -d -n
 xnbctl param set budget 16 --p <tab>: --pretty --persist
+xnbctl vif pin vif2.1 1 --p <tab>: --pretty --persist
+xnbctl vif pin-apply  <tab>: g3-net vif1.0 vif2.0 vif2.1
 EOF
 }
 
