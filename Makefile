@@ -136,10 +136,14 @@ uninstall:
 
 # The admin tool, xnbctl (docs/man/xnbctl.8.md), apart from the module:
 # a bash script, into $(DESTDIR)$(SBINDIR), with the module's version
-# written in (xnbctl --version), and its bash completion.  The package
-# ships both too (debian/rules).
+# written in (xnbctl --version), its bash completion, and the hook Xen's
+# vif scripts run for each new vif (vif pin-apply: the pins of
+# /etc/xen-netback-wg/pins), with xnbctl's path written in.  The package
+# ships them too (debian/rules).  The pins file is the admin's: kept.
 SBINDIR ?= /usr/sbin
 BASHCOMPDIR ?= /usr/share/bash-completion/completions
+XEN_HOOKDIR ?= /etc/xen/scripts/vif-post.d
+XNB_HOOK := xen-netback-wg-pins.hook
 .PHONY: install-tools uninstall-tools
 
 install-tools:
@@ -147,9 +151,12 @@ install-tools:
 	sed -i 's/#XNBCTL_VERSION#/$(XNB_VERSION)/' $(DESTDIR)$(SBINDIR)/xnbctl
 	install -D -m 0644 tools/xnbctl/xnbctl.bash-completion \
 		$(DESTDIR)$(BASHCOMPDIR)/xnbctl
+	install -D -m 0755 tools/xnbctl/$(XNB_HOOK) $(DESTDIR)$(XEN_HOOKDIR)/$(XNB_HOOK)
+	sed -i 's|/usr/sbin/xnbctl|$(SBINDIR)/xnbctl|g' $(DESTDIR)$(XEN_HOOKDIR)/$(XNB_HOOK)
 
 uninstall-tools:
-	rm -f $(DESTDIR)$(SBINDIR)/xnbctl $(DESTDIR)$(BASHCOMPDIR)/xnbctl
+	rm -f $(DESTDIR)$(SBINDIR)/xnbctl $(DESTDIR)$(BASHCOMPDIR)/xnbctl \
+		$(DESTDIR)$(XEN_HOOKDIR)/$(XNB_HOOK)
 
 # ===========================================================================
 # Package (docs/install.md)

@@ -318,7 +318,7 @@ CASES=(
 	"status_vanish      a group gone while read: left out, not '-'"
 	"usage              help, no command, bad options"
 	"version            --version, -V, version, -j: the tool's and the driver's"
-	"version_installed  make install-tools writes the version in, and the completion"
+	"version_installed  make install-tools writes the version in; the completion, the hook"
 	"group_show         group show [GROUP], group alone"
 	"vif_show           vif show: all, by name, vif<d>.<n>, domain [devid]"
 	"param_show         param show: every parameter, runtime or not"
@@ -1360,18 +1360,29 @@ EOF
 # What install-tools installs: the script with XNB_VERSION in it (here
 # given, a checkout's own would carry its commit), the completion.
 t_version_installed() {
-	local d=$R/inst
+	local d=$R/inst hook=/etc/xen/scripts/vif-post.d/xen-netback-wg-pins.hook
 	make -s -C "$top" install-tools DESTDIR="$d" XNB_VERSION=1.2.3-inst > "$R.make" 2>&1 ||
 		cat "$R.make" >> "$T"
 	XNBCTL_TEST=1 XNBCTL_ROOT=$R "$d/usr/sbin/xnbctl" --version >> "$T" 2>&1
 	[ -f "$d/usr/share/bash-completion/completions/xnbctl" ] &&
 		echo "completion installed" >> "$T"
+	stat -c 'hook: mode %a' "$d$hook" >> "$T"
+	grep -o '[^[:space:]]*/xnbctl' "$d$hook" >> "$T"
 	make -s -C "$top" uninstall-tools DESTDIR="$d" >> "$T" 2>&1
+	find "$d" -type f >> "$T"
+	make -s -C "$top" install-tools DESTDIR="$d" SBINDIR=/usr/local/sbin >> "$T" 2>&1
+	grep -o '[^[:space:]]*/xnbctl' "$d$hook" >> "$T"
+	make -s -C "$top" uninstall-tools DESTDIR="$d" SBINDIR=/usr/local/sbin >> "$T" 2>&1
 	find "$d" -type f >> "$T"
 	expect <<'EOF'
 xnbctl 1.2.3-inst
 xen-netback: not loaded
 completion installed
+hook: mode 755
+/usr/sbin/xnbctl
+/usr/sbin/xnbctl
+/usr/local/sbin/xnbctl
+/usr/local/sbin/xnbctl
 EOF
 }
 

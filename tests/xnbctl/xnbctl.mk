@@ -16,4 +16,5 @@ xnbctl-test:
 # make shellcheck (tests/tests.mk) covers the tool, its test and stubs.
 shellcheck: XNB_SHELL += $(CURDIR)/tools/xnbctl/xnbctl \
 	$(CURDIR)/tools/xnbctl/xnbctl.bash-completion \
+	$(CURDIR)/tools/xnbctl/xen-netback-wg-pins.hook \
 	$(wildcard $(CURDIR)/tests/xnbctl/*.sh $(CURDIR)/tests/xnbctl/stubs/*)
