@@ -18,7 +18,7 @@
 #
 # The only thing built here is a small cpio with this run's module, the
 # scripts that run in dom0 (tests/lab/*.sh and scenarios/, not this
-# host/ directory; the admin tool tools/xnbctl/xnbctl; the bench's
+# host/ directory; the admin tool tools/xnbctl/xnbctl and its hook; the bench's
 # scripts, bench/*.sh and aggregate.py) and a config,
 # appended to the cached dom0 initramfs
 # (the kernel unpacks concatenated cpio archives in order).  Results come
@@ -78,9 +78,11 @@ trap 'exit 143' TERM INT HUP
 mkdir -p "$work/root/lab/scenarios"
 cp "$top"/tests/lab/*.sh "$work/root/lab/"
 cp "$top"/tests/lab/scenarios/*.sh "$work/root/lab/scenarios/"
-# The admin tool, as /lab/xnbctl (scenario xnbctl); make install's
-# script, as /lab/install.sh (scenario install-enforced).
-cp "$top/tools/xnbctl/xnbctl" "$top/scripts/install.sh" "$work/root/lab/"
+# The admin tool, as /lab/xnbctl, and its vif-post.d hook (scenario
+# xnbctl); make install's script, as /lab/install.sh (scenario
+# install-enforced).
+cp "$top/tools/xnbctl/xnbctl" "$top/tools/xnbctl/xen-netback-wg-pins.hook" \
+	"$top/scripts/install.sh" "$work/root/lab/"
 # The bench's scripts, as /lab/bench (scenario bench-host runs
 # bench-host.sh from them as on a real host).
 mkdir -p "$work/root/lab/bench"

@@ -15,7 +15,14 @@
 # past the count exits 5; top -n 2 prints two frames with the guest's
 # packets and bytes and the vif's group (after which status shows the
 # pings' passes in the queue's group's maxima), -j one object a frame.
-# About a guest start and 30 s under TCG.  (The CPU column's mark for a
+# A pin that outlasts a restart: vif pin --persist writes g1's rule to
+# /etc/xen-netback-wg/pins; with the package's vif-post.d hook in place
+# (xnbctl's path made /lab/xnbctl), g1 destroyed and started again (a
+# new domid) has the key on its new backend node and its queue in that
+# group, which vif show says; vif unpin --persist removes the rule, and
+# vif pin-apply then does nothing, silently.  (The lab's dom0 runs no
+# udev: the hook, which vif-bridge runs, is what applies the rules.)
+# About two guest starts and 30 s under TCG.  (The CPU column's mark for a
 # group away from its offline home CPU: scenario cpuhp.)
 . /lab/xnb.sh
 xnb_ours_only
@@ -170,6 +177,44 @@ x 0 status
 lab_assert "status: group $from's maxima count the pings' passes" \
 	awk -v g="$from" '$1 == g && $(NF - 1) > 0 && $NF > 0 { f = 1 } END { exit !f }' \
 	<<<"$out"
+
+# A pin that outlasts a restart of g1.
+pins=/etc/xen-netback-wg/pins
+hook=/etc/xen/scripts/vif-post.d/xen-netback-wg-pins.hook
+mkdir -p "${hook%/*}"
+sed 's|/usr/sbin/xnbctl|/lab/xnbctl|g' /lab/xen-netback-wg-pins.hook > "$hook"
+chmod 0755 "$hook"
+x 0 vif pin --persist "$vif" "$to"
+lab_assert "the rule 'g1 0 $to' in $pins" grep -qx "g1 0 $to" "$pins"
+lab_guest_destroy 1
+lab_assert "$vif gone" lab_wait 60 test ! -e "/sys/class/net/$vif"
+lab_guest_start 1
+old=$dom
+vif=$(lab_vif_name 1)
+dom=$(lab_domid 1)
+be=$(lab_backend_path 1)
+re=${vif//./\\.}
+lab_log "g1 again: domain $dom (was $old), $vif"
+lab_assert "g1 has a new domid" test "$dom" != "$old"
+if ! xenstore-read "$be/worker-group" >/dev/null 2>&1; then
+	tail -n 20 /var/log/xen/xl-g1.log 2>/dev/null
+	lab_fail "no worker-group key on $be after the restart: the hook did not apply the rule"
+fi
+lab_assert "the hook wrote the rule's group $to to $be/worker-group" \
+	test "$(xenstore-read "$be/worker-group")" = "$to"
+lab_assert "$vif-q0 in group $to (debugfs)" lab_wait 10 xnb_in_group "$vif-q0" "$to"
+x 0 vif show "$vif"
+lab_assert "vif show: $vif pinned to $to, q0 in group $to" \
+	grep -Eq "^$re +$dom +g1 +0 +$to +q0:$to\$" <<<"$out"
+lab_assert "ping $(lab_guest_ip 1) after the restart" lab_ping "$(lab_guest_ip 1)" 2
+x 0 vif unpin --persist "$vif"
+lab_assert "unpin --persist: the key removed" sh -c "! xenstore-read $be/worker-group 2>/dev/null"
+lab_assert "unpin --persist: no rule for g1 left" sh -c "! grep -q '^g1 ' $pins"
+x 0 vif pin-apply "$vif"
+lab_assert "pin-apply without a rule: silent" test -z "$out"
+lab_assert "pin-apply without a rule: no key" sh -c "! xenstore-read $be/worker-group 2>/dev/null"
+rm -f "$hook"
+rm -rf "${pins%/*}"
 
 lab_destroy_all
 lab_load_backend
