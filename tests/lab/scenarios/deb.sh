@@ -5,7 +5,8 @@
 # build it against dom0's headers, modprobe it, check that the DKMS build
 # is what runs, that the package's modprobe.d file is a conffile whose
 # commented-out defaults are the module's own, that the admin tool
-# xnbctl is installed and sees the guest's vif, and that a guest gets
+# xnbctl is installed and sees the guest's vif (and its vif-post.d hook
+# is installed, a conffile), and that a guest gets
 # traffic; then a kernel "upgrade": headers for a second kernel release
 # make DKMS build for that one too (a real second release's headers
 # where the suite has some, else simulated); last, apt purge takes it
@@ -90,6 +91,10 @@ lab_assert "xnbctl's bash completion installed" \
 lab_assert "xnbctl --version: the package's $want, the driver's $got" \
 	test "$(/usr/sbin/xnbctl --version)" = "xnbctl $want
 xen-netback $got"
+pinhook=/etc/xen/scripts/vif-post.d/xen-netback-wg-pins.hook
+lab_assert "$pinhook installed, executable, a conffile, running /usr/sbin/xnbctl" \
+	sh -c "test -x $pinhook && grep -q '/usr/sbin/xnbctl vif pin-apply' $pinhook &&
+		dpkg-query -W -f='\${Conffiles}\n' xen-netback-wg-dkms | grep -q ' $pinhook '"
 
 # The options file: a conffile, nothing active, and each commented-out
 # line, uncommented, gives the module what it has by default.
