@@ -1360,18 +1360,18 @@ EOF
 # What install-tools installs: the script with XNB_VERSION in it (here
 # given, a checkout's own would carry its commit), the completion.
 t_version_installed() {
-	local d=$R/inst hook=/etc/xen/scripts/vif-post.d/xen-netback-wg-pins.hook
+	local d=$R/inst pinhook=/etc/xen/scripts/vif-post.d/xen-netback-wg-pins.hook
 	make -s -C "$top" install-tools DESTDIR="$d" XNB_VERSION=1.2.3-inst > "$R.make" 2>&1 ||
 		cat "$R.make" >> "$T"
 	XNBCTL_TEST=1 XNBCTL_ROOT=$R "$d/usr/sbin/xnbctl" --version >> "$T" 2>&1
 	[ -f "$d/usr/share/bash-completion/completions/xnbctl" ] &&
 		echo "completion installed" >> "$T"
-	stat -c 'hook: mode %a' "$d$hook" >> "$T"
-	grep -o '[^[:space:]]*/xnbctl' "$d$hook" >> "$T"
+	stat -c 'hook: mode %a' "$d$pinhook" >> "$T"
+	grep -o '[^[:space:]]*/xnbctl' "$d$pinhook" >> "$T"
 	make -s -C "$top" uninstall-tools DESTDIR="$d" >> "$T" 2>&1
 	find "$d" -type f >> "$T"
 	make -s -C "$top" install-tools DESTDIR="$d" SBINDIR=/usr/local/sbin >> "$T" 2>&1
-	grep -o '[^[:space:]]*/xnbctl' "$d$hook" >> "$T"
+	grep -o '[^[:space:]]*/xnbctl' "$d$pinhook" >> "$T"
 	make -s -C "$top" uninstall-tools DESTDIR="$d" SBINDIR=/usr/local/sbin >> "$T" 2>&1
 	find "$d" -type f >> "$T"
 	expect <<'EOF'
