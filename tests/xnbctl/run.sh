@@ -214,18 +214,21 @@ kill_vanish() { kill "$VANISH_PID" 2>/dev/null; wait "$VANISH_PID" 2>/dev/null; 
 # --- running ----------------------------------------------------------------
 
 # x ARGS...: run xnbctl in this case's world, add the run to the transcript.
+# PIPE_TO="CMD ARGS" x ...: its stdout into that command (head -n1: a
+# reader that goes early), whose output the transcript shows.
 x() {
-	local rc fn hook=()
+	local rc fn hook=() to
 	if [ -s "$R/hook" ]; then
 		fn=$(declare -f hook_printf)
 		hook=("BASH_FUNC_printf%%=() ${fn#*$'\n'}")
 	fi
+	read -r -a to <<<"${PIPE_TO:-cat}"
 	env -u SUDO_UID -u PKEXEC_UID XNBCTL_TEST="${TEST_MODE-1}" ${SUDO_AS:+SUDO_UID=$SUDO_AS} \
 		XNBCTL_ROOT="$R" XNBCTL_XL="$STUBS/xl" XNBCTL_XENSTORE="$STUBS/xenstore" \
 		XNBCTL_ETHTOOL="${ETHTOOL:-$STUBS/ethtool}" XNBCTL_EUID="${EUID_AS:-0}" \
 		${PYTHON_AS:+XNBCTL_PYTHON=$PYTHON_AS} \
-		PATH="$STUBS:$PATH" "${hook[@]}" "$XNBCTL" "$@" > "$R.out" 2> "$R.err"
-	rc=$?
+		PATH="$STUBS:$PATH" "${hook[@]}" "$XNBCTL" "$@" 2> "$R.err" | "${to[@]}" > "$R.out"
+	rc=${PIPESTATUS[0]}
 	# The usage text, once checked (t_usage), is "<usage>".
 	if [ -f "$R.usage" ]; then
 		cmp -s "$R.out" "$R.usage" && echo "<usage>" > "$R.out"
@@ -304,6 +307,7 @@ CASES=(
 	"top                top -n 2: rates per interval, two frames"
 	"top_json           top --json -n 2: one object per frame"
 	"top_regroup        groups rebuilt while top sleeps, a new vif: '-'"
+	"top_reader_gone    top | head -n1, -j too: exit 0, nothing said, stopped"
 	"pin                pin by name, by id and devid; the key written"
 	"pin_errors         devid needed, unknown domain/vif, group range"
 	"pin_tools          not root, xl fails, xenstore write fails"
@@ -718,6 +722,35 @@ vif2.0  web-01                 0               0               0             0  
 vif2.1  web-01                 0               0               0             0      0  0
 g3-net  g3                100000               0       150000000             0      7  1
 [exit 0]
+EOF
+}
+
+# top -n 50 into head -n1: once head is gone top stops (the fake
+# uptime, which each sleep moves on, says how many frames it made), with
+# status 0 and nothing on stderr.
+t_top_reader_gone() {
+	local mode up
+	fx_standard
+	fx_ticks
+	for mode in "" -j -p; do
+		echo "100.00 150.00" > "$R/proc/uptime"
+		PIPE_TO="head -n1" x $mode top -d 0.1 -n 50
+		read -r up _ < "$R/proc/uptime"
+		awk -v u="$up" 'BEGIN { exit !(u < 104) }' && echo "stopped before frame 40" >> "$T"
+	done
+	expect <<'EOF'
+$ xnbctl top -d 0.1 -n 50
+xnbctl top: frame 1 of 50, interval 0.10 s, 2 groups, 4 vifs
+[exit 0]
+stopped before frame 40
+$ xnbctl -j top -d 0.1 -n 50
+{"schema": 2, "frame": 1, "interval_s": 0.1, "hottest_group": 1, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "packets_per_s": 10000, "passes_per_s": 1000, "ops_per_hypercall": 12.5, "handoffs_per_s": 0, "moves_in": 0, "moves_out": 0}, {"index": 1, "cpu": 1, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "packets_per_s": 500000, "passes_per_s": 4000, "ops_per_hypercall": 32.0, "handoffs_per_s": 30, "moves_in": 0, "moves_out": 0}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "groups": [0, 1], "from_guest_packets_per_s": 6000, "to_guest_packets_per_s": 4000, "from_guest_bytes_per_s": 5400000, "to_guest_bytes_per_s": 256000, "from_guest_dropped": 0, "to_guest_dropped": 2}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "groups": [0], "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 0, "to_guest_bytes_per_s": 0, "from_guest_dropped": 0, "to_guest_dropped": 0}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "groups": [0], "from_guest_packets_per_s": 0, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 0, "to_guest_bytes_per_s": 0, "from_guest_dropped": 0, "to_guest_dropped": 0}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "groups": [1], "from_guest_packets_per_s": 500000, "to_guest_packets_per_s": 0, "from_guest_bytes_per_s": 750000000, "to_guest_bytes_per_s": 0, "from_guest_dropped": 7, "to_guest_dropped": 0}]}
+[exit 0]
+stopped before frame 40
+$ xnbctl -p top -d 0.1 -n 50
+{
+[exit 0]
+stopped before frame 40
 EOF
 }
 
