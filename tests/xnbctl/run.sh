@@ -322,6 +322,7 @@ CASES=(
 	"status_vanish      a group gone while read: left out, not '-'"
 	"usage              help, no command, bad options"
 	"version            --version, -V, version, -j: the tool's and the driver's"
+	"version_string     a driver version like 1.0 or 2 is a JSON string; none: null"
 	"version_installed  make install-tools writes the version in; the completion, the hook"
 	"group_show         group show [GROUP], group alone"
 	"vif_show           vif show: all, by name, vif<d>.<n>, domain [devid]"
@@ -1392,6 +1393,42 @@ EOF
 
 # What install-tools installs: the script with XNB_VERSION in it (here
 # given, a checkout's own would carry its commit), the completion.
+t_version_string() {
+	local v
+	fx_standard
+	for v in 1.0 2 ""; do
+		echo "$v" > "$S/module/xen_netback/version"
+		xj -j version
+		xjq -j status
+		python3 -c 'import json, sys
+print("status: driver_version", json.dumps(json.load(sys.stdin)["driver_version"]))' \
+			< "$R.out" >> "$T"
+	done
+	expect <<'EOF'
+$ xnbctl -j version
+{"schema": 2, "xnbctl_version": "<version>", "driver": "worker-group", "driver_version": "1.0"}
+[exit 0]
+$ xnbctl -j status
+(1 lines)
+[exit 0]
+status: driver_version "1.0"
+$ xnbctl -j version
+{"schema": 2, "xnbctl_version": "<version>", "driver": "worker-group", "driver_version": "2"}
+[exit 0]
+$ xnbctl -j status
+(1 lines)
+[exit 0]
+status: driver_version "2"
+$ xnbctl -j version
+{"schema": 2, "xnbctl_version": "<version>", "driver": "worker-group", "driver_version": null}
+[exit 0]
+$ xnbctl -j status
+(1 lines)
+[exit 0]
+status: driver_version null
+EOF
+}
+
 t_version_installed() {
 	local d=$R/inst pinhook=/etc/xen/scripts/vif-post.d/xen-netback-wg-pins.hook
 	make -s -C "$top" install-tools DESTDIR="$d" XNB_VERSION=1.2.3-inst > "$R.make" 2>&1 ||
