@@ -318,7 +318,7 @@ CASES=(
 	"reset_max          reset-max: every group, one; the old values"
 	"reset_max_errors   no such group, bad group, not root, write fails"
 	"reset_max_regroup  groups replaced meanwhile: ENODEV, a gone group; again"
-	"reset_max_replaced groups replaced twice, or no new set: exit 5"
+	"reset_max_replaced groups replaced twice, or no new set: exit 5; the group gone: 4"
 	"status_vanish      a group gone while read: left out, not '-'"
 	"usage              help, no command, bad options"
 	"version            --version, -V, version, -j: the tool's and the driver's"
@@ -1112,7 +1112,7 @@ t_reset_max_errors() {
 	expect <<'EOF'
 $ xnbctl reset-max 2
 stderr: xnbctl: no group 2: the driver has 2 groups
-[exit 5]
+[exit 4]
 $ xnbctl reset-max one
 stderr: xnbctl: GROUP must be a number, not 'one'
 stderr: Try 'xnbctl help'.
@@ -1199,7 +1199,7 @@ stderr: xnbctl: a write of groups replaced the groups meanwhile, and no new ones
 $ xnbctl reset-max 1
 stderr: xnbctl: a write of groups replaced the groups meanwhile: resetting the new ones
 stderr: xnbctl: no group 1: the driver has 1 groups
-[exit 5]
+[exit 4]
 EOF
 }
 
@@ -1305,9 +1305,10 @@ DOMAIN [DEVID], set NAME VALUE, reset-max [GROUP].
 
 Exit status: 0 ok, 1 usage, 2 xen-netback not loaded, 3 the in-kernel
 xen-netback (not the worker-group driver) or a build without the file
-set or reset-max writes, 4 unknown domain or vif, 5 value refused,
-6 not root, 7 xl, xenstore or python3 failed, or the options file or
-the pins file could not be written.  See xnbctl(8).
+set or reset-max writes, 4 unknown domain, vif or group (group show,
+reset-max), 5 value refused, 6 not root, 7 xl, xenstore or python3
+failed, or the options file or the pins file could not be written.
+See xnbctl(8).
 [exit 0]
 $ xnbctl 
 stderr: <usage>
@@ -1486,7 +1487,7 @@ GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
 [exit 0]
 $ xnbctl group show 2
 stderr: xnbctl: no group 2: the driver has 2 groups
-[exit 5]
+[exit 4]
 $ xnbctl group show x
 stderr: xnbctl: GROUP must be a number, not 'x'
 stderr: Try 'xnbctl help'.
