@@ -326,6 +326,7 @@ CASES=(
 	"version_installed  make install-tools writes the version in; the completion, the hook"
 	"group_show         group show [GROUP], group alone"
 	"vif_show           vif show: all, by name, vif<d>.<n>, domain [devid]"
+	"vif_order          vifs by domid then devid, numerically; devid 100000 and up too"
 	"param_show         param show: every parameter, runtime or not"
 	"show_json          -j and -p on every show command: valid JSON"
 	"no_python          -j without python3: exit 7"
@@ -1500,6 +1501,32 @@ $ xnbctl group frob
 stderr: xnbctl: group: unknown command 'frob'
 stderr: Try 'xnbctl help'.
 [exit 1]
+EOF
+}
+
+# Domains 1, 2 and 10; devids past 99999, which once shared a slot
+# with the next domain's devid 0.
+t_vif_order() {
+	fx_driver 1
+	fx_group 0 0 light 5 0 0 0 0 0 0 0 0
+	fx_domain 1 a
+	fx_domain 2 b
+	fx_domain 10 c
+	fx_vif 1 100000 0
+	fx_vif 2 0 0
+	fx_vif 10 0 0
+	fx_vif 2 5 0
+	fx_vif 1 3 0
+	x vif show
+	expect <<'EOF'
+$ xnbctl vif show
+VIF          DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.3           1  a           3    -  q0:0
+vif1.100000      1  a       100000    -  q0:0
+vif2.0           2  b           0    -  q0:0
+vif2.5           2  b           5    -  q0:0
+vif10.0         10  c           0    -  q0:0
+[exit 0]
 EOF
 }
 
