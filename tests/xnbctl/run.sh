@@ -336,6 +336,7 @@ CASES=(
 	"set_each           set each runtime parameter, booleans too"
 	"persist            set --persist edits the options file"
 	"persist_errors     --persist: refused value, no directory, other commands"
+	"persist_symlink    --persist through a symbolic link: the file it leads to edited, the link kept"
 	"completion         bash completion: objects, verbs, vifs, groups"
 	"pin_persist        vif pin/unpin --persist: the rules file, idempotent"
 	"pin_persist_domain --persist for a domain not running: the rule alone"
@@ -2137,6 +2138,65 @@ EOF
 }
 
 # The pins file (XNBCTL_ROOT/etc/xen-netback-wg/pins) as the cases show it.
+# The options file and the pins file as links into /srv/conf (an
+# admin's configuration kept in one place): edited there, the links
+# stay; a link into a directory that is not there: exit 7, said so.
+t_persist_symlink() {
+	local e=$R/etc f
+	fx_standard
+	mkdir -p "$e/modprobe.d" "$e/xen-netback-wg" "$R/srv/conf"
+	echo "# kept in /srv/conf" > "$R/srv/conf/xnb.conf"
+	echo "# pins kept in /srv/conf" > "$R/srv/conf/pins"
+	chmod 0640 "$R/srv/conf/xnb.conf"
+	ln -s ../../srv/conf/xnb.conf "$e/modprobe.d/xen-netback-wg.conf"
+	ln -s "$R/srv/conf/pins" "$e/xen-netback-wg/pins"
+	x set --persist budget 16
+	x vif pin --persist vif2.1 1
+	for f in modprobe.d/xen-netback-wg.conf xen-netback-wg/pins; do
+		[ -L "$e/$f" ] && echo "link: /etc/$f -> $(readlink "$e/$f" | sed "s|$R|ROOT|")" >> "$T"
+	done
+	stat -c 'mode %a' "$R/srv/conf/xnb.conf" >> "$T"
+	sed 's/^/conf: /' "$R/srv/conf/xnb.conf" >> "$T"
+	sed 's/^/pins: /' "$R/srv/conf/pins" >> "$T"
+	(cd "$R" && ls -A etc/modprobe.d etc/xen-netback-wg srv/conf) | sed '/^$/d; s/^/ls: /' >> "$T"
+	ln -sfn ../../srv/none/xnb.conf "$e/modprobe.d/xen-netback-wg.conf"
+	ln -sfn ../../srv/none/pins "$e/xen-netback-wg/pins"
+	x set --persist budget 32
+	x vif pin --persist vif2.1 0
+	expect <<'EOF'
+$ xnbctl set --persist budget 16
+budget: 64 -> 16
+budget=16 written to /etc/modprobe.d/xen-netback-wg.conf: xen-netback loads with it
+[exit 0]
+$ xnbctl vif pin --persist vif2.1 1
+vif2.1 (web-01): pinned to group 1
+rule 'web-01 1 1' written to /etc/xen-netback-wg/pins: the pin holds when web-01 starts again
+[exit 0]
+link: /etc/modprobe.d/xen-netback-wg.conf -> ../../srv/conf/xnb.conf
+link: /etc/xen-netback-wg/pins -> ROOT/srv/conf/pins
+mode 640
+conf: # kept in /srv/conf
+conf: options xen_netback budget=16
+pins: # pins kept in /srv/conf
+pins: web-01 1 1
+ls: etc/modprobe.d:
+ls: xen-netback-wg.conf
+ls: etc/xen-netback-wg:
+ls: pins
+ls: srv/conf:
+ls: pins
+ls: xnb.conf
+$ xnbctl set --persist budget 32
+budget: 16 -> 32
+stderr: xnbctl: the driver has budget=32 now, but /etc/modprobe.d/xen-netback-wg.conf could not be written: it is a symbolic link to no directory
+[exit 7]
+$ xnbctl vif pin --persist vif2.1 0
+vif2.1 (web-01): pinned to group 0
+stderr: xnbctl: /etc/xen-netback-wg/pins could not be written: it is a symbolic link to no directory
+[exit 7]
+EOF
+}
+
 show_pins() {
 	local f=$R/etc/xen-netback-wg/pins
 	if [ -e "$f" ]; then sed 's/^/pins: /' "$f" >> "$T"; else echo "pins: (none)" >> "$T"; fi
