@@ -22,7 +22,11 @@
 #   KDIR               the kernel build tree, for the signing hint
 #   XNB_ALLOW_UNSIGNED=1  install an unsigned module all the same on a
 #                      host that enforces signatures (an admin who knows
-#                      the kernel takes it)
+#                      the kernel takes it).  That is the running kernel's
+#                      policy, checked even when KVER is another kernel:
+#                      sig_enforce, lockdown, and when neither file is
+#                      there, EFI Secure Boot (on, or an EFI system that
+#                      does not tell)
 #
 # State, kept from the first install to the uninstall:
 # /var/lib/xen-netback-wg/<kver>/ (under INSTALL_MOD_PATH): replaced.ko
@@ -34,7 +38,7 @@
 # For tests (tests/install/): with XNB_INSTALL_TEST=1, and never under
 # sudo or pkexec, whose kept environment must not pick what root
 # writes, XNB_INSTALL_ROOT prefixes every path (/sys, /proc,
-# /lib/modules, /var/lib); modinfo and depmod are those of PATH.
+# /lib/modules, /var/lib); modinfo, depmod and mokutil are those of PATH.
 set -euo pipefail
 export LC_ALL=C
 
@@ -93,14 +97,45 @@ loaded() {
 	fi
 }
 
-# enforced: why this host's kernel loads only signed modules, or nothing.
+# The EFI variable that holds the Secure Boot state: 4 bytes of
+# attributes, then 1 (on) or 0 (off).
+SB_VAR=/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c
+
+# secure_boot: on, off, or unknown (an EFI system that does not say);
+# none without EFI.
+secure_boot() {
+	local v
+	[ -d "$root/sys/firmware/efi" ] || { echo none; return; }
+	v=$(od -An -tu1 -j4 -N1 "$root$SB_VAR" 2>/dev/null | tr -d ' ') || v=
+	case $v in
+	1) echo on; return ;;
+	0) echo off; return ;;
+	esac
+	v=$(mokutil --sb-state 2>/dev/null) || v=
+	case $v in
+	*"SecureBoot enabled"*) echo on ;;
+	*"SecureBoot disabled"*) echo off ;;
+	*) echo unknown ;;
+	esac
+}
+
+# enforced: why the running kernel loads only signed modules, or
+# nothing.  Without sig_enforce and lockdown files to say, Secure Boot
+# decides: on, or an EFI system that does not tell, counts as enforcing.
 enforced() {
-	local why=() v
-	v=$(cat "$root/sys/module/module/parameters/sig_enforce" 2>/dev/null) || v=
+	local why=() v se=$root/sys/module/module/parameters/sig_enforce
+	local ld=$root/sys/kernel/security/lockdown
+	v=$(cat "$se" 2>/dev/null) || v=
 	[ "$v" != Y ] || why+=("module.sig_enforce=Y")
-	v=$(cat "$root/sys/kernel/security/lockdown" 2>/dev/null) || v=
+	v=$(cat "$ld" 2>/dev/null) || v=
 	v=$(sed -n 's/.*\[\([a-z]*\)\].*/\1/p' <<< "$v")
 	[ -z "$v" ] || [ "$v" = none ] || why+=("lockdown=$v")
+	if [ ! -e "$se" ] && [ ! -e "$ld" ]; then
+		case $(secure_boot) in
+		on) why+=("Secure Boot on, and no sig_enforce or lockdown file to say more") ;;
+		unknown) why+=("an EFI system that does not tell whether Secure Boot is on, taken as on; no sig_enforce or lockdown file to say more") ;;
+		esac
+	fi
 	echo "${why[*]}"
 }
 
@@ -111,10 +146,17 @@ sha() { sha256sum < "$1" | cut -d' ' -f1; }
 # running: the running kernel's release.
 running() { cat "$root/proc/sys/kernel/osrelease" 2>/dev/null || uname -r; }
 
+# other_kernel: when KVER is not the running kernel, a note that the
+# signature check was of the running one.
+other_kernel() {
+	[ "$(running)" = "$kver" ] ||
+		echo " (the running kernel's policy: kernel $kver is taken to boot under the same)"
+}
+
 refuse_unsigned() {	# KO WHY
 	local kd=${KDIR:-/lib/modules/$kver/build}
 	cat >&2 <<EOF
-$me: refused: this kernel loads only signed modules ($2), and
+$me: refused: the running kernel loads only signed modules ($2)$(other_kernel), and
   $1 is not signed.  Installed, it would be the
   xen-netback modprobe takes: the kernel would refuse it at the next load
   or boot, and every guest would lose its network.  Nothing was changed.
@@ -144,9 +186,9 @@ do_install() {
 			:
 		elif signed "$ko"; then
 			signer=$(modinfo -F signer "$ko" 2>/dev/null) || signer=
-			say "the kernel loads only signed modules ($why): $ko is signed${signer:+ by \"$signer\"}, a key the kernel must trust (mokutil --list-enrolled)"
+			say "the running kernel loads only signed modules ($why)$(other_kernel): $ko is signed${signer:+ by \"$signer\"}, a key the kernel must trust (mokutil --list-enrolled)"
 		elif [ "${XNB_ALLOW_UNSIGNED:-0}" = 1 ]; then
-			say "WARNING: the kernel loads only signed modules ($why) and $ko is not signed: installing it all the same (XNB_ALLOW_UNSIGNED=1)"
+			say "WARNING: the running kernel loads only signed modules ($why)$(other_kernel) and $ko is not signed: installing it all the same (XNB_ALLOW_UNSIGNED=1)"
 		else
 			refuse_unsigned "$ko" "$why"
 		fi

@@ -42,6 +42,23 @@ fx_sys() {
 	[ "$1" = - ] || echo "$1" > "$p/sig_enforce"
 	[ "$2" = - ] || echo "$2" > "$R/sys/kernel/security/lockdown"
 }
+# fx_efi on|off|silent [MOKUTIL]: an EFI system whose SecureBoot
+# variable says on or off, or is not there (silent); MOKUTIL: what
+# mokutil --sb-state prints (without: it fails).
+fx_efi() {
+	local v=$R/sys/firmware/efi/efivars
+	mkdir -p "$v"
+	case $1 in
+	on) printf '\x06\x00\x00\x00\x01' > "$v/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c" ;;
+	off) printf '\x06\x00\x00\x00\x00' > "$v/SecureBoot-8be4df61-93ca-11d2-aa0d-00e098032b8c" ;;
+	esac
+	[ -z "${2:-}" ] || echo "$2" > "$R/mokutil.sb-state"
+}
+# fx_no_sysfs_files: no sig_enforce, no lockdown file (a kernel
+# without them).
+fx_no_sysfs_files() {
+	rm -r "$R/sys/module/module" "$R/sys/kernel/security"
+}
 # fx_kernel [KVER [RUNNING]]: kernel KVER (default $KV) with its own
 # xen-netback, depmod run; RUNNING (default KVER) runs.
 fx_kernel() {
@@ -192,7 +209,12 @@ CASES=(
 	"refuse_lockdown     lockdown=integrity, unsigned: refused"
 	"refuse_both         both, and XNB_ALLOW_UNSIGNED=0: refused, both reasons"
 	"not_enforced        neither: installed; depmod; activation; stock loaded"
-	"no_sysfs_files      no sig_enforce, no lockdown file: installed"
+	"no_sysfs_files      no sig_enforce, no lockdown file, no EFI: installed"
+	"sb_on               neither file, EFI Secure Boot on: refused; allowed with XNB_ALLOW_UNSIGNED=1"
+	"sb_off              neither file, EFI Secure Boot off: installed"
+	"sb_unknown          neither file, EFI, the state not told: refused"
+	"sb_mokutil          neither file, EFI, no variable: mokutil --sb-state decides"
+	"sb_other_kernel     another kernel than the running one: the running one's policy, said so"
 	"signed              sig_enforce=Y, signed: installed, the signer named"
 	"allow_unsigned      sig_enforce=Y, XNB_ALLOW_UNSIGNED=1: installed, warned"
 	"uninstall_stock     install, uninstall: the stock driver is modprobe's again"
@@ -229,7 +251,7 @@ t_refuse_sig_enforce() {
 	files
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-stderr: install: refused: this kernel loads only signed modules (module.sig_enforce=Y), and
+stderr: install: refused: the running kernel loads only signed modules (module.sig_enforce=Y), and
 stderr:   build/xen-netback.ko is not signed.  Installed, it would be the
 stderr:   xen-netback modprobe takes: the kernel would refuse it at the next load
 stderr:   or boot, and every guest would lose its network.  Nothing was changed.
@@ -255,7 +277,7 @@ t_refuse_lockdown() {
 	files
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-stderr: install: refused: this kernel loads only signed modules (lockdown=integrity), and
+stderr: install: refused: the running kernel loads only signed modules (lockdown=integrity), and
 stderr:   build/xen-netback.ko is not signed.  Installed, it would be the
 stderr:   xen-netback modprobe takes: the kernel would refuse it at the next load
 stderr:   or boot, and every guest would lose its network.  Nothing was changed.
@@ -281,7 +303,7 @@ t_refuse_both() {
 	files
 	expect <<'EOF'
 $ XNB_ALLOW_UNSIGNED=0 install build/xen-netback.ko 6.1.0-57-amd64
-stderr: install: refused: this kernel loads only signed modules (module.sig_enforce=Y lockdown=confidentiality), and
+stderr: install: refused: the running kernel loads only signed modules (module.sig_enforce=Y lockdown=confidentiality), and
 stderr:   build/xen-netback.ko is not signed.  Installed, it would be the
 stderr:   xen-netback modprobe takes: the kernel would refuse it at the next load
 stderr:   or boot, and every guest would lose its network.  Nothing was changed.
@@ -322,7 +344,7 @@ EOF
 
 t_no_sysfs_files() {
 	fx_standard
-	rm -r "$R/sys/module/module" "$R/sys/kernel/security"
+	fx_no_sysfs_files
 	x install build/xen-netback.ko $KV
 	files
 	expect <<'EOF'
@@ -341,6 +363,122 @@ file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
 EOF
 }
 
+# The refusal's text after its first line, which the sb_* cases leave
+# out.
+refusal_tail() {
+	sed -i '/^stderr:   build\/xen-netback.ko is not signed/,/^stderr: docs\/install.md/d' "$T"
+}
+
+t_sb_on() {
+	fx_standard
+	fx_no_sysfs_files
+	fx_efi on
+	x install build/xen-netback.ko $KV
+	x XNB_ALLOW_UNSIGNED=1 install build/xen-netback.ko $KV
+	refusal_tail
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: refused: the running kernel loads only signed modules (Secure Boot on, and no sig_enforce or lockdown file to say more), and
+[exit 1]
+$ XNB_ALLOW_UNSIGNED=1 install build/xen-netback.ko 6.1.0-57-amd64
+install: WARNING: the running kernel loads only signed modules (Secure Boot on, and no sig_enforce or lockdown file to say more) and build/xen-netback.ko is not signed: installing it all the same (XNB_ALLOW_UNSIGNED=1)
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+EOF
+}
+
+t_sb_off() {
+	fx_standard
+	fx_no_sysfs_files
+	fx_efi off 'SecureBoot enabled'
+	x install build/xen-netback.ko $KV
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+EOF
+}
+
+t_sb_unknown() {
+	fx_standard
+	fx_no_sysfs_files
+	fx_efi silent
+	x install build/xen-netback.ko $KV
+	fx_efi silent 'This system does not tell'
+	x install build/xen-netback.ko $KV
+	refusal_tail
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: refused: the running kernel loads only signed modules (an EFI system that does not tell whether Secure Boot is on, taken as on; no sig_enforce or lockdown file to say more), and
+[exit 1]
+$ install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: refused: the running kernel loads only signed modules (an EFI system that does not tell whether Secure Boot is on, taken as on; no sig_enforce or lockdown file to say more), and
+[exit 1]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_sb_mokutil() {
+	fx_standard
+	fx_no_sysfs_files
+	fx_efi silent 'SecureBoot enabled'
+	x install build/xen-netback.ko $KV
+	fx_efi silent 'SecureBoot disabled'
+	x install build/xen-netback.ko $KV
+	refusal_tail
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: refused: the running kernel loads only signed modules (Secure Boot on, and no sig_enforce or lockdown file to say more), and
+[exit 1]
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+EOF
+}
+
+# KVER another kernel: refused by the running kernel's lockdown, and a
+# signed module installed, each saying whose policy that is.
+t_sb_other_kernel() {
+	local k=6.12.41+deb13-amd64
+	fx_standard
+	fx_sys N 'none [integrity] confidentiality'
+	fx_kernel $k $KV
+	x install build/xen-netback.ko $k
+	fx_ko build/xen-netback.ko ours-signed 0.2.0 'DKMS module signing key'
+	x install build/xen-netback.ko $k
+	refusal_tail
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.12.41+deb13-amd64
+stderr: install: refused: the running kernel loads only signed modules (lockdown=integrity) (the running kernel's policy: kernel 6.12.41+deb13-amd64 is taken to boot under the same), and
+[exit 1]
+$ install build/xen-netback.ko 6.12.41+deb13-amd64
+install: the running kernel loads only signed modules (lockdown=integrity) (the running kernel's policy: kernel 6.12.41+deb13-amd64 is taken to boot under the same): build/xen-netback.ko is signed by "DKMS module signing key", a key the kernel must trust (mokutil --list-enrolled)
+install: installed ROOT/lib/modules/6.12.41+deb13-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.12.41+deb13-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: kernel 6.12.41+deb13-amd64 is not the running one (6.1.0-57-amd64): active when 6.12.41+deb13-amd64 boots
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.12.41+deb13-amd64
+[exit 0]
+EOF
+}
+
 t_signed() {
 	fx_standard
 	fx_sys Y 'none [integrity] confidentiality'
@@ -349,7 +487,7 @@ t_signed() {
 	files
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: the kernel loads only signed modules (module.sig_enforce=Y lockdown=integrity): build/xen-netback.ko is signed by "DKMS module signing key", a key the kernel must trust (mokutil --list-enrolled)
+install: the running kernel loads only signed modules (module.sig_enforce=Y lockdown=integrity): build/xen-netback.ko is signed by "DKMS module signing key", a key the kernel must trust (mokutil --list-enrolled)
 install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
 install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
 install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
@@ -371,7 +509,7 @@ t_allow_unsigned() {
 	files
 	expect <<'EOF'
 $ XNB_ALLOW_UNSIGNED=1 install build/xen-netback.ko 6.1.0-57-amd64
-install: WARNING: the kernel loads only signed modules (module.sig_enforce=Y) and build/xen-netback.ko is not signed: installing it all the same (XNB_ALLOW_UNSIGNED=1)
+install: WARNING: the running kernel loads only signed modules (module.sig_enforce=Y) and build/xen-netback.ko is not signed: installing it all the same (XNB_ALLOW_UNSIGNED=1)
 install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
 install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
 install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
