@@ -35,16 +35,27 @@
 # leaves only restored (that file's sha256), so that a second uninstall
 # does not take it away too.
 #
+# As root, it writes only where no other user can change or redirect
+# the path: every existing directory of the module's and the state's
+# paths below INSTALL_MOD_PATH root's, writable by root alone, a
+# symbolic link among them root's and leading to such a directory.
+# INSTALL_MOD_DIR is a path below /lib/modules/<kver>/: no "..", not
+# absolute.
+#
 # For tests (tests/install/): with XNB_INSTALL_TEST=1, and never under
 # sudo or pkexec, whose kept environment must not pick what root
 # writes, XNB_INSTALL_ROOT prefixes every path (/sys, /proc,
-# /lib/modules, /var/lib); modinfo, depmod and mokutil are those of PATH.
+# /lib/modules, /var/lib); modinfo, depmod and mokutil are those of PATH;
+# XNB_INSTALL_EUID stands for the effective uid and XNB_INSTALL_ROOT_UID
+# for the owner root's files have (default 0).
 set -euo pipefail
 export LC_ALL=C
 
 if [ "${XNB_INSTALL_TEST:-}" != 1 ] || [ -n "${SUDO_UID:-}${PKEXEC_UID:-}" ]; then
-	unset XNB_INSTALL_ROOT
+	unset XNB_INSTALL_ROOT XNB_INSTALL_EUID XNB_INSTALL_ROOT_UID
 fi
+euid=${XNB_INSTALL_EUID:-$(id -u)}
+root_uid=${XNB_INSTALL_ROOT_UID:-0}
 root=${XNB_INSTALL_ROOT:-}
 img=${INSTALL_MOD_PATH:-}
 base=$root$img
@@ -139,6 +150,48 @@ enforced() {
 	echo "${why[*]}"
 }
 
+# unsafe PATH: why root should not write under PATH, or nothing: the
+# first existing directory of it below $base that is not root's, is
+# writable by others than root, or is a symbolic link that is not
+# root's (a link is judged by where it leads, too).
+unsafe() {
+	local p=$base c st
+	local -a parts
+	IFS=/ read -r -a parts <<< "${1#"$base"}"
+	for c in "${parts[@]}"; do
+		[ -n "$c" ] || continue
+		p=$p/$c
+		if [ -L "$p" ]; then
+			st=$(stat -c %u "$p")
+			[ "$st" = "$root_uid" ] || { echo "$p is a symbolic link that is not root's"; return; }
+		fi
+		[ -e "$p" ] || return 0
+		# %u %g %a of the directory (where a link leads).
+		read -r -a st < <(stat -L -c '%u %g %a' "$p")
+		if [ "${st[0]}" != "$root_uid" ]; then
+			echo "$p is not root's"
+		elif (( 8#${st[2]} & 2 )); then
+			echo "$p is writable by every user"
+		elif (( 8#${st[2]} & 16 )) && [ "${st[1]}" != 0 ]; then
+			echo "$p is writable by its group ${st[1]}"
+		else
+			continue
+		fi
+		return
+	done
+}
+
+# root_safe: as root, a refusal when the module's or the state's path
+# is unsafe.
+root_safe() {
+	local why
+	[ "$euid" = 0 ] || return 0
+	why=$(unsafe "${dest%/*}")
+	[ -n "$why" ] || why=$(unsafe "$state")
+	[ -n "$why" ] || return 0
+	die "refused: running as root, and $why: another user could redirect what root writes there.  Nothing was changed.  Install into a tree of your own as yourself (no root needed for an image), or make the tree root's."
+}
+
 signed() { printf '%s\n' "$MARK" | cmp -s - <(tail -c $((${#MARK} + 1)) "$1"); }
 
 sha() { sha256sum < "$1" | cut -d' ' -f1; }
@@ -199,15 +252,16 @@ do_install() {
 	if [ -f "$state/info" ]; then
 		say "keeping the backup of the first install in $state: make uninstall puts back what that install replaced"
 	else
-		rm -rf "$state.new"
-		mkdir -p "$state.new"
+		mkdir -p "${state%/*}"
+		new=$(mktemp -d "${state%/*}/.$kver.XXXXXX")
 		if [ -f "$dest" ]; then
-			cp -p "$dest" "$state.new/replaced.ko"
+			cp -p "$dest" "$new/replaced.ko"
 			say "replacing $(describe "$dest"); kept in $state/replaced.ko"
 		fi
-		echo "before=$prev" > "$state.new/info"
+		echo "before=$prev" > "$new/info"
+		chmod 0755 "$new"
 		rm -rf "$state"
-		mv "$state.new" "$state"
+		mv "$new" "$state"
 	fi
 
 	# Whole or not at all: modprobe never sees half a file.
@@ -309,8 +363,12 @@ esac
 case $kver in
 "" | */* | .*) die "not a kernel release: '$kver'" ;;
 esac
+case /$subdir/ in
+/[/]* | */../*) die "INSTALL_MOD_DIR is a path below /lib/modules/$kver/, without '..': not '$subdir'" ;;
+esac
 dest=$base/lib/modules/$kver/$subdir/xen-netback.ko
 state=$base/var/lib/xen-netback-wg/$kver
+root_safe
 if [ "$me" = install ]; then
 	do_install "$ko" "$dest" "$state"
 else

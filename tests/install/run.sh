@@ -27,6 +27,8 @@ INSTALL=$top/scripts/install.sh
 STUBS=$here/stubs
 NEED=$top/scripts/need.sh
 NEED_STUBS=$here/need-stubs
+# The modes the root_* cases expect.
+umask 022
 work=$(mktemp -d /tmp/install-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 KV=6.1.0-57-amd64
@@ -110,7 +112,8 @@ x() {
 	done
 	: > "$R/depmod.log"
 	(cd "$R" && env -u SUDO_UID -u PKEXEC_UID -u INSTALL_MOD_PATH -u INSTALL_MOD_DIR \
-		-u XNB_ALLOW_UNSIGNED XNB_INSTALL_TEST=1 XNB_INSTALL_ROOT="$R" \
+		-u XNB_ALLOW_UNSIGNED -u XNB_INSTALL_EUID -u XNB_INSTALL_ROOT_UID \
+		XNB_INSTALL_TEST=1 XNB_INSTALL_ROOT="$R" \
 		PATH="$STUBS:$PATH" KDIR=/kdir "${vars[@]}" "$INSTALL" "$@") \
 		> "$R.out" 2> "$R.err"
 	rc=$?
@@ -232,6 +235,12 @@ CASES=(
 	"no_module           no built module: an error, nothing changed"
 	"bad_kver            a kernel release with a slash: refused"
 	"env_ignored         no test mode, or under sudo: the fake root unused"
+	"mod_dir             INSTALL_MOD_DIR with '..' or absolute: refused"
+	"root_ok             as root into a tree of root's: installed; a planted <kver>.new link not followed"
+	"root_not_roots      as root, a directory of the path not root's: refused, install and uninstall"
+	"root_link           as root, a symbolic link in the path not root's: refused"
+	"root_writable       as root, a directory writable by every user: refused"
+	"root_link_writable  as root, root's link to a directory writable by every user: refused"
 	"need_present        need.sh: nothing missing: nothing said or run"
 	"need_user           need.sh, not root: the sudo command, apt-get not run"
 	"need_no_tty         need.sh, root, no terminal: the command, apt-get not run"
@@ -933,6 +942,157 @@ $ SUDO_UID=1000 uninstall 0.0-xnb-no-such-kernel
 uninstall: nothing installed at /lib/modules/0.0-xnb-no-such-kernel/updates/xen-netback.ko
 stderr: depmod stub: wants -a -b BASE KVER: -a 0.0-xnb-no-such-kernel
 [exit 2]
+EOF
+}
+
+t_mod_dir() {
+	fx_standard
+	x INSTALL_MOD_DIR=../../../etc install build/xen-netback.ko $KV
+	x INSTALL_MOD_DIR=updates/.. uninstall $KV
+	x INSTALL_MOD_DIR=/etc install build/xen-netback.ko $KV
+	x INSTALL_MOD_DIR=extra/net install build/xen-netback.ko $KV
+	files
+	expect <<'EOF'
+$ INSTALL_MOD_DIR=../../../etc install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: INSTALL_MOD_DIR is a path below /lib/modules/6.1.0-57-amd64/, without '..': not '../../../etc'
+[exit 1]
+$ INSTALL_MOD_DIR=updates/.. uninstall 6.1.0-57-amd64
+stderr: uninstall: INSTALL_MOD_DIR is a path below /lib/modules/6.1.0-57-amd64/, without '..': not 'updates/..'
+[exit 1]
+$ INSTALL_MOD_DIR=/etc install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: INSTALL_MOD_DIR is a path below /lib/modules/6.1.0-57-amd64/, without '..': not '/etc'
+[exit 1]
+$ INSTALL_MOD_DIR=extra/net install build/xen-netback.ko 6.1.0-57-amd64
+install: installed ROOT/lib/modules/6.1.0-57-amd64/extra/net/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: WARNING: modprobe takes ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own), not this install: a depmod.d override (the package's /etc/depmod.d/xen-netback-wg.conf chooses updates/dkms) or an earlier search path wins
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/extra/net/xen-netback.ko: ours
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+EOF
+}
+
+# The root_* cases run as root (XNB_INSTALL_EUID=0); the case's files
+# are root's when XNB_INSTALL_ROOT_UID is the uid that made them ($ME).
+ME=$(id -u)
+AS_ROOT=(XNB_INSTALL_EUID=0 "XNB_INSTALL_ROOT_UID=$ME")
+# The refusal's advice, after its first sentences.
+ADVICE="another user could redirect what root writes there.  Nothing was changed.  Install into a tree of your own as yourself (no root needed for an image), or make the tree root's."
+
+# A link planted where an older install.sh staged the state
+# (<kver>.new) leads to a directory of the victim: not followed.
+t_root_ok() {
+	fx_standard
+	mkdir -p "$R/var/lib/xen-netback-wg" "$R/victim"
+	ln -s ../../../victim "$R/var/lib/xen-netback-wg/$KV.new"
+	x "${AS_ROOT[@]}" install build/xen-netback.ko $KV
+	files
+	(cd "$R" && find victim var -name '.*' -o -name '*.new' | sort) | sed 's/^/left: /' >> "$T"
+	stat -c 'state mode %a' "$R/var/lib/xen-netback-wg/$KV" >> "$T"
+	sed -i "s/XNB_INSTALL_ROOT_UID=$ME/XNB_INSTALL_ROOT_UID=ME/" "$T"
+	expect <<'EOF'
+$ XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=ME install build/xen-netback.ko 6.1.0-57-amd64
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+left: var/lib/xen-netback-wg/6.1.0-57-amd64.new
+state mode 755
+EOF
+}
+
+# Root's files are another uid's here: the first directory below the
+# image is not root's.
+t_root_not_roots() {
+	fx_standard
+	mkdir -p "$R/img/$MOD"
+	x XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=4000000 INSTALL_MOD_PATH=/img install build/xen-netback.ko $KV
+	x XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=4000000 INSTALL_MOD_PATH=/img uninstall $KV
+	x XNB_INSTALL_EUID=4000000 XNB_INSTALL_ROOT_UID=4000000 INSTALL_MOD_PATH=/img uninstall $KV
+	files
+	sed -i "s|: $ADVICE|: <advice>|" "$T"
+	expect <<'EOF'
+$ XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=4000000 INSTALL_MOD_PATH=/img install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: refused: running as root, and ROOT/img/lib is not root's: <advice>
+[exit 1]
+$ XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=4000000 INSTALL_MOD_PATH=/img uninstall 6.1.0-57-amd64
+stderr: uninstall: refused: running as root, and ROOT/img/lib is not root's: <advice>
+[exit 1]
+$ XNB_INSTALL_EUID=4000000 XNB_INSTALL_ROOT_UID=4000000 INSTALL_MOD_PATH=/img uninstall 6.1.0-57-amd64
+uninstall: nothing installed at ROOT/img/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: modprobe now takes: none: kernel 6.1.0-57-amd64 has no xen-netback
+uninstall: WARNING: kernel 6.1.0-57-amd64 has no xen-netback now: guests get no network from its next load on
+uninstall: active when /img boots kernel 6.1.0-57-amd64
+depmod -a -b ROOT/img 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+# The image's lib a link (not root's: root's files are another uid's).
+t_root_link() {
+	fx_standard
+	mkdir -p "$R/imglib/modules/$KV" "$R/img"
+	ln -s ../imglib "$R/img/lib"
+	x XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=4000000 INSTALL_MOD_PATH=/img install build/xen-netback.ko $KV
+	files
+	sed -i "s|: $ADVICE|: <advice>|" "$T"
+	expect <<'EOF'
+$ XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=4000000 INSTALL_MOD_PATH=/img install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: refused: running as root, and ROOT/img/lib is a symbolic link that is not root's: <advice>
+[exit 1]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_root_writable() {
+	fx_standard
+	mkdir -p "$R/var/lib/xen-netback-wg"
+	chmod 0777 "$R/var/lib/xen-netback-wg"
+	x "${AS_ROOT[@]}" install build/xen-netback.ko $KV
+	chmod 0755 "$R/var/lib/xen-netback-wg"
+	chmod 0757 "$R/$MOD"
+	x "${AS_ROOT[@]}" uninstall $KV
+	files
+	sed -i -e "s|: $ADVICE|: <advice>|" -e "s/XNB_INSTALL_ROOT_UID=$ME/XNB_INSTALL_ROOT_UID=ME/" "$T"
+	expect <<'EOF'
+$ XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=ME install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: refused: running as root, and ROOT/var/lib/xen-netback-wg is writable by every user: <advice>
+[exit 1]
+$ XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=ME uninstall 6.1.0-57-amd64
+stderr: uninstall: refused: running as root, and ROOT/lib/modules/6.1.0-57-amd64 is writable by every user: <advice>
+[exit 1]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+# updates is root's link into a /tmp-like directory.
+t_root_link_writable() {
+	fx_standard
+	mkdir -p "$R/shared"
+	chmod 1777 "$R/shared"
+	ln -s ../../../shared "$R/$MOD/updates"
+	x "${AS_ROOT[@]}" install build/xen-netback.ko $KV
+	files
+	sed -i -e "s|: $ADVICE|: <advice>|" -e "s/XNB_INSTALL_ROOT_UID=$ME/XNB_INSTALL_ROOT_UID=ME/" "$T"
+	expect <<'EOF'
+$ XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=ME install build/xen-netback.ko 6.1.0-57-amd64
+stderr: install: refused: running as root, and ROOT/lib/modules/6.1.0-57-amd64/updates is writable by every user: <advice>
+[exit 1]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 EOF
 }
 
