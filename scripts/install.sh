@@ -30,8 +30,9 @@
 #
 # State, kept from the first install to the uninstall:
 # /var/lib/xen-netback-wg/<kver>/ (under INSTALL_MOD_PATH): replaced.ko
-# (the file that install overwrote, if any) and info (what modprobe took
-# before it, our file's sha256).  An uninstall that put a file back
+# (the file that install overwrote, if any, unless it was a build of
+# ours) and info (what modprobe took before it, our file's sha256).
+# An uninstall that put a file back
 # leaves only restored (that file's sha256), so that a second uninstall
 # does not take it away too.
 #
@@ -78,6 +79,14 @@ pick() {
 	modinfo "${bopt[@]}" -k "$1" -F filename xen-netback 2>/dev/null | head -n1 || true
 }
 
+# ours FILE: FILE is a build of this driver (its MODULE_DESCRIPTION).
+OURS_DESC='Xen network backend with worker groups'
+ours() {
+	local d
+	d=$(modinfo -F description "$1" 2>/dev/null) || d=
+	[[ $d == "$OURS_DESC"* ]]
+}
+
 # describe FILE: FILE and whose it is, in words.
 describe() {
 	local v
@@ -87,10 +96,12 @@ describe() {
 	*/kernel/drivers/net/xen-netback/*) echo "$1 (stock: the kernel's own)" ;;
 	*)
 		v=$(modinfo -F version "$1" 2>/dev/null) || v=
-		if [ -n "$v" ]; then
+		if [ -z "$v" ]; then
+			echo "$1 (no version: not ours)"
+		elif ours "$1"; then
 			echo "$1 (version $v)"
 		else
-			echo "$1 (no version: not ours)"
+			echo "$1 (version $v: not ours)"
 		fi
 		;;
 	esac
@@ -254,7 +265,12 @@ do_install() {
 	else
 		mkdir -p "${state%/*}"
 		new=$(mktemp -d "${state%/*}/.$kver.XXXXXX")
-		if [ -f "$dest" ]; then
+		if [ -f "$dest" ] && ours "$dest"; then
+			# An earlier make install of ours that kept no backup:
+			# the file to go back to is the one beneath it.
+			say "replacing $(describe "$dest"), an earlier install of this driver: not kept, make uninstall removes this driver and modprobe then takes what is beneath it (the kernel's own)"
+			[ "$prev" != "$dest" ] || prev=
+		elif [ -f "$dest" ]; then
 			cp -p "$dest" "$new/replaced.ko"
 			say "replacing $(describe "$dest"); kept in $state/replaced.ko"
 		fi

@@ -82,12 +82,17 @@ fx_loaded() {
 	esac
 }
 # fx_ko PATH ID VERSION [SIGNER]: a fake module file; signed (the
-# kernel's trailer) when SIGNER is given.
+# kernel's trailer) when SIGNER is given.  With a VERSION ("-": none) a
+# build of ours (our description), unless DESC=TEXT fx_ko gives another
+# description ("-": none).
 fx_ko() {
+	local desc=${DESC:-Xen network backend with worker groups and batched grant copies}
+	[ "$3" != - ] || desc=${DESC:--}
 	mkdir -p "$(dirname "$R/$1")"
 	{
 		echo "id=$2"
 		[ "$3" = - ] || echo "version=$3"
+		[ "$desc" = - ] || echo "description=$desc"
 		[ -z "${4:-}" ] || printf 'signer=%s\n~Module signature appended~\n' "$4"
 	} > "$R/$1"
 }
@@ -221,7 +226,8 @@ CASES=(
 	"signed              sig_enforce=Y, signed: installed, the signer named"
 	"allow_unsigned      sig_enforce=Y, XNB_ALLOW_UNSIGNED=1: installed, warned"
 	"uninstall_stock     install, uninstall: the stock driver is modprobe's again"
-	"replace_restore     a file replaced: kept; a second install keeps it; uninstall puts it back"
+	"replace_restore     another's file replaced: kept; a second install keeps it; uninstall puts it back"
+	"upgrade_ours        an earlier install of ours without state: not kept; uninstall leaves stock"
 	"uninstall_twice     a second uninstall leaves the file put back; an install after it keeps it again"
 	"uninstall_legacy    an install without state: removed, nothing to put back"
 	"replace_stock_copy  a module without a version replaced: said so, put back"
@@ -560,7 +566,7 @@ EOF
 
 t_replace_restore() {
 	fx_standard
-	fx_ko $MOD/updates/xen-netback.ko older 0.1.0
+	DESC='another xen-netback' fx_ko $MOD/updates/xen-netback.ko older 0.1.0
 	cp "$R/$MOD/updates/xen-netback.ko" "$R/older.copy"
 	fx_kernel
 	x install build/xen-netback.ko $KV
@@ -574,9 +580,9 @@ t_replace_restore() {
 		note "put back: the very file"
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
+install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
 install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
 install: loaded now: stock (the kernel's own xen-netback)
 install: undo: make uninstall (with the same KDIR)
@@ -603,8 +609,8 @@ file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of newer)
 file var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko: older
 $ uninstall 6.1.0-57-amd64
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0), the file make install had replaced
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours), the file make install had replaced
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
 uninstall: loaded now: stock (the kernel's own xen-netback)
 depmod -a -b ROOT 6.1.0-57-amd64
@@ -616,9 +622,44 @@ put back: the very file
 EOF
 }
 
-t_uninstall_twice() {
+# An install from before the backups (or one whose state is gone): the
+# file it left is ours, not the one to go back to.
+t_upgrade_ours() {
 	fx_standard
 	fx_ko $MOD/updates/xen-netback.ko older 0.1.0
+	fx_kernel
+	x install build/xen-netback.ko $KV
+	files
+	x uninstall $KV
+	files
+	expect <<'EOF'
+$ install build/xen-netback.ko 6.1.0-57-amd64
+install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0), an earlier install of this driver: not kept, make uninstall removes this driver and modprobe then takes what is beneath it (the kernel's own)
+install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=
+file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+$ uninstall 6.1.0-57-amd64
+uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
+uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT 6.1.0-57-amd64
+[exit 0]
+file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+EOF
+}
+
+t_uninstall_twice() {
+	fx_standard
+	DESC='another xen-netback' fx_ko $MOD/updates/xen-netback.ko older 0.1.0
 	fx_kernel
 	x install build/xen-netback.ko $KV
 	x uninstall $KV
@@ -631,9 +672,9 @@ t_uninstall_twice() {
 	files
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
+install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
 install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
 install: loaded now: stock (the kernel's own xen-netback)
 install: undo: make uninstall (with the same KDIR)
@@ -641,8 +682,8 @@ depmod -a -b ROOT 6.1.0-57-amd64
 [exit 0]
 $ uninstall 6.1.0-57-amd64
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0), the file make install had replaced
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours), the file make install had replaced
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
 uninstall: loaded now: stock (the kernel's own xen-netback)
 depmod -a -b ROOT 6.1.0-57-amd64
@@ -652,7 +693,7 @@ file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
 file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
 $ uninstall 6.1.0-57-amd64
 uninstall: nothing of ours installed: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko is the file make uninstall put back; left there
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
 uninstall: loaded now: stock (the kernel's own xen-netback)
 depmod -a -b ROOT 6.1.0-57-amd64
@@ -661,9 +702,9 @@ file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: s
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
 file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
+install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
 install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
 install: loaded now: stock (the kernel's own xen-netback)
 install: undo: make uninstall (with the same KDIR)
@@ -676,8 +717,8 @@ file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
 file var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko: older
 $ uninstall 6.1.0-57-amd64
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0), the file make install had replaced
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
+uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours), the file make install had replaced
+uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
 uninstall: loaded now: stock (the kernel's own xen-netback)
 depmod -a -b ROOT 6.1.0-57-amd64
