@@ -19,9 +19,9 @@ installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install o
 # What the build needs: dpkg-dev and lintian here, then debian/control's
 # Build-Depends (apt-get build-dep resolves its virtual packages, such
 # as debhelper-compat and dh-sequence-dkms).  Installing them as root is
-# asked first (y/N on a terminal); XNB_YES=1, or CI=true, installs
-# without asking (the lab's lab-debrepo target sets XNB_YES=1, as the
-# lab installs its other host packages itself); with neither and no
+# asked first (y/N on a terminal); XNB_YES=1 installs without asking
+# (the lab's lab-debrepo target sets it, as the lab installs its other
+# host packages itself; CI=true alone does not); without it and no
 # terminal, the commands are printed and the build stops.
 need_deps() {
 	local tools=() cmds=() c answer
@@ -43,8 +43,8 @@ need_deps() {
 		log "run those with sudo, then make deb again"
 		return 1
 	fi
-	if [ "${XNB_YES:-0}" = 1 ] || [ "${CI:-}" = true ]; then
-		log "installing them (XNB_YES=1 or CI=true)"
+	if [ "${XNB_YES:-0}" = 1 ]; then
+		log "installing them (XNB_YES=1)"
 	elif [ -t 0 ]; then
 		read -r -p "deb: install them now? [y/N] " answer
 		case $answer in

@@ -3,9 +3,10 @@
 #
 # need.sh PKG... | need.sh -f LIST: make sure these Debian packages are
 # installed before a make target uses them.  The missing ones are
-# installed with apt-get only when asked to: as root, with XNB_YES=1 (or
-# CI=true), or after a "y" on the terminal (y/N); otherwise it prints the
-# exact command to run and fails.  An install that fails is tried once
+# installed with apt-get only when asked to: as root, with XNB_YES=1, or
+# after a "y" on the terminal (y/N); otherwise it prints the exact
+# command to run and fails.  CI=true alone is no such word: a CI
+# variable leaks into root shells.  An install that fails is tried once
 # more after an `apt-get update` (a fresh box has no package lists).
 # LIST files hold one package a line, # comments.
 set -euo pipefail
@@ -13,6 +14,7 @@ set -euo pipefail
 pkgs=()
 while [ $# -gt 0 ]; do
 	if [ "$1" = -f ]; then
+		[ $# -ge 2 ] || { echo "usage: need.sh PKG... | need.sh -f LIST" >&2; exit 2; }
 		mapfile -t -O ${#pkgs[@]} pkgs < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' -e '/^$/d' "$2")
 		shift 2
 	else
@@ -35,8 +37,8 @@ if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
 fi
 echo "need: missing packages: ${missing[*]}; to install them:" >&2
 echo "  $cmd" >&2
-if [ "${XNB_YES:-0}" = 1 ] || [ "${CI:-}" = true ]; then
-	echo "need: installing them (XNB_YES=1 or CI=true)" >&2
+if [ "${XNB_YES:-0}" = 1 ]; then
+	echo "need: installing them (XNB_YES=1)" >&2
 elif [ -t 0 ]; then
 	read -r -p "need: run it now? [y/N] " answer
 	case $answer in

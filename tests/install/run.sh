@@ -251,7 +251,8 @@ CASES=(
 	"need_user           need.sh, not root: the sudo command, apt-get not run"
 	"need_no_tty         need.sh, root, no terminal: the command, apt-get not run"
 	"need_yes            need.sh, XNB_YES=1: installed unasked"
-	"need_ci             need.sh, CI=true: installed unasked"
+	"need_ci             need.sh, CI=true alone: not installed; with XNB_YES=1: installed"
+	"need_usage          need.sh -f without a LIST: the usage"
 	"need_tty_no         need.sh on a terminal, answered n: not installed"
 	"need_tty_yes        need.sh on a terminal, answered y: installed"
 	"need_list           need.sh -f LIST: the missing ones of the list"
@@ -1173,7 +1174,7 @@ t_need_yes() {
 $ XNB_YES=1 need.sh gcc shellcheck
 stderr: need: missing packages: gcc shellcheck; to install them:
 stderr:   apt-get install -y --no-install-recommends gcc shellcheck
-stderr: need: installing them (XNB_YES=1 or CI=true)
+stderr: need: installing them (XNB_YES=1)
 apt-get install -y -q --no-install-recommends gcc shellcheck
 [exit 0]
 $ XNB_YES=0 need.sh gcc
@@ -1186,13 +1187,32 @@ EOF
 
 t_need_ci() {
 	n CI=true gcc
+	n CI=true XNB_YES=1 gcc
 	expect <<'EOF'
 $ CI=true need.sh gcc
 stderr: need: missing packages: gcc; to install them:
 stderr:   apt-get install -y --no-install-recommends gcc
-stderr: need: installing them (XNB_YES=1 or CI=true)
+stderr: need: no terminal to ask on: run it yourself, or the make target again with XNB_YES=1
+[exit 1]
+$ CI=true XNB_YES=1 need.sh gcc
+stderr: need: missing packages: gcc; to install them:
+stderr:   apt-get install -y --no-install-recommends gcc
+stderr: need: installing them (XNB_YES=1)
 apt-get install -y -q --no-install-recommends gcc
 [exit 0]
+EOF
+}
+
+t_need_usage() {
+	n -f
+	n gcc -f
+	expect <<'EOF'
+$ need.sh -f
+stderr: usage: need.sh PKG... | need.sh -f LIST
+[exit 2]
+$ need.sh gcc -f
+stderr: usage: need.sh PKG... | need.sh -f LIST
+[exit 2]
 EOF
 }
 
@@ -1241,7 +1261,7 @@ t_need_list() {
 $ NEED_INSTALLED=make XNB_YES=1 need.sh -f ROOT/list shellcheck
 stderr: need: missing packages: gcc clang shellcheck; to install them:
 stderr:   apt-get install -y --no-install-recommends gcc clang shellcheck
-stderr: need: installing them (XNB_YES=1 or CI=true)
+stderr: need: installing them (XNB_YES=1)
 apt-get install -y -q --no-install-recommends gcc clang shellcheck
 [exit 0]
 EOF
@@ -1254,7 +1274,7 @@ t_need_update_retry() {
 $ XNB_YES=1 need.sh gcc
 stderr: need: missing packages: gcc; to install them:
 stderr:   apt-get install -y --no-install-recommends gcc
-stderr: need: installing them (XNB_YES=1 or CI=true)
+stderr: need: installing them (XNB_YES=1)
 stderr: E: Unable to locate package
 apt-get install -y -q --no-install-recommends gcc
 apt-get update -q
