@@ -66,7 +66,7 @@ t1=$(cut -d' ' -f1 /proc/uptime)
 lab_assert "postinst: loaded now: none" \
 	grep -qF "xen-netback-wg-dkms: loaded now: none (xen-netback is not loaded)" /run/deb-apt.log
 lab_assert "postinst: modprobe takes the DKMS build" \
-	grep -q "xen-netback-wg-dkms: modprobe takes for kernel $kver: .*/updates/dkms/xen-netback.ko" /run/deb-apt.log
+	grep -q "xen-netback-wg-dkms: modprobe takes, for the running kernel (uname -r: $kver): .*/updates/dkms/xen-netback.ko" /run/deb-apt.log
 lab_assert "postinst: when it is active" \
 	grep -qF 'xen-netback-wg-dkms: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot' /run/deb-apt.log
 echo "XNB-METRIC deb install_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.0f", b - a }')"
