@@ -64,7 +64,7 @@ lab_assert "sig_enforce is Y" test "$(cat $se)" = Y
 if inst install "$LAB_DIR/xen-netback.ko" "$kver"; then
 	lab_fail "install.sh installed an unsigned module under sig_enforce"
 fi
-said "refused: this kernel loads only signed modules (module.sig_enforce=Y)"
+said "refused: the running kernel loads only signed modules (module.sig_enforce=Y)"
 said "scripts/sign-file sha256 /var/lib/dkms/mok.key /var/lib/dkms/mok.pub"
 said "XNB_ALLOW_UNSIGNED=1"
 lab_assert "nothing installed" test ! -e "$dest"
