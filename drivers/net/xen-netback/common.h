@@ -111,7 +111,10 @@
  *                groupset.c's xnb_group_move_locked (waits for the old
  *                group's poll, like a pin).  With rebalance_ms=0 it
  *                runs every XNB_BUSY_WINDOW_MS and only measures (the
- *                window sysfs's busy_pct shows)
+ *                window sysfs's busy_pct shows), as deferrable work on
+ *                system_power_efficient_wq.  Not re-armed while no
+ *                group serves a queue; xnb_group_attach arms it again
+ *                (xnb_balance_queue_added, under the assign mutex)
  *
  *   CPU hotplug: the hotplug thread of the CPU coming or going (process
  *   context, may sleep; the hotplug holds the CPU hotplug lock)
@@ -164,7 +167,7 @@
  *                only: directories are removed without it, see sysfs.c)
  *   backend lock -> rtnl (xnb_vif_start, xnb_vif_disconnect,
  *                unregister at destroy)
- *   xnb_assign_mutex -> group lock
+ *   xnb_assign_mutex -> group lock, xnb_bal_lock
  *   pass lock (only ever tried) -> group lock, mcast lock,
  *                credit_lock, carrier_lock, a queue's rx_skbs lock
  *   pass lock -> through the stack (napi_gro_receive into a bridge
@@ -825,6 +828,7 @@ void xnb_balance_stop(void);
 void xnb_balance_debugfs(struct dentry *dir);
 unsigned long xnb_balance_moves(void);
 bool xnb_balance_busy(unsigned int group, u32 *permille);
+void xnb_balance_queue_added(void);
 
 /* sysfs.c: /sys/module/xen_netback/groups/, the interface for scripts */
 void xnb_sysfs_init(void);

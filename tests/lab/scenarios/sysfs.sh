@@ -5,6 +5,8 @@
 #  - /sys/module/xen_netback/groups/ has a directory per group, each
 #    file reads a valid value (cpu online and equal to home_cpu, mode
 #    light/thread or softirq, busy_pct 0..100, counters numbers);
+#  - before the guest, the balancer's work parks (no run in tracefs's
+#    workqueue events over 3 s); the guest's queues arm it again;
 #  - the groups' queues add up to the vif's, and ethtool -S's q<i>_group
 #    rows agree with them and with debugfs; each queue has its own
 #    q<i>_{tx,rx}_{packets,bytes,dropped} rows, which grow with traffic;
@@ -104,12 +106,40 @@ lab_assert "groups/ has 0 and 1 at load" dirs_are "0 1"
 lab_assert "files valid at load" groups_ok
 lab_assert "the files are read-only" test "$(stat -c %a "$G/0/passes")" = 444
 
+# bal_runs SECONDS: how often the balancer's work ran over that long.
+WQ=$T/events/workqueue/workqueue_execute_start
+bal_runs() {
+	trace_off
+	: >"$T/trace"
+	echo 1 >"$WQ/enable"
+	sleep "$1"
+	echo 0 >"$WQ/enable"
+	grep -c 'function xnb_balance_run' "$T/trace" || true
+}
+# No queue yet: two windows after load the work parks (runs no more).
+win=$(cat $P/rebalance_ms)
+[ "$win" = 0 ] && win=1000
+if [ -d "$WQ" ]; then
+	sleep $((2 * win / 1000 + 1))
+	runs=$(bal_runs 3)
+	lab_log "balancer runs over 3 s without a queue: $runs"
+	lab_assert "no queue: the balancer's work is parked" test "$runs" = 0
+else
+	lab_log "no workqueue events in tracefs: balancer parking not checked"
+fi
+
 LAB_GUEST_VCPUS=2 lab_guest_start 1
 vif=$(lab_vif_name 1)
 ip=$(lab_guest_ip 1)
 be=$(lab_backend_path 1)
 nq=$(xnb_ethtool "$vif" queues)
 lab_assert "$vif has 2 queues" test "$nq" = 2
+# Its queues' attach armed the work again.
+if [ -d "$WQ" ]; then
+	runs=$(bal_runs $((win / 1000 + 2)))
+	lab_log "balancer runs with $nq queues: $runs"
+	lab_assert_gt "$runs" 0 "a queue attached: the balancer's work runs"
+fi
 
 # placed: the vif (the only one) has a q<i>_group row per queue, each
 # group's queues counts the rows naming it, and they add up to the vif's.
