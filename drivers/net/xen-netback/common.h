@@ -166,7 +166,8 @@
  *   xnb_sysfs_mutex -> xnb_assign_mutex (a sysfs read takes the latter
  *                only: directories are removed without it, see sysfs.c)
  *   backend lock -> rtnl (xnb_vif_start, xnb_vif_disconnect,
- *                unregister at destroy)
+ *                unregister at destroy): so no ethtool op (called under
+ *                rtnl) may take the backend lock
  *   xnb_assign_mutex -> group lock, xnb_bal_lock
  *   pass lock (only ever tried) -> group lock, mcast lock,
  *                credit_lock, carrier_lock, a queue's rx_skbs lock
@@ -502,10 +503,11 @@ struct xnb_queue {
  *  - stats_lock: queues and num_queues against the stats readers, and
  *    saved, saved_unsupported.
  *  - stats_queues: the queues ethtool shows per-queue rows for (-S) and
- *    counts (-l): written under rtnl by the xenbus thread, num_queues
- *    once xnb_vif_start has attached them all, 0 as a disconnect begins,
- *    before they go; read under rtnl, so one ethtool request sees one
- *    value from its count to its values.
+ *    counts (-l): written under rtnl by the xenbus thread (under the
+ *    backend lock), num_queues once xnb_vif_start has attached them
+ *    all, 0 as a disconnect begins, before they go; read under rtnl, so
+ *    one ethtool request sees one value from its count to its values,
+ *    or by that thread, its only writer, without rtnl.
  *  - debugfs: the vif's debugfs directory, made by xnb_vif_start and
  *    removed first by xnb_vif_disconnect, under the backend lock.
  *  - max_queues: the multi-queue-max-queues the backend offered at the

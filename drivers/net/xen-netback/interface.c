@@ -785,8 +785,9 @@ static void xnb_queue_release(struct xnb_queue *q)
  * connection.  The netdev stays.
  *
  * Context: Process context (the xenbus thread, under the backend lock),
- * sleeps.  Takes rtnl, the vif's carrier_lock, xnb_assign_mutex and the
- * groups' locks for each queue, then stats_lock.
+ * sleeps.  Takes rtnl (when ethtool shows queue rows), the vif's
+ * carrier_lock, xnb_assign_mutex and the groups' locks for each queue,
+ * then stats_lock.
  */
 void xnb_vif_disconnect(struct xnb_vif *vif)
 {
@@ -798,10 +799,15 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 	if (!vif->queues)
 		return;
 
-	/* ethtool shows no row of a queue on its way out, debugfs no file. */
-	rtnl_lock();
-	vif->stats_queues = 0;
-	rtnl_unlock();
+	/* ethtool shows no row of a queue on its way out, debugfs no file.
+	 * This thread alone writes the count: when it is 0 already (never
+	 * started) the shared xenbus thread need not wait for rtnl.
+	 */
+	if (vif->stats_queues) {
+		rtnl_lock();
+		vif->stats_queues = 0;
+		rtnl_unlock();
+	}
 	xnb_vif_debugfs_remove(vif);
 	WRITE_ONCE(vif->connected, false);
 	xnb_vif_update_carrier(vif);
