@@ -235,6 +235,7 @@ extern unsigned int xnb_rx_stall_msecs;
 extern bool xnb_separate_tx_rx_irq;
 extern bool xnb_provides_xdp_headroom;
 extern unsigned int xnb_rebalance_ms;
+extern unsigned int xnb_ctrl_rate;
 
 /* Per-queue counters, read by ethtool and ndo_get_stats64 while the
  * pass counts: u64_stats_t, whose accessors make the race one that is
