@@ -128,6 +128,7 @@ struct xnb_tx_limits {
 				 */
 	bool gso_tcpv4;		/* GSO types the backend offered */
 	bool gso_tcpv6;
+	u32 gso_max_segs;	/* the vif's: a packet of more is dropped */
 };
 
 struct xnb_tx_data {
@@ -406,6 +407,7 @@ const char *xnb_tx_reason_str(unsigned int reason);
 /**
  * xnb_tx_charge() - The ring slots a guest TX packet is charged in a turn.
  * @p: the packet, as xnb_tx_parse() returned it with XNB_TX_OK
+ * @lim: the limits it was parsed with; only gso_max_segs is read
  *
  * The pass's cap and a turn's share count ring slots, a page of copy
  * each.  A GSO packet forwarded to a port without TSO is cut into its
@@ -416,12 +418,15 @@ const char *xnb_tx_reason_str(unsigned int reason);
  * (its headers counted as payload: a bound, not the count), and a pass
  * does work bounded in segments too: its turns stop once the cap is
  * charged, and the packet that crosses a limit makes XNB_GSO_MAX_SEGS
- * at most unless the admin raised the vif's gso_max_segs.
+ * at most unless the admin raised the vif's gso_max_segs.  A packet of
+ * more segments than @lim's gso_max_segs is dropped before it is cut:
+ * it is charged as one of gso_max_segs + 1, no more.
  *
  * Context: Any context; no locks, no sleeping.
  * Return: @p->nr_slots, or more for a GSO packet of many segments.
  */
-u32 xnb_tx_charge(const struct xnb_tx_pkt *p);
+u32 xnb_tx_charge(const struct xnb_tx_pkt *p,
+		  const struct xnb_tx_limits *lim);
 
 /**
  * xnb_rx_slots_needed() - Guest RX slots a packet needs.

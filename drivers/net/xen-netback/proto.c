@@ -305,13 +305,17 @@ const char *xnb_tx_reason_str(unsigned int reason)
 	return reason < XNB_R_COUNT ? xnb_tx_reasons[reason] : "unknown";
 }
 
-u32 xnb_tx_charge(const struct xnb_tx_pkt *p)
+u32 xnb_tx_charge(const struct xnb_tx_pkt *p,
+		  const struct xnb_tx_limits *lim)
 {
 	u32 segs, charge;
 
 	if (p->gso_type == XNB_GSO_NONE || !p->gso_size)
 		return p->nr_slots;
 	segs = p->len / p->gso_size + (p->len % p->gso_size ? 1 : 0);
+	/* Over the limit it is dropped whole (tx.c), never cut. */
+	if (segs > lim->gso_max_segs)
+		segs = lim->gso_max_segs + 1;
 	charge = segs / XNB_GSO_SEGS_PER_SLOT +
 		 (segs % XNB_GSO_SEGS_PER_SLOT ? 1 : 0);
 	return charge > p->nr_slots ? charge : p->nr_slots;
