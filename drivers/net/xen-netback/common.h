@@ -35,9 +35,10 @@
  *   stats readers (any context; take vif->stats_lock)
  *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
  *     groupset.c debugfs "groups" (takes each group->lock)
- *     interface.c debugfs <vif>/io_ring_q<N>: one queue's ring indices,
- *                no lock (the disconnect removes the files before the
- *                rings go, which waits for the reads under way)
+ *     interface.c debugfs vif-<domid>-<devid>/io_ring_q<N>: one queue's
+ *                ring indices, no lock (the disconnect removes the
+ *                files before the rings go, which waits for the reads
+ *                under way)
  *     sysfs.c    /sys/module/xen_netback/groups/<n>/ (process context,
  *                takes xnb_assign_mutex); group counters through
  *                xnb_group_stats_read() here and in debugfs and balance.c;
@@ -538,6 +539,7 @@ struct xnb_vif {
 	struct net_device *dev;
 	struct xenbus_device *xbdev;
 	domid_t domid;
+	unsigned int handle;		/* the devid, as in the xenbus node */
 
 	/* Negotiated with the frontend at connect. */
 	bool can_sg;
@@ -579,7 +581,7 @@ struct xnb_vif {
 	u64 saved_unsupported;
 	unsigned int stats_queues;	/* ethtool's per-queue rows, rtnl */
 	unsigned int max_queues;	/* offered: ethtool -l's maximum */
-	struct dentry *debugfs;		/* xen-netback/<vif>/ while connected */
+	struct dentry *debugfs;		/* xen-netback/vif-<domid>-<devid>/ */
 
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;

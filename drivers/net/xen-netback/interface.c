@@ -421,6 +421,7 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	vif->dev = dev;
 	vif->xbdev = xbdev;
 	vif->domid = domid;
+	vif->handle = handle;
 	/* Until the frontend says otherwise, so the hotplug script may set
 	 * a jumbo MTU before the guest connects; checked at connect.
 	 */
@@ -597,7 +598,7 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	return 0;
 }
 
-/* debugfs xen-netback/<vif>/io_ring_q<N>.  Without a lock: the file is
+/* debugfs xen-netback/vif-<domid>-<devid>/io_ring_q<N>.  Without a lock: the file is
  * removed before the queue's rings are unmapped and the queue freed, and
  * the removal waits for a read under way (debugfs's own reference on the
  * file).
@@ -631,19 +632,22 @@ static int xnb_io_ring_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(xnb_io_ring);
 
-/* The vif's debugfs directory, named as the netdev is now, a file per
- * queue.  Best effort, as all debugfs.
+/* The vif's debugfs directory, a file per queue.  Named as its xenbus
+ * device, which no rename changes and no driver-wide file shares.  Best
+ * effort, as all debugfs.
  */
 static void xnb_vif_debugfs_add(struct xnb_vif *vif)
 {
-	char name[sizeof("io_ring_q") + 10];
+	char name[sizeof("vif--") + 2 * 10];
 	unsigned int i;
 
 	xnb_backend_assert_held(vif);
-	vif->debugfs = debugfs_create_dir(vif->dev->name, xnb_debugfs_dir);
+	snprintf(name, sizeof(name), "vif-%u-%u", vif->domid, vif->handle);
+	vif->debugfs = debugfs_create_dir(name, xnb_debugfs_dir);
 	for (i = 0; i < vif->num_queues; i++) {
 		snprintf(name, sizeof(name), "io_ring_q%u", i);
-		debugfs_create_file(name, 0444, vif->debugfs, &vif->queues[i],
+		/* Root only: the guest's ring state is no one else's. */
+		debugfs_create_file(name, 0600, vif->debugfs, &vif->queues[i],
 				    &xnb_io_ring_fops);
 	}
 }

@@ -11,8 +11,8 @@
 #    rows agree with them and with debugfs; each queue has its own
 #    q<i>_{tx,rx}_{packets,bytes,dropped} rows, which grow with traffic;
 #    ethtool -l shows the queues and the offer, -L is refused; debugfs
-#    xen-netback/<vif>/io_ring_q<i> shows each queue's ring indices and
-#    group;
+#    xen-netback/vif-<domid>-<devid>/io_ring_q<i> (mode 0600) shows each
+#    queue's ring indices and group;
 #  - under guest->dom0 TCP, passes, packets and ops rise, busy_pct is
 #    above 0 (the balancer's measure, then with rebalance_ms=0 its fixed
 #    1000 ms window), two reads in a row agree and reads 0.2 s apart
@@ -177,10 +177,12 @@ io_ring_ok() {
 			grep -qE '^tx: req_prod [0-9]+ req_cons [0-9]+ req_event [0-9]+ rsp_prod_pvt [0-9]+ rsp_prod [0-9]+ rsp_event [0-9]+$' <<<"$out" &&
 			grep -qE '^rx: req_prod [0-9]+ ' <<<"$out" || { echo "$out"; return 1; }
 	done
-	[ ! -e "$(xnb_debugfs)/$vif/io_ring_q$nq" ]
+	[ ! -e "$(xnb_vif_debugfs "$vif")/io_ring_q$nq" ]
 }
 xnb_io_ring "$vif" 0
-lab_assert "debugfs $vif/io_ring_q<i>" io_ring_ok
+lab_assert "debugfs $(xnb_vif_debugfs "$vif")/io_ring_q<i>" io_ring_ok
+lab_assert "debugfs io_ring_q0 is root's only" \
+	test "$(stat -c %a "$(xnb_vif_debugfs "$vif")/io_ring_q0")" = 600
 ethtool -l "$vif"
 lab_assert "ethtool -l: $nq combined channels now" test "$(xnb_channels "$vif" current)" = "$nq"
 lab_assert "ethtool -l: the offer as maximum" \
@@ -346,7 +348,8 @@ lab_assert "$vif not connected once netfront is gone" lab_wait 30 not_connected
 show
 lab_assert "no q<i>_* rows while not connected" test "$(xnb_queue_rows "$vif")" = 0
 lab_assert "ethtool -l: no channels while not connected" test "$(xnb_channels "$vif" current)" = 0
-lab_assert "no debugfs $vif/ while not connected" test ! -e "$(xnb_debugfs)/$vif"
+lab_assert "no debugfs $(xnb_vif_debugfs "$vif")/ while not connected" \
+	test ! -e "$(xnb_vif_debugfs "$vif")"
 out=$(lab_guest_exec 1 "insmod /lib/modules/*/kernel/drivers/net/xen-netfront.ko" 60) ||
 	{ echo "$out"; lab_fail "insmod xen-netfront in g1"; }
 lab_wait_vif 1
@@ -354,7 +357,7 @@ lab_wait_ping "$ip" 120
 show
 lab_assert "the q<i>_* rows are back" queue_rows_ok
 lab_assert "ethtool -l: $nq channels again" test "$(xnb_channels "$vif" current)" = "$nq"
-lab_assert "debugfs $vif/io_ring_q<i> again" io_ring_ok
+lab_assert "debugfs $(xnb_vif_debugfs "$vif")/io_ring_q<i> again" io_ring_ok
 lab_assert "q<i>_tx_packets from 0: fewer than tx_packets" \
 	test "$(xnb_queue_sum "$vif" tx_packets)" -lt "$(xnb_ethtool "$vif" tx_packets)"
 
