@@ -598,10 +598,10 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	return 0;
 }
 
-/* debugfs xen-netback/vif-<domid>-<devid>/io_ring_q<N>.  Without a lock: the file is
- * removed before the queue's rings are unmapped and the queue freed, and
- * the removal waits for a read under way (debugfs's own reference on the
- * file).
+/* debugfs xen-netback/vif-<domid>-<devid>/io_ring_q<N>.  Without a
+ * lock: the file is removed before the queue's rings are unmapped and the
+ * queue freed, and the removal waits for a read under way (debugfs's own
+ * reference on the file).
  */
 static int xnb_io_ring_show(struct seq_file *m, void *v)
 {
@@ -611,8 +611,8 @@ static int xnb_io_ring_show(struct seq_file *m, void *v)
 	RING_IDX tx_pvt, rx_pvt;
 
 	/* The pass's private producers, written plainly: a snapshot. */
-	tx_pvt = data_race(q->tx.rsp_prod_pvt);	/* racy snapshot */
-	rx_pvt = data_race(q->rx.rsp_prod_pvt);	/* racy snapshot */
+	tx_pvt = data_race(q->tx.rsp_prod_pvt);
+	rx_pvt = data_race(q->rx.rsp_prod_pvt);
 	seq_printf(m, "queue %u (%s) group %d tx_irq %u rx_irq %u\n", q->id,
 		   q->name, xnb_queue_group_index(q), q->tx_irq, q->rx_irq);
 	/* The shared indices, the guest's or ours, read once each. */

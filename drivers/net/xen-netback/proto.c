@@ -791,9 +791,9 @@ u32 xnb_busy_share(u64 busy_then, u64 busy_now, u64 dt)
 	b = busy_now - busy_then;
 	if (b >= dt)
 		return XNB_BAL_SCALE;
-	/* b < dt: b * XNB_BAL_SCALE fits below about 213 days of ns; past
-	 * that the window is scaled down instead, at most 1 in its length
-	 * / XNB_BAL_SCALE off.
+	/* b < dt, so b * XNB_BAL_SCALE fits in 64 bits whenever
+	 * dt * XNB_BAL_SCALE does; a longer window is scaled down instead,
+	 * off by at most 1 in dt / XNB_BAL_SCALE.
 	 */
 	if (dt <= ~0ULL / XNB_BAL_SCALE)
 		return (u32)div64_u64(b * XNB_BAL_SCALE, dt);
