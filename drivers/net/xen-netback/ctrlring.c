@@ -42,10 +42,11 @@
  * Requests are served within a budget per vif (xnb_ctrl.h: a ring's
  * worth at once, ctrl_rate a second after that, read at each run), which
  * also bounds one run of the work; with ctrl_rate=0 (no budget) a run
- * serves a ring's worth at most and queues the next at once.  A ring left with requests and no tokens
- * is served again, with the EOI still owed, when a batch of tokens is
- * back: the channel stays masked until then, so a guest that keeps the
- * ring full costs dom0 its budget's requests and a few runs a second.
+ * serves a ring's worth at most and queues the next at once.  A ring
+ * left with requests and no tokens is served again, with the EOI still
+ * owed, when a batch of tokens is back: the channel stays masked until
+ * then, so a guest that keeps the ring full costs dom0 its budget's
+ * requests and a few runs a second.
  *
  * Teardown (xnb_ctrl_disconnect): the irq is disabled, the work
  * cancelled (its timer too: it may queue itself, the cancel wins) and

@@ -4,8 +4,8 @@
  *
  * worker is read-only after load (0444).  groups, budget, copy_batch,
  * rebalance_ms and ctrl_rate can be changed at runtime, where an
- * out-of-range value is refused (at load it is clamped); a new groups count moves
- * every queue live.  The stock driver's runtime parameters
+ * out-of-range value is refused (at load it is clamped); a new groups
+ * count moves every queue live.  The stock driver's runtime parameters
  * (max_queues, separate_tx_rx_irq, hash_cache_size,
  * provides_xdp_headroom) are writable as in stock; max_queues,
  * separate_tx_rx_irq and provides_xdp_headroom apply to what the next
