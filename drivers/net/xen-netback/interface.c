@@ -612,6 +612,7 @@ static int xnb_io_ring_show(struct seq_file *m, void *v)
 
 	/* The pass's private producers, written plainly: a snapshot. */
 	tx_pvt = data_race(q->tx.rsp_prod_pvt);
+	/* Of another moment than tx_pvt: the two need not agree. */
 	rx_pvt = data_race(q->rx.rsp_prod_pvt);
 	seq_printf(m, "queue %u (%s) group %d tx_irq %u rx_irq %u\n", q->id,
 		   q->name, xnb_queue_group_index(q), q->tx_irq, q->rx_irq);
