@@ -34,6 +34,7 @@ XNB_CTRL_H := $(XNB_TOP)/include/xen/xnb_ctrl.h
 # userspace: xnb_user.h is forced into every file built here.
 XNB_USER_H := $(XNB_TOP)/tests/common/xnb_user.h \
 	      $(XNB_TOP)/tests/common/include/linux/compiler.h \
+	      $(XNB_TOP)/tests/common/include/linux/math64.h \
 	      $(XNB_TOP)/tests/common/include/xen/interface/io/netif.h
 XNB_USER_CFLAGS := -I$(XNB_TOP)/tests/common/include -I$(XNB_TOP)/include \
 		   -include $(XNB_TOP)/tests/common/xnb_user.h

@@ -159,18 +159,21 @@ u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
 
 /*
  * The control ring's request budget: a token bucket per vif.  A
- * netfront sends about seven requests to set up hashing, at connect and
- * on each change of its RSS settings; a ring's worth at once and 64 a
- * second after that is far above what it needs, and bounds what a guest
- * that keeps the ring full costs dom0.  A ring with requests and no
- * tokens waits for XNB_CTRL_BUDGET_BATCH of them (fewer when fewer
- * requests wait), so a guest that keeps it full wakes dom0 four times a
- * second, not once per request.
+ * frontend sends a few requests to set up hashing, at connect and on
+ * each change of its RSS settings; a ring's worth at once
+ * (XNB_CTRL_BUDGET_BURST) and XNB_CTRL_BUDGET_RATE a second after that
+ * (the ctrl_rate parameter's default) is far above what it needs, and
+ * bounds what a guest that keeps the ring full costs dom0.  A ring with
+ * requests and no tokens waits for XNB_CTRL_BUDGET_BATCH of them (fewer
+ * when fewer requests wait), so a guest that keeps it full wakes dom0
+ * once per batch, not once per request.
  */
 #define XNB_CTRL_BUDGET_RATE	64u	/* requests a second, sustained */
 #define XNB_CTRL_BUDGET_BURST	128u	/* a control ring's worth */
 #define XNB_CTRL_BUDGET_PERIOD_NS (1000000000ull / XNB_CTRL_BUDGET_RATE)
 #define XNB_CTRL_BUDGET_BATCH	16u
+/* The most ctrl_rate takes: a token a microsecond. */
+#define XNB_CTRL_RATE_MAX	1000000u
 
 /**
  * struct xnb_ctrl_budget - A token bucket, kept as the time it is full.

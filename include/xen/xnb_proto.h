@@ -42,7 +42,7 @@
  * smallest segment Linux's TCP makes.  A smaller size is honest all the
  * same (a guest that forwards passes on what its GRO merged: two 1-byte
  * segments make gso_size 1), so it is raised to the least, as
- * virtio_net_hdr_to_skb() does (6.1 and 6.12).  What bounds the
+ * virtio_net_hdr_to_skb() does.  What bounds the
  * segments of one packet is the vif's gso_max_segs (XNB_GSO_MAX_SEGS,
  * tx.c), and what bounds them in a pass is each packet's charge
  * (xnb_tx_charge()).  The most is the TCP payload of the largest packet
@@ -128,6 +128,7 @@ struct xnb_tx_limits {
 				 */
 	bool gso_tcpv4;		/* GSO types the backend offered */
 	bool gso_tcpv6;
+	u32 gso_max_segs;	/* the vif's: a packet of more is dropped */
 };
 
 struct xnb_tx_data {
@@ -406,22 +407,26 @@ const char *xnb_tx_reason_str(unsigned int reason);
 /**
  * xnb_tx_charge() - The ring slots a guest TX packet is charged in a turn.
  * @p: the packet, as xnb_tx_parse() returned it with XNB_TX_OK
+ * @lim: the limits it was parsed with; only gso_max_segs is read
  *
  * The pass's cap and a turn's share count ring slots, a page of copy
  * each.  A GSO packet forwarded to a port without TSO is cut into its
  * segments, an skb each, in the pass that delivers it (tx.c), however
- * few slots it took: a 64 KiB packet of 8-byte segments is 17 slots but
- * 8,000 skbs.  So a GSO packet is charged the more of its slots and one
+ * few slots it took: one of tiny segments makes far more skbs than it
+ * has slots.  So a GSO packet is charged the more of its slots and one
  * slot per XNB_GSO_SEGS_PER_SLOT of the segments its length could make
  * (its headers counted as payload: a bound, not the count), and a pass
  * does work bounded in segments too: its turns stop once the cap is
  * charged, and the packet that crosses a limit makes XNB_GSO_MAX_SEGS
- * at most unless the admin raised the vif's gso_max_segs.
+ * at most unless the admin raised the vif's gso_max_segs.  A packet of
+ * more segments than @lim's gso_max_segs is dropped before it is cut:
+ * it is charged as one of gso_max_segs + 1, no more.
  *
  * Context: Any context; no locks, no sleeping.
  * Return: @p->nr_slots, or more for a GSO packet of many segments.
  */
-u32 xnb_tx_charge(const struct xnb_tx_pkt *p);
+u32 xnb_tx_charge(const struct xnb_tx_pkt *p,
+		  const struct xnb_tx_limits *lim);
 
 /**
  * xnb_rx_slots_needed() - Guest RX slots a packet needs.
@@ -828,7 +833,7 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * the budget and however many vifs the group serves.  The queues not
  * reached stay at the head of the list and come first in the next poll:
  * the list is the round-robin cursor.  A slot carries at most a page: a
- * pass copies at most XNB_PASS_MAX_SLOTS pages, about 1.4 MiB.  A guest
+ * pass copies at most XNB_PASS_MAX_SLOTS pages.  A guest
  * TX packet is charged xnb_tx_charge(), its slots or more: what the pass
  * counts is a bound of its work, the segments a GSO packet makes too.
  */

@@ -7,6 +7,7 @@
  * the pure code name have userspace stand-ins:
  *
  *   linux/compiler.h           READ_ONCE, WRITE_ONCE
+ *   linux/math64.h             div_u64, div64_u64
  *   xen/interface/io/netif.h   libxen-dev's xen/io/netif.h, with the
  *                              kernel's names for its ring types
  *

@@ -8,7 +8,8 @@
  *   [1..4]   cons (u32, so indices near 2^32 wrap)
  *   [5]      avail = b % (ring_size + 2): may exceed the ring by one
  *   [6]      fatal_slots = b % 81 (the core caps it at 64)
- *   [7]      bit 0 gso_tcpv4, bit 1 gso_tcpv6, rest: scribble salt
+ *   [7]      bit 0 gso_tcpv4, bit 1 gso_tcpv6, bits 2..4 pick
+ *            gso_max_segs (gso_max_segs_pick), all: scribble salt
  *   [8..]    ring_size * 12 bytes of ring entries
  *   then     credit part: [len L][L bytes "rate" string]
  *            [start time u64][bytes u64][usec u32] and 12-byte ops
@@ -225,14 +226,23 @@ static void check_pkt(const uint8_t *ring, uint32_t size, uint32_t cons,
 	CHECK(p->gso_type == XNB_GSO_NONE ||
 	      (p->gso_size >= XNB_GSO_MIN_SIZE &&
 	       p->gso_size <= XNB_GSO_MAX_SIZE));
-	/* The charge: the slots at least, a slot per 8 segments at most. */
-	charge = xnb_tx_charge(p);
+	/* The charge: the slots at least, a slot per 8 segments at most,
+	 * and no more segments than one over the vif's limit.
+	 */
+	charge = xnb_tx_charge(p, lim);
 	CHECK(charge >= p->nr_slots);
 	CHECK(p->gso_type != XNB_GSO_NONE || charge == p->nr_slots);
 	CHECK(charge == p->nr_slots ||
 	      (charge - 1) * XNB_GSO_SEGS_PER_SLOT * p->gso_size < p->len);
+	CHECK(charge == p->nr_slots ||
+	      (u64)(charge - 1) * XNB_GSO_SEGS_PER_SLOT <= lim->gso_max_segs);
 	CHECK(charge <= 0x10000 / XNB_GSO_MIN_SIZE / XNB_GSO_SEGS_PER_SLOT);
 }
+
+/* The vif's gso_max_segs: the default, the kernel's most, or an admin's. */
+static const uint32_t gso_max_segs_pick[8] = {
+	XNB_GSO_MAX_SEGS, XNB_GSO_MAX_SEGS, 65535, 0, 1, 8, 64, 1000,
+};
 
 /* One parse with the hook watching: each ring byte read at most once. */
 static enum xnb_tx_verdict parse_watched(uint8_t *ring, uint32_t size,
@@ -272,6 +282,7 @@ static void fuzz_ring(struct input *in)
 	gso_salt = in_u8(in);
 	lim.gso_tcpv4 = gso_salt & 1;
 	lim.gso_tcpv6 = gso_salt & 2;
+	lim.gso_max_segs = gso_max_segs_pick[(gso_salt >> 2) & 7];
 
 	/* Exactly sized, so ASan flags any read past the ring. */
 	ring = malloc(bytes);

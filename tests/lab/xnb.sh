@@ -16,8 +16,11 @@ xnb_debugfs() {
 
 xnb_groups_file() { cat "$(xnb_debugfs)/groups"; }
 
+# xnb_vif_debugfs VIF: VIF's debugfs directory, named as its xenbus
+# device (vif-<domid>-<devid>), whatever the netdev's name.
+xnb_vif_debugfs() { echo "$(xnb_debugfs)/$(basename "$(readlink -f "/sys/class/net/$1/device")")"; }
 # xnb_io_ring VIF Q: the debugfs ring dump of VIF's queue Q.
-xnb_io_ring() { cat "$(xnb_debugfs)/$1/io_ring_q$2"; }
+xnb_io_ring() { cat "$(xnb_vif_debugfs "$1")/io_ring_q$2"; }
 
 # xnb_group_of QUEUE: index of the group serving QUEUE (e.g. vif1.0-q0).
 xnb_group_of() {

@@ -183,7 +183,9 @@ static void test_gso_bad_fatal(void **state)
 /* catalogue 13: fatal even when the backend offered no GSO at all. */
 static void test_gso_bad_none_offered(void **state)
 {
-	static const struct xnb_tx_limits none = { 20, false, false };
+	static const struct xnb_tx_limits none = {
+		20, false, false, XNB_GSO_MAX_SEGS
+	};
 	struct xnb_tx_pkt p;
 
 	(void)state;
@@ -215,7 +217,7 @@ static void test_gso_negotiation(void **state)
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(gso_cases); i++) {
 		struct xnb_tx_limits lim = { 20, gso_cases[i].v4,
-					     gso_cases[i].v6 };
+					     gso_cases[i].v6, XNB_GSO_MAX_SEGS };
 		u8 type = gso_cases[i].type;
 		struct xnb_tx_pkt p;
 		enum xnb_tx_verdict v;

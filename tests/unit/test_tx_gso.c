@@ -11,7 +11,9 @@
  * (tx.c), not here.
  *
  * xnb_tx_charge(): the slots a packet is charged in its pass, the more
- * of its ring slots and its segments per XNB_GSO_SEGS_PER_SLOT.
+ * of its ring slots and its segments per XNB_GSO_SEGS_PER_SLOT, the
+ * segments counted up to the vif's gso_max_segs + 1 (more are dropped
+ * before they are cut).
  */
 #include "tx_fixture.h"
 
@@ -118,7 +120,9 @@ static void test_gso_size_bad_after_good(void **state)
  */
 static void test_gso_size_before_other_checks(void **state)
 {
-	static const struct xnb_tx_limits none = { 20, false, false };
+	static const struct xnb_tx_limits none = {
+		20, false, false, XNB_GSO_MAX_SEGS
+	};
 	struct xnb_tx_pkt p;
 
 	(void)state;
@@ -139,32 +143,55 @@ static void test_gso_size_before_other_checks(void **state)
 /*
  * The charge of a packet: @len bytes with a GSO extra of @size (0: none),
  * laid out as netfront does (a page in the first slot, full pages after
- * it).  An honest packet at IPv4's default MSS (536) or above is charged
- * its slots; one of tiny segments, one slot per 8 of them.
+ * it), on a vif whose gso_max_segs is @max_segs.  An honest packet at
+ * IPv4's default MSS (536) or above is charged its slots; one of tiny
+ * segments, one slot per 8 of them; one over the limit, as one of the
+ * limit + 1 segments (GSO_MAX: the kernel's most, no clamp).
  */
+#define GSO_MAX 65535u
 static const struct {
 	const char *name;
 	u16 len;
 	u16 size;		/* 0: not GSO */
+	u32 max_segs;		/* the vif's gso_max_segs */
 	u32 slots;		/* ring slots, the extra included */
 	u32 charge;
 } charge_cases[] = {
-	{ "64 KiB, not GSO", 0xffff, 0, 16, 16 },
-	{ "64 KiB, size 1448: 46 segments", 0xffff, 1448, 17, 17 },
-	{ "64 KiB, size 1220: 54 segments", 0xffff, 1220, 17, 17 },
-	{ "64 KiB, size 536: 123 segments", 0xffff, 536, 17, 17 },
-	{ "64 KiB, size 200: 328 segments", 0xffff, 200, 17, 41 },
-	{ "64 KiB, size 48: 1366 segments", 0xffff, 48, 17, 171 },
-	{ "64 KiB, size 47: 1395 segments", 0xffff, 47, 17, 175 },
-	{ "64 KiB, size 8: 8192 segments", 0xffff, 8, 17, 1024 },
-	{ "64 KiB, size 1: raised to 8", 0xffff, 1, 17, 1024 },
+	{ "64 KiB, not GSO", 0xffff, 0, GSO_MAX, 16, 16 },
+	{ "64 KiB, size 1448: 46 segments", 0xffff, 1448, GSO_MAX, 17, 17 },
+	{ "64 KiB, size 1220: 54 segments", 0xffff, 1220, GSO_MAX, 17, 17 },
+	{ "64 KiB, size 536: 123 segments", 0xffff, 536, GSO_MAX, 17, 17 },
+	{ "64 KiB, size 200: 328 segments", 0xffff, 200, GSO_MAX, 17, 41 },
+	{ "64 KiB, size 48: 1366 segments", 0xffff, 48, GSO_MAX, 17, 171 },
+	{ "64 KiB, size 47: 1395 segments", 0xffff, 47, GSO_MAX, 17, 175 },
+	{ "64 KiB, size 8: 8192 segments", 0xffff, 8, GSO_MAX, 17, 1024 },
+	{ "64 KiB, size 1: raised to 8", 0xffff, 1, GSO_MAX, 17, 1024 },
 	{ "64 KiB, size XNB_GSO_MAX_SIZE: 2 segments", 0xffff,
-	  XNB_GSO_MAX_SIZE, 17, 17 },
-	{ "3000 bytes, size 536: 6 segments", 3000, 536, 2, 2 },
-	{ "3000 bytes, size 8: 375 segments", 3000, 8, 2, 47 },
-	{ "60 bytes, size 8: 8 segments", 60, 8, 2, 2 },
-	{ "60 bytes, size 1: 8 segments", 60, 1, 2, 2 },
-	{ "60 bytes, not GSO", 60, 0, 1, 1 },
+	  XNB_GSO_MAX_SIZE, GSO_MAX, 17, 17 },
+	{ "3000 bytes, size 536: 6 segments", 3000, 536, GSO_MAX, 2, 2 },
+	{ "3000 bytes, size 8: 375 segments", 3000, 8, GSO_MAX, 2, 47 },
+	{ "60 bytes, size 8: 8 segments", 60, 8, GSO_MAX, 2, 2 },
+	{ "60 bytes, size 1: 8 segments", 60, 1, GSO_MAX, 2, 2 },
+	{ "60 bytes, not GSO", 60, 0, GSO_MAX, 1, 1 },
+	{ "64 KiB, size 48, default limit: 1366 segments, all charged",
+	  0xffff, 48, XNB_GSO_MAX_SEGS, 17, 171 },
+	{ "64 KiB, size 47, default limit: charged as 1367 segments",
+	  0xffff, 47, XNB_GSO_MAX_SEGS, 17, 171 },
+	{ "64 KiB, size 8, default limit: charged as 1367 segments",
+	  0xffff, 8, XNB_GSO_MAX_SEGS, 17, 171 },
+	{ "64 KiB, size 8, limit 64: charged its slots", 0xffff, 8, 64,
+	  17, 17 },
+	{ "64 KiB, size 8, limit 0: charged its slots", 0xffff, 8, 0, 17,
+	  17 },
+	{ "3000 bytes, size 8, limit 64: charged as 65 segments", 3000, 8,
+	  64, 2, 9 },
+	{ "3000 bytes, size 8, limit 375: all charged", 3000, 8, 375, 2,
+	  47 },
+	{ "3000 bytes, size 8, limit 374: charged as 375 segments", 3000, 8,
+	  374, 2, 47 },
+	{ "3000 bytes, size 8, limit 367: charged as 368 segments", 3000, 8,
+	  367, 2, 46 },
+	{ "64 KiB, not GSO, limit 0", 0xffff, 0, 0, 16, 16 },
 };
 
 static void test_gso_charge(void **state)
@@ -176,6 +203,9 @@ static void test_gso_charge(void **state)
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(charge_cases); i++) {
 		u16 len = charge_cases[i].len, size = charge_cases[i].size;
+		struct xnb_tx_limits lim = LIM;
+
+		lim.gso_max_segs = charge_cases[i].max_segs;
 
 		ring_case(charge_cases[i].name);
 		full = len > XNB_PAGE_SIZE ? (len - 1u) / XNB_PAGE_SIZE : 0;
@@ -186,7 +216,8 @@ static void test_gso_charge(void **state)
 			put_rest(full + 1, XNB_PAGE_SIZE, 2);
 		assert_int_equal(parse(&p), XNB_TX_OK);
 		assert_int_equal(p.nr_slots, charge_cases[i].slots);
-		assert_int_equal(xnb_tx_charge(&p), charge_cases[i].charge);
+		assert_int_equal(xnb_tx_charge(&p, &lim),
+				 charge_cases[i].charge);
 	}
 }
 
@@ -195,15 +226,17 @@ static void test_gso_charge(void **state)
  */
 static void test_gso_charge_honest(void **state)
 {
+	struct xnb_tx_limits lim = LIM;
 	struct xnb_tx_pkt p;
 	u32 size, last = 0, c;
 
 	(void)state;
+	lim.gso_max_segs = GSO_MAX;
 	for (size = XNB_GSO_MAX_SIZE; size >= 1; size--) {
 		ring_case("64 KiB packet");
 		put_gso_64k(TCPV4, (u16)size);
 		assert_int_equal(parse(&p), XNB_TX_OK);
-		c = xnb_tx_charge(&p);
+		c = xnb_tx_charge(&p, &lim);
 		if (size >= 536)
 			assert_int_equal(c, 17);
 		else if (size < 400)

@@ -3,7 +3,7 @@
 #include "tx_fixture.h"
 
 struct tx_ring R;
-const struct xnb_tx_limits LIM = { 20, true, true };
+const struct xnb_tx_limits LIM = { 20, true, true, XNB_GSO_MAX_SEGS };
 
 void ring_init(u32 size, u32 cons)
 {

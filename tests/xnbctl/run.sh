@@ -39,6 +39,7 @@ fx_driver() {
 	echo "$1" > "$p/groups"
 	echo kthread > "$p/worker"
 	echo 64 > "$p/budget"
+	echo 64 > "$p/ctrl_rate"
 	echo 256 > "$p/copy_batch"
 	echo 1000 > "$p/rebalance_ms"
 	echo 2 > "$p/max_queues"
@@ -1048,7 +1049,7 @@ t_set_errors() {
 	x set rebalance_ms 500
 	expect <<'EOF'
 $ xnbctl set worker tasklet
-stderr: xnbctl: set: no parameter 'worker' (groups, budget, copy_batch, rebalance_ms, max_queues, separate_tx_rx_irq, hash_cache_size, provides_xdp_headroom)
+stderr: xnbctl: set: no parameter 'worker' (groups, budget, copy_batch, rebalance_ms, ctrl_rate, max_queues, separate_tx_rx_irq, hash_cache_size, provides_xdp_headroom)
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl set budget 0x10
@@ -1060,7 +1061,7 @@ stderr: xnbctl: unknown option '-1'
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl set budget
-stderr: xnbctl: set: NAME VALUE, NAME one of groups, budget, copy_batch, rebalance_ms, max_queues, separate_tx_rx_irq, hash_cache_size, provides_xdp_headroom
+stderr: xnbctl: set: NAME VALUE, NAME one of groups, budget, copy_batch, rebalance_ms, ctrl_rate, max_queues, separate_tx_rx_irq, hash_cache_size, provides_xdp_headroom
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl set budget 16
@@ -1606,6 +1607,7 @@ worker                  kthread     no
 copy_batch              256         yes
 rebalance_ms            1000        yes
 budget                  64          yes
+ctrl_rate               64          yes
 max_queues              2           yes
 fatal_skb_slots         20          no
 rx_queue_bytes          524288      no
@@ -1622,6 +1624,7 @@ worker                  kthread     no
 copy_batch              256         yes
 rebalance_ms            1000        yes
 budget                  64          yes
+ctrl_rate               64          yes
 max_queues              2           yes
 fatal_skb_slots         20          no
 rx_queue_bytes          524288      no
@@ -1670,7 +1673,7 @@ $ xnbctl -j vif show vif1.0
 {"schema": 2, "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}]}
 [exit 0]
 $ xnbctl -j param show
-{"schema": 2, "parameters": {"groups": 1, "worker": "kthread", "copy_batch": 256, "rebalance_ms": 1000, "budget": 64, "max_queues": 2, "fatal_skb_slots": 20, "rx_queue_bytes": 524288, "rx_drain_timeout_msecs": 10000, "rx_stall_timeout_msecs": 60000, "separate_tx_rx_irq": true, "hash_cache_size": 64, "provides_xdp_headroom": true}, "runtime": ["groups", "budget", "copy_batch", "rebalance_ms", "max_queues", "separate_tx_rx_irq", "hash_cache_size", "provides_xdp_headroom"]}
+{"schema": 2, "parameters": {"groups": 1, "worker": "kthread", "copy_batch": 256, "rebalance_ms": 1000, "budget": 64, "ctrl_rate": 64, "max_queues": 2, "fatal_skb_slots": 20, "rx_queue_bytes": 524288, "rx_drain_timeout_msecs": 10000, "rx_stall_timeout_msecs": 60000, "separate_tx_rx_irq": true, "hash_cache_size": 64, "provides_xdp_headroom": true}, "runtime": ["groups", "budget", "copy_batch", "rebalance_ms", "ctrl_rate", "max_queues", "separate_tx_rx_irq", "hash_cache_size", "provides_xdp_headroom"]}
 [exit 0]
 $ xnbctl -p status
 (44 lines)
@@ -1688,7 +1691,7 @@ $ xnbctl -p vif show g1
 (18 lines)
 [exit 0]
 $ xnbctl -p param show
-(28 lines)
+(30 lines)
 [exit 0]
 $ xnbctl -p version
 (6 lines)
@@ -2035,7 +2038,7 @@ stderr: xnbctl: set: provides_xdp_headroom is 0 or 1 (Y or N), not 'yes'
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl set fatal_skb_slots 30
-stderr: xnbctl: set: no parameter 'fatal_skb_slots' (groups, budget, copy_batch, rebalance_ms, max_queues, separate_tx_rx_irq, hash_cache_size, provides_xdp_headroom)
+stderr: xnbctl: set: no parameter 'fatal_skb_slots' (groups, budget, copy_batch, rebalance_ms, ctrl_rate, max_queues, separate_tx_rx_irq, hash_cache_size, provides_xdp_headroom)
 stderr: Try 'xnbctl help'.
 [exit 1]
 EOF
@@ -2081,7 +2084,7 @@ budget=32 written to /etc/modprobe.d/xen-netback-wg.conf: xen-netback loads with
 [exit 0]
 diff: 29a30
 diff: > options xen_netback budget=32
-diff: 32a34
+diff: 36a38
 diff: > options xen_netback max_queues=4
 mode 640
 $ xnbctl --persist set budget 24
@@ -2113,6 +2116,7 @@ t_persist_errors() {
 	x set --persist budget 5000
 	rmdir "$p/budget"
 	echo 64 > "$p/budget"
+	echo 64 > "$p/ctrl_rate"
 	[ -e "$R/etc/modprobe.d/xen-netback-wg.conf" ] && echo "written" >> "$T"
 	rm -r "$R/etc/modprobe.d"
 	x set --persist budget 16
@@ -2559,7 +2563,7 @@ xnbctl vif pin  <tab>: g3-net vif1.0 vif2.0 vif2.1
 xnbctl vif pin vif2.1  <tab>: 0 1
 xnbctl -j vif show v <tab>: vif1.0 vif2.0 vif2.1
 xnbctl pin  <tab>: g3-net vif1.0 vif2.0 vif2.1
-xnbctl param set  <tab>: groups budget copy_batch rebalance_ms max_queues separate_tx_rx_irq hash_cache_size provides_xdp_headroom
+xnbctl param set  <tab>: groups budget copy_batch rebalance_ms ctrl_rate max_queues separate_tx_rx_irq hash_cache_size provides_xdp_headroom
 xnbctl set b <tab>: budget
 xnbctl top -d 2 - <tab>: -j --json -p --pretty -V --version -h --help -d -n
 xnbctl param set budget 16 --p <tab>: --pretty --persist

@@ -20,6 +20,14 @@
  * (groups written at runtime) starts the measurement over: the first
  * run only samples.
  *
+ * The work runs only while some group serves a queue: a run that finds
+ * none, after a whole measured window without one, is not re-armed (the
+ * work is parked; busy_pct keeps that idle window's measure), and the
+ * attach of a queue (xnb_balance_queue_added()) arms it again, its
+ * window starting then.  Measuring only, it is deferrable work on
+ * system_power_efficient_wq: its window may stretch while the CPU
+ * sleeps rather than wake it, the share being over the time measured.
+ *
  * /sys/kernel/debug/xen-netback/balance shows the last measurement and
  * the last moves.
  */
@@ -42,10 +50,16 @@ struct xnb_bal_entry {
 };
 
 static void xnb_balance_run(struct work_struct *work);
+/* The balancer's; and busy_pct's alone, which need not wake an idle CPU. */
 static DECLARE_DELAYED_WORK(xnb_bal_work, xnb_balance_run);
+static DECLARE_DEFERRABLE_WORK(xnb_bal_idle_work, xnb_balance_run);
 /* Whether the work may be (re)armed: between start and stop. */
 static DEFINE_MUTEX(xnb_bal_lock);
 static bool xnb_bal_started;
+/* No group serves a queue: nothing armed until the next attach.  Written
+ * under both xnb_assign_mutex and xnb_bal_lock: read under either.
+ */
+static bool xnb_bal_parked;
 /* Set when the balancer is switched on: its streak is stale. */
 static bool xnb_bal_resync;
 static unsigned long xnb_bal_moves;	/* read lockless by debugfs */
@@ -54,6 +68,7 @@ static unsigned long xnb_bal_moves;	/* read lockless by debugfs */
 static struct {
 	bool valid;
 	bool measured;		/* busy holds a whole interval's measure */
+	bool quiet;		/* no queue at the last run, none attached */
 	unsigned long gen;	/* xnb_groups_gen it was taken for */
 	unsigned int nr;	/* groups in it */
 	u64 when_ns;
@@ -106,6 +121,38 @@ bool xnb_balance_busy(unsigned int group, u32 *permille)
 static unsigned long xnb_bal_period(unsigned int ms)
 {
 	return msecs_to_jiffies(ms ? ms : XNB_BUSY_WINDOW_MS);
+}
+
+/* (Re)arm the work of the mode in force, the other one off.  One of
+ * them may be running: it re-arms through here too, so it arms the one
+ * of the mode in force then.
+ */
+static void xnb_bal_arm(void)
+	__must_hold(&xnb_bal_lock)
+{
+	unsigned int ms = READ_ONCE(xnb_rebalance_ms);
+
+	lockdep_assert_held(&xnb_bal_lock);
+	if (ms) {
+		cancel_delayed_work(&xnb_bal_idle_work);
+		mod_delayed_work(system_wq, &xnb_bal_work, xnb_bal_period(ms));
+	} else {
+		cancel_delayed_work(&xnb_bal_work);
+		mod_delayed_work(system_power_efficient_wq, &xnb_bal_idle_work,
+				 xnb_bal_period(ms));
+	}
+}
+
+/* The queues the groups serve, under the mutex that moves them. */
+static unsigned int xnb_bal_queues(void)
+	__must_hold(&xnb_assign_mutex)
+{
+	unsigned int i, nq = 0;
+
+	lockdep_assert_held(&xnb_assign_mutex);
+	for (i = 0; i < xnb_nr_groups; i++)
+		nq += xnb_groups[i].nr_queues;
+	return nq;
 }
 
 static void xnb_bal_free(void)
@@ -169,6 +216,29 @@ static void xnb_bal_reset(u64 now)
 	xnb_bal.when_ns = now;
 	xnb_bal.valid = true;
 	xnb_bal.measured = false;
+}
+
+/* The work unparked: the next window starts @now, not when the last
+ * run parked it (the groups served nothing since).  The last measure
+ * stays busy_pct's until then.  A sample of another set stays as it is:
+ * the next run starts over.
+ */
+static void xnb_bal_rebase(u64 now)
+	__must_hold(&xnb_assign_mutex)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&xnb_assign_mutex);
+	if (!xnb_bal.valid || xnb_bal.gen != xnb_groups_gen ||
+	    xnb_bal.nr != xnb_nr_groups)
+		return;
+	for (i = 0; i < xnb_bal.nr; i++) {
+		struct xnb_group_counters c;
+
+		xnb_group_stats_read(&xnb_groups[i], &c);
+		xnb_bal.busy_ns[i] = c.busy_ns;
+	}
+	xnb_bal.when_ns = now;
 }
 
 static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
@@ -261,7 +331,7 @@ static void xnb_bal_interval(u64 now, bool pick)
 
 static void xnb_balance_run(struct work_struct *work)
 {
-	bool resync;
+	bool resync, park = false;
 	u64 now;
 
 	mutex_lock(&xnb_assign_mutex);
@@ -283,12 +353,49 @@ static void xnb_balance_run(struct work_struct *work)
 		}
 		xnb_bal_interval(now, READ_ONCE(xnb_rebalance_ms) && !resync);
 	}
-	mutex_unlock(&xnb_assign_mutex);
+	/* Parked after a whole measured window without a queue, so that
+	 * busy_pct keeps an idle group's measure, not a busy one's.
+	 */
+	if (xnb_groups) {
+		bool idle = !xnb_bal_queues();
 
+		park = idle && xnb_bal.quiet && xnb_bal.measured;
+		xnb_bal.quiet = idle;
+	}
+	/* Under the assign mutex still: no attach between the count and
+	 * the parking, whose xnb_balance_queue_added() would find the work
+	 * neither parked nor to be re-armed.
+	 */
 	mutex_lock(&xnb_bal_lock);
+	if (park)
+		xnb_bal_parked = true;
+	else if (xnb_bal_started)
+		xnb_bal_arm();
+	mutex_unlock(&xnb_bal_lock);
+	mutex_unlock(&xnb_assign_mutex);
+}
+
+/**
+ * xnb_balance_queue_added() - Tell the balancer a group serves a queue.
+ *
+ * Description: Arms the work again when it was parked (no group served
+ * a queue), its window starting now.
+ *
+ * Context: Process context; the caller holds xnb_assign_mutex and has
+ * just attached a queue.  Takes xnb_bal_lock.
+ */
+void xnb_balance_queue_added(void)
+	__must_hold(&xnb_assign_mutex)
+{
+	lockdep_assert_held(&xnb_assign_mutex);
+	xnb_bal.quiet = false;
+	if (!xnb_bal_parked)
+		return;
+	xnb_bal_rebase(ktime_get_ns());
+	mutex_lock(&xnb_bal_lock);
+	xnb_bal_parked = false;
 	if (xnb_bal_started)
-		queue_delayed_work(system_wq, &xnb_bal_work,
-				   xnb_bal_period(READ_ONCE(xnb_rebalance_ms)));
+		xnb_bal_arm();
 	mutex_unlock(&xnb_bal_lock);
 }
 
@@ -300,7 +407,8 @@ static void xnb_balance_run(struct work_struct *work)
  * Also called before load, from the module's options.  Anything but 0
  * runs the balancer from now on with that period; switching it on again
  * starts its streak over.  0 leaves the work measuring busy_pct every
- * XNB_BUSY_WINDOW_MS.  The same value again changes nothing.
+ * XNB_BUSY_WINDOW_MS.  The same value again changes nothing.  A parked
+ * work (no queue) stays parked: the next attach arms it in the new mode.
  *
  * Context: Process context (a module parameter written, at load or
  * through sysfs).  Takes xnb_bal_lock.
@@ -317,8 +425,8 @@ void xnb_balance_set_interval(unsigned int ms)
 		WRITE_ONCE(xnb_bal_resync, true);
 	WRITE_ONCE(xnb_rebalance_ms, ms);
 	/* The window under way ends later: measured as long as it lasts. */
-	if (xnb_bal_started)
-		mod_delayed_work(system_wq, &xnb_bal_work, xnb_bal_period(ms));
+	if (xnb_bal_started && !xnb_bal_parked)
+		xnb_bal_arm();
 	mutex_unlock(&xnb_bal_lock);
 }
 
@@ -332,8 +440,7 @@ void xnb_balance_start(void)
 	mutex_lock(&xnb_bal_lock);
 	xnb_bal_started = true;
 	WRITE_ONCE(xnb_bal_resync, true);
-	queue_delayed_work(system_wq, &xnb_bal_work,
-			   xnb_bal_period(READ_ONCE(xnb_rebalance_ms)));
+	xnb_bal_arm();
 	mutex_unlock(&xnb_bal_lock);
 }
 
@@ -351,7 +458,9 @@ void xnb_balance_stop(void)
 	mutex_lock(&xnb_bal_lock);
 	xnb_bal_started = false;
 	mutex_unlock(&xnb_bal_lock);
+	/* Neither re-arms now, nor arms the other. */
 	cancel_delayed_work_sync(&xnb_bal_work);
+	cancel_delayed_work_sync(&xnb_bal_idle_work);
 
 	mutex_lock(&xnb_assign_mutex);
 	xnb_bal_free();

@@ -35,9 +35,10 @@
  *   stats readers (any context; take vif->stats_lock)
  *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
  *     groupset.c debugfs "groups" (takes each group->lock)
- *     interface.c debugfs <vif>/io_ring_q<N>: one queue's ring indices,
- *                no lock (the disconnect removes the files before the
- *                rings go, which waits for the reads under way)
+ *     interface.c debugfs vif-<domid>-<devid>/io_ring_q<N>: one queue's
+ *                ring indices, no lock (the disconnect removes the
+ *                files before the rings go, which waits for the reads
+ *                under way)
  *     sysfs.c    /sys/module/xen_netback/groups/<n>/ (process context,
  *                takes xnb_assign_mutex); group counters through
  *                xnb_group_stats_read() here and in debugfs and balance.c;
@@ -111,7 +112,10 @@
  *                groupset.c's xnb_group_move_locked (waits for the old
  *                group's poll, like a pin).  With rebalance_ms=0 it
  *                runs every XNB_BUSY_WINDOW_MS and only measures (the
- *                window sysfs's busy_pct shows)
+ *                window sysfs's busy_pct shows), as deferrable work on
+ *                system_power_efficient_wq.  Not re-armed while no
+ *                group serves a queue; xnb_group_attach arms it again
+ *                (xnb_balance_queue_added, under the assign mutex)
  *
  *   CPU hotplug: the hotplug thread of the CPU coming or going (process
  *   context, may sleep; the hotplug holds the CPU hotplug lock)
@@ -163,8 +167,9 @@
  *   xnb_sysfs_mutex -> xnb_assign_mutex (a sysfs read takes the latter
  *                only: directories are removed without it, see sysfs.c)
  *   backend lock -> rtnl (xnb_vif_start, xnb_vif_disconnect,
- *                unregister at destroy)
- *   xnb_assign_mutex -> group lock
+ *                unregister at destroy): so no ethtool op (called under
+ *                rtnl) may take the backend lock
+ *   xnb_assign_mutex -> group lock, xnb_bal_lock
  *   pass lock (only ever tried) -> group lock, mcast lock,
  *                credit_lock, carrier_lock, a queue's rx_skbs lock
  *   pass lock -> through the stack (napi_gro_receive into a bridge
@@ -231,6 +236,7 @@ extern unsigned int xnb_rx_stall_msecs;
 extern bool xnb_separate_tx_rx_irq;
 extern bool xnb_provides_xdp_headroom;
 extern unsigned int xnb_rebalance_ms;
+extern unsigned int xnb_ctrl_rate;
 
 /* Per-queue counters, read by ethtool and ndo_get_stats64 while the
  * pass counts: u64_stats_t, whose accessors make the race one that is
@@ -499,10 +505,11 @@ struct xnb_queue {
  *  - stats_lock: queues and num_queues against the stats readers, and
  *    saved, saved_unsupported.
  *  - stats_queues: the queues ethtool shows per-queue rows for (-S) and
- *    counts (-l): written under rtnl by the xenbus thread, num_queues
- *    once xnb_vif_start has attached them all, 0 as a disconnect begins,
- *    before they go; read under rtnl, so one ethtool request sees one
- *    value from its count to its values.
+ *    counts (-l): written under rtnl by the xenbus thread (under the
+ *    backend lock), num_queues once xnb_vif_start has attached them
+ *    all, 0 as a disconnect begins, before they go; read under rtnl, so
+ *    one ethtool request sees one value from its count to its values,
+ *    or by that thread, its only writer, without rtnl.
  *  - debugfs: the vif's debugfs directory, made by xnb_vif_start and
  *    removed first by xnb_vif_disconnect, under the backend lock.
  *  - max_queues: the multi-queue-max-queues the backend offered at the
@@ -532,6 +539,7 @@ struct xnb_vif {
 	struct net_device *dev;
 	struct xenbus_device *xbdev;
 	domid_t domid;
+	unsigned int handle;		/* the devid, as in the xenbus node */
 
 	/* Negotiated with the frontend at connect. */
 	bool can_sg;
@@ -573,7 +581,7 @@ struct xnb_vif {
 	u64 saved_unsupported;
 	unsigned int stats_queues;	/* ethtool's per-queue rows, rtnl */
 	unsigned int max_queues;	/* offered: ethtool -l's maximum */
-	struct dentry *debugfs;		/* xen-netback/<vif>/ while connected */
+	struct dentry *debugfs;		/* xen-netback/vif-<domid>-<devid>/ */
 
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;
@@ -825,6 +833,7 @@ void xnb_balance_stop(void);
 void xnb_balance_debugfs(struct dentry *dir);
 unsigned long xnb_balance_moves(void);
 bool xnb_balance_busy(unsigned int group, u32 *permille);
+void xnb_balance_queue_added(void);
 
 /* sysfs.c: /sys/module/xen_netback/groups/, the interface for scripts */
 void xnb_sysfs_init(void);

@@ -40,11 +40,13 @@
  * costs nothing.
  *
  * Requests are served within a budget per vif (xnb_ctrl.h: a ring's
- * worth at once, XNB_CTRL_BUDGET_RATE a second after that), which also
- * bounds one run of the work.  A ring left with requests and no tokens
- * is served again, with the EOI still owed, when a batch of tokens is
- * back: the channel stays masked until then, so a guest that keeps the
- * ring full costs dom0 its budget's requests and a few runs a second.
+ * worth at once, ctrl_rate a second after that, read at each run), which
+ * also bounds one run of the work; with ctrl_rate=0 (no budget) a run
+ * serves a ring's worth at most and queues the next at once.  A ring
+ * left with requests and no tokens is served again, with the EOI still
+ * owed, when a batch of tokens is back: the channel stays masked until
+ * then, so a guest that keeps the ring full costs dom0 its budget's
+ * requests and a few runs a second.
  *
  * Teardown (xnb_ctrl_disconnect): the irq is disabled, the work
  * cancelled (its timer too: it may queue itself, the cancel wins) and
@@ -123,13 +125,17 @@ static void xnb_ctrl_work(struct work_struct *work)
 	struct xnb_vif *vif = container_of(to_delayed_work(work),
 					   struct xnb_vif, ctrl_work);
 	struct xen_netif_ctrl_back_ring *ring = &vif->ctrl;
+	unsigned int rate = READ_ONCE(xnb_ctrl_rate), served = 0;
+	u64 period = rate ? NSEC_PER_SEC / rate : 0;
 	struct xen_netif_ctrl_request req;
 	bool spurious = true, spent = false;
-	u64 now = ktime_get_ns(), wait;
+	u64 now = ktime_get_ns(), wait = 0;
 	RING_IDX prod;
 	int more, notify;
 
-	/* Bounded by the budget: each round serves a request at least. */
+	/* Bounded by the budget, or without one (ctrl_rate=0) by a ring's
+	 * worth a run: each round serves a request at least.
+	 */
 	for (;;) {
 		/* Not vif->disabled: set by the last connection until
 		 * xnb_vif_start, after a frontend may have sent requests.
@@ -148,9 +154,10 @@ static void xnb_ctrl_work(struct work_struct *work)
 		}
 		virt_rmb();	/* requests after req_prod */
 		while (ring->req_cons != prod) {
-			if (!xnb_ctrl_budget_take(&vif->ctrl_budget, now,
-						  XNB_CTRL_BUDGET_PERIOD_NS,
-						  XNB_CTRL_BUDGET_BURST)) {
+			if (rate ? !xnb_ctrl_budget_take(&vif->ctrl_budget,
+							 now, period,
+							 XNB_CTRL_BUDGET_BURST) :
+				   served == XNB_CTRL_BUDGET_BURST) {
 				spent = true;
 				break;
 			}
@@ -158,6 +165,7 @@ static void xnb_ctrl_work(struct work_struct *work)
 			RING_COPY_REQUEST(ring, ring->req_cons, &req);
 			ring->req_cons++;
 			xnb_ctrl_serve(vif, &req);
+			served++;
 			spurious = false;
 		}
 		RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(ring, notify);
@@ -176,17 +184,20 @@ static void xnb_ctrl_work(struct work_struct *work)
 		return;
 	/* Requests left, no tokens: the EOI is owed to the run the tokens
 	 * bring (the guest passed req_event already and may not notify
-	 * again), and the channel stays masked until then.
+	 * again), and the channel stays masked until then.  Without a
+	 * budget the next run follows at once.
 	 */
 	if (spent) {
-		wait = xnb_ctrl_budget_wait(&vif->ctrl_budget, now,
-					    min_t(u32, prod - ring->req_cons,
-						  XNB_CTRL_BUDGET_BATCH),
-					    XNB_CTRL_BUDGET_PERIOD_NS,
-					    XNB_CTRL_BUDGET_BURST);
+		if (rate)
+			wait = xnb_ctrl_budget_wait(&vif->ctrl_budget, now,
+						    min_t(u32,
+							  prod - ring->req_cons,
+							  XNB_CTRL_BUDGET_BATCH),
+						    period,
+						    XNB_CTRL_BUDGET_BURST);
 		/* A jiffy more: nsecs_to_jiffies() rounds down. */
 		queue_delayed_work(xnb_ctrl_wq, &vif->ctrl_work,
-				   nsecs_to_jiffies(wait) + 1);
+				   rate ? nsecs_to_jiffies(wait) + 1 : 0);
 		return;
 	}
 	/* Our consumer index is the progress: a run of spurious events
@@ -218,7 +229,8 @@ static irqreturn_t xnb_ctrl_interrupt(int irq, void *dev_id)
  */
 int xnb_ctrl_wq_init(void)
 {
-	xnb_ctrl_wq = alloc_workqueue("xnb_ctrl", WQ_UNBOUND, 0);
+	/* WQ_SYSFS: the admin may confine its CPUs (cpumask). */
+	xnb_ctrl_wq = alloc_workqueue("xnb_ctrl", WQ_UNBOUND | WQ_SYSFS, 0);
 	return xnb_ctrl_wq ? 0 : -ENOMEM;
 }
 

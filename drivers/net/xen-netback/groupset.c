@@ -147,12 +147,14 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
  *
  * Context: Process context (the xenbus thread, under the backend lock),
  * may sleep (a group's first queue allocates).  Takes xnb_assign_mutex,
- * then, for a group's first queue, its sync_mutex, then its lock.
+ * then, for a group's first queue, its sync_mutex, then its lock; then
+ * xnb_bal_lock, when the balancer's work was parked.
  */
 void xnb_group_attach(struct xnb_queue *q, int pinned)
 {
 	mutex_lock(&xnb_assign_mutex);
 	xnb_group_attach_locked(q, pinned);
+	xnb_balance_queue_added();
 	mutex_unlock(&xnb_assign_mutex);
 
 	/* Work may have arrived while the queue had no group. */

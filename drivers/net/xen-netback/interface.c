@@ -421,6 +421,7 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	vif->dev = dev;
 	vif->xbdev = xbdev;
 	vif->domid = domid;
+	vif->handle = handle;
 	/* Until the frontend says otherwise, so the hotplug script may set
 	 * a jumbo MTU before the guest connects; checked at connect.
 	 */
@@ -597,10 +598,10 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	return 0;
 }
 
-/* debugfs xen-netback/<vif>/io_ring_q<N>.  Without a lock: the file is
- * removed before the queue's rings are unmapped and the queue freed, and
- * the removal waits for a read under way (debugfs's own reference on the
- * file).
+/* debugfs xen-netback/vif-<domid>-<devid>/io_ring_q<N>.  Without a
+ * lock: the file is removed before the queue's rings are unmapped and the
+ * queue freed, and the removal waits for a read under way (debugfs's own
+ * reference on the file).
  */
 static int xnb_io_ring_show(struct seq_file *m, void *v)
 {
@@ -610,8 +611,9 @@ static int xnb_io_ring_show(struct seq_file *m, void *v)
 	RING_IDX tx_pvt, rx_pvt;
 
 	/* The pass's private producers, written plainly: a snapshot. */
-	tx_pvt = data_race(q->tx.rsp_prod_pvt);	/* racy snapshot */
-	rx_pvt = data_race(q->rx.rsp_prod_pvt);	/* racy snapshot */
+	tx_pvt = data_race(q->tx.rsp_prod_pvt);
+	/* Of another moment than tx_pvt: the two need not agree. */
+	rx_pvt = data_race(q->rx.rsp_prod_pvt);
 	seq_printf(m, "queue %u (%s) group %d tx_irq %u rx_irq %u\n", q->id,
 		   q->name, xnb_queue_group_index(q), q->tx_irq, q->rx_irq);
 	/* The shared indices, the guest's or ours, read once each. */
@@ -631,19 +633,22 @@ static int xnb_io_ring_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(xnb_io_ring);
 
-/* The vif's debugfs directory, named as the netdev is now, a file per
- * queue.  Best effort, as all debugfs.
+/* The vif's debugfs directory, a file per queue.  Named as its xenbus
+ * device, which no rename changes and no driver-wide file shares.  Best
+ * effort, as all debugfs.
  */
 static void xnb_vif_debugfs_add(struct xnb_vif *vif)
 {
-	char name[sizeof("io_ring_q") + 10];
+	char name[sizeof("vif--") + 2 * 10];
 	unsigned int i;
 
 	xnb_backend_assert_held(vif);
-	vif->debugfs = debugfs_create_dir(vif->dev->name, xnb_debugfs_dir);
+	snprintf(name, sizeof(name), "vif-%u-%u", vif->domid, vif->handle);
+	vif->debugfs = debugfs_create_dir(name, xnb_debugfs_dir);
 	for (i = 0; i < vif->num_queues; i++) {
 		snprintf(name, sizeof(name), "io_ring_q%u", i);
-		debugfs_create_file(name, 0444, vif->debugfs, &vif->queues[i],
+		/* Root only: the guest's ring state is no one else's. */
+		debugfs_create_file(name, 0600, vif->debugfs, &vif->queues[i],
 				    &xnb_io_ring_fops);
 	}
 }
@@ -785,8 +790,9 @@ static void xnb_queue_release(struct xnb_queue *q)
  * connection.  The netdev stays.
  *
  * Context: Process context (the xenbus thread, under the backend lock),
- * sleeps.  Takes rtnl, the vif's carrier_lock, xnb_assign_mutex and the
- * groups' locks for each queue, then stats_lock.
+ * sleeps.  Takes rtnl (when ethtool shows queue rows), the vif's
+ * carrier_lock, xnb_assign_mutex and the groups' locks for each queue,
+ * then stats_lock.
  */
 void xnb_vif_disconnect(struct xnb_vif *vif)
 {
@@ -798,10 +804,15 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 	if (!vif->queues)
 		return;
 
-	/* ethtool shows no row of a queue on its way out, debugfs no file. */
-	rtnl_lock();
-	vif->stats_queues = 0;
-	rtnl_unlock();
+	/* ethtool shows no row of a queue on its way out, debugfs no file.
+	 * This thread alone writes the count: when it is 0 already (never
+	 * started) the shared xenbus thread need not wait for rtnl.
+	 */
+	if (vif->stats_queues) {
+		rtnl_lock();
+		vif->stats_queues = 0;
+		rtnl_unlock();
+	}
 	xnb_vif_debugfs_remove(vif);
 	WRITE_ONCE(vif->connected, false);
 	xnb_vif_update_carrier(vif);

@@ -2,10 +2,10 @@
 /*
  * Module parameters, init and exit.
  *
- * worker is read-only after load (0444).  groups, budget, copy_batch
- * and rebalance_ms can be changed at runtime, where an out-of-range
- * value is refused (at load it is clamped); a new groups count moves
- * every queue live.  The stock driver's runtime parameters
+ * worker is read-only after load (0444).  groups, budget, copy_batch,
+ * rebalance_ms and ctrl_rate can be changed at runtime, where an
+ * out-of-range value is refused (at load it is clamped); a new groups
+ * count moves every queue live.  The stock driver's runtime parameters
  * (max_queues, separate_tx_rx_irq, hash_cache_size,
  * provides_xdp_headroom) are writable as in stock; max_queues,
  * separate_tx_rx_irq and provides_xdp_headroom apply to what the next
@@ -185,6 +185,27 @@ static const struct kernel_param_ops xnb_rebalance_ops = {
 };
 module_param_cb(rebalance_ms, &xnb_rebalance_ops, &xnb_rebalance_ms, 0644);
 MODULE_PARM_DESC(rebalance_ms, "Every this many ms, move at most one queue from a saturated group to an idle one (0 = off, 100-60000)");
+
+/* Read by each run of a control ring's work (ctrlring.c); 0 = no budget. */
+unsigned int xnb_ctrl_rate = XNB_CTRL_BUDGET_RATE;
+
+static int xnb_ctrl_rate_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int v;
+	int err;
+
+	err = xnb_param_range(val, kp, 0, XNB_CTRL_RATE_MAX, &v);
+	if (!err)
+		WRITE_ONCE(xnb_ctrl_rate, v);
+	return err;
+}
+
+static const struct kernel_param_ops xnb_ctrl_rate_ops = {
+	.set = xnb_ctrl_rate_set,
+	.get = param_get_uint,
+};
+module_param_cb(ctrl_rate, &xnb_ctrl_rate_ops, &xnb_ctrl_rate, 0644);
+MODULE_PARM_DESC(ctrl_rate, "Control-ring requests per second per vif after a ring's worth at once (0 = unlimited, at most 1000000)");
 
 /* As in stock, any number is accepted; 0 is the default. */
 unsigned int xnb_max_queues;

@@ -4,6 +4,7 @@
  * No kernel state, no allocation, every loop bounded by a constant.
  */
 #include <linux/compiler.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 
 #include <xen/xnb_proto.h>
@@ -304,13 +305,17 @@ const char *xnb_tx_reason_str(unsigned int reason)
 	return reason < XNB_R_COUNT ? xnb_tx_reasons[reason] : "unknown";
 }
 
-u32 xnb_tx_charge(const struct xnb_tx_pkt *p)
+u32 xnb_tx_charge(const struct xnb_tx_pkt *p,
+		  const struct xnb_tx_limits *lim)
 {
 	u32 segs, charge;
 
 	if (p->gso_type == XNB_GSO_NONE || !p->gso_size)
 		return p->nr_slots;
 	segs = p->len / p->gso_size + (p->len % p->gso_size ? 1 : 0);
+	/* Over the limit it is dropped whole (tx.c), never cut. */
+	if (segs > lim->gso_max_segs)
+		segs = lim->gso_max_segs + 1;
 	charge = segs / XNB_GSO_SEGS_PER_SLOT +
 		 (segs % XNB_GSO_SEGS_PER_SLOT ? 1 : 0);
 	return charge > p->nr_slots ? charge : p->nr_slots;
@@ -407,7 +412,7 @@ bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)
 			u64 d = (u64)(*s - '0');
 
 			/* Refuse values that would overflow rather than wrap. */
-			if (v[i] > (~0ULL - d) / 10)
+			if (v[i] > div_u64(~0ULL - d, 10))
 				return false;
 			v[i] = v[i] * 10 + d;
 			digits++;
@@ -461,12 +466,12 @@ bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us)
 	/* Signed difference: correct across a wrap of the clock. */
 	if ((s64)(now - c->next_refill) >= 0) {
 		cap = xnb_credit_cap(c);
-		periods = (now - c->next_refill) / c->usec + 1;
+		periods = div64_u64(now - c->next_refill, c->usec) + 1;
 		debt = c->balance < 0 ? (u64)-c->balance : 0;
 		/* Enough periods to pay the debt and fill the bucket?  The
 		 * test keeps periods * bytes below debt + cap: no overflow.
 		 */
-		if (periods > (debt + cap) / c->bytes)
+		if (periods > div64_u64(debt + cap, c->bytes))
 			c->balance = (s64)cap;
 		else if (c->balance + (s64)(periods * c->bytes) > (s64)cap)
 			c->balance = (s64)cap;
@@ -482,10 +487,10 @@ bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us)
 	 * absurd limits such as 1 byte per hour come near it).  The time to
 	 * the next refill is at most one period here, far below the cap.
 	 */
-	periods = (u64)-c->balance / c->bytes;
+	periods = div64_u64((u64)-c->balance, c->bytes);
 	*wait_us = c->next_refill - now;
 	if (*wait_us > XNB_CREDIT_WAIT_MAX ||
-	    periods > (XNB_CREDIT_WAIT_MAX - *wait_us) / c->usec)
+	    periods > div64_u64(XNB_CREDIT_WAIT_MAX - *wait_us, c->usec))
 		*wait_us = ~0ULL;
 	else
 		*wait_us += periods * c->usec;
@@ -786,13 +791,13 @@ u32 xnb_busy_share(u64 busy_then, u64 busy_now, u64 dt)
 	b = busy_now - busy_then;
 	if (b >= dt)
 		return XNB_BAL_SCALE;
-	/* b < dt: b * XNB_BAL_SCALE fits below about 213 days of ns; past
-	 * that the window is scaled down instead, at most 1 in its length
-	 * / XNB_BAL_SCALE off.
+	/* b < dt, so b * XNB_BAL_SCALE fits in 64 bits whenever
+	 * dt * XNB_BAL_SCALE does; a longer window is scaled down instead,
+	 * off by at most 1 in dt / XNB_BAL_SCALE.
 	 */
 	if (dt <= ~0ULL / XNB_BAL_SCALE)
-		return (u32)(b * XNB_BAL_SCALE / dt);
-	return (u32)(b / (dt / XNB_BAL_SCALE));
+		return (u32)div64_u64(b * XNB_BAL_SCALE, dt);
+	return (u32)div64_u64(b, div_u64(dt, XNB_BAL_SCALE));
 }
 
 /* Both loads scaled alike until the total fits in 22 bits, so that

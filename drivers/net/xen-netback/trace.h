@@ -63,8 +63,8 @@ TRACE_DEFINE_ENUM(XNB_MOVE_REGROUP);
 
 /* slots: ring slots the pass used, both ways, a turn that used none
  * counting one and a guest TX packet its xnb_tx_charge() (at most
- * XNB_PASS_MAX_SLOTS but with GSO packets of tiny segments); last,
- * after the fields of older versions.
+ * XNB_PASS_MAX_SLOTS but with GSO packets of tiny segments); last, so
+ * that tools reading the fields before it by position keep working.
  */
 TRACE_EVENT(xnb_group_pass,
 	    TP_PROTO(unsigned int group, unsigned int queues, unsigned int tx,

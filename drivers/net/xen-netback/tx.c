@@ -358,6 +358,8 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 		.fatal_slots = xnb_fatal_skb_slots,
 		.gso_tcpv4 = true,
 		.gso_tcpv6 = true,
+		/* The admin may change it: xnb_tx_gso_setup() reads it again. */
+		.gso_max_segs = READ_ONCE(vif->dev->gso_max_segs),
 	};
 	int done = 0, used = 0;
 
@@ -414,7 +416,7 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 		/* A GSO packet of many segments costs the pass that delivers
 		 * it an skb for each: it is charged for them (proto.c).
 		 */
-		used += xnb_tx_charge(&q->tx_pkt);
+		used += xnb_tx_charge(&q->tx_pkt, &lim);
 		if (!xnb_tx_start(g, q)) {
 			/* No memory: answer the guest with an error, and
 			 * leave the rest for the next pass rather than fail

@@ -197,9 +197,6 @@ again:
 	err = xenbus_printf(xbt, dev->nodename, what, "%u", be->max_queues);
 	if (err)
 		goto abort;
-	/* ethtool -l's maximum: what this offer lets the guest have. */
-	if (be->vif)
-		WRITE_ONCE(be->vif->max_queues, be->max_queues);
 	be->xdp_offer = READ_ONCE(xnb_provides_xdp_headroom);
 	what = "feature-xdp-headroom";
 	err = xenbus_printf(xbt, dev->nodename, what, "%u", be->xdp_offer);
@@ -209,9 +206,14 @@ again:
 	err = xenbus_transaction_end(xbt, 0);
 	if (err == -EAGAIN)
 		goto again;
-	if (err)
+	if (err) {
 		xnb_fatal(be, err, "completing transaction");
-	return err;
+		return err;
+	}
+	/* ethtool -l's maximum: what the offer now made lets the guest have. */
+	if (be->vif)
+		WRITE_ONCE(be->vif->max_queues, be->max_queues);
+	return 0;
 
 abort:
 	xenbus_transaction_end(xbt, 1);

@@ -5,12 +5,14 @@
 #  - /sys/module/xen_netback/groups/ has a directory per group, each
 #    file reads a valid value (cpu online and equal to home_cpu, mode
 #    light/thread or softirq, busy_pct 0..100, counters numbers);
+#  - before the guest, the balancer's work parks (no run in tracefs's
+#    workqueue events over 3 s); the guest's queues arm it again;
 #  - the groups' queues add up to the vif's, and ethtool -S's q<i>_group
 #    rows agree with them and with debugfs; each queue has its own
 #    q<i>_{tx,rx}_{packets,bytes,dropped} rows, which grow with traffic;
 #    ethtool -l shows the queues and the offer, -L is refused; debugfs
-#    xen-netback/<vif>/io_ring_q<i> shows each queue's ring indices and
-#    group;
+#    xen-netback/vif-<domid>-<devid>/io_ring_q<i> (mode 0600) shows each
+#    queue's ring indices and group;
 #  - under guest->dom0 TCP, passes, packets and ops rise, busy_pct is
 #    above 0 (the balancer's measure, then with rebalance_ms=0 its fixed
 #    1000 ms window), two reads in a row agree and reads 0.2 s apart
@@ -104,12 +106,40 @@ lab_assert "groups/ has 0 and 1 at load" dirs_are "0 1"
 lab_assert "files valid at load" groups_ok
 lab_assert "the files are read-only" test "$(stat -c %a "$G/0/passes")" = 444
 
+# bal_runs SECONDS: how often the balancer's work ran over that long.
+WQ=$T/events/workqueue/workqueue_execute_start
+bal_runs() {
+	trace_off
+	: >"$T/trace"
+	echo 1 >"$WQ/enable"
+	sleep "$1"
+	echo 0 >"$WQ/enable"
+	grep -c 'function xnb_balance_run' "$T/trace" || true
+}
+# No queue yet: two windows after load the work parks (runs no more).
+win=$(cat $P/rebalance_ms)
+[ "$win" = 0 ] && win=1000
+if [ -d "$WQ" ]; then
+	sleep $((2 * win / 1000 + 1))
+	runs=$(bal_runs 3)
+	lab_log "balancer runs over 3 s without a queue: $runs"
+	lab_assert "no queue: the balancer's work is parked" test "$runs" = 0
+else
+	lab_log "no workqueue events in tracefs: balancer parking not checked"
+fi
+
 LAB_GUEST_VCPUS=2 lab_guest_start 1
 vif=$(lab_vif_name 1)
 ip=$(lab_guest_ip 1)
 be=$(lab_backend_path 1)
 nq=$(xnb_ethtool "$vif" queues)
 lab_assert "$vif has 2 queues" test "$nq" = 2
+# Its queues' attach armed the work again.
+if [ -d "$WQ" ]; then
+	runs=$(bal_runs $((win / 1000 + 2)))
+	lab_log "balancer runs with $nq queues: $runs"
+	lab_assert_gt "$runs" 0 "a queue attached: the balancer's work runs"
+fi
 
 # placed: the vif (the only one) has a q<i>_group row per queue, each
 # group's queues counts the rows naming it, and they add up to the vif's.
@@ -147,10 +177,12 @@ io_ring_ok() {
 			grep -qE '^tx: req_prod [0-9]+ req_cons [0-9]+ req_event [0-9]+ rsp_prod_pvt [0-9]+ rsp_prod [0-9]+ rsp_event [0-9]+$' <<<"$out" &&
 			grep -qE '^rx: req_prod [0-9]+ ' <<<"$out" || { echo "$out"; return 1; }
 	done
-	[ ! -e "$(xnb_debugfs)/$vif/io_ring_q$nq" ]
+	[ ! -e "$(xnb_vif_debugfs "$vif")/io_ring_q$nq" ]
 }
 xnb_io_ring "$vif" 0
-lab_assert "debugfs $vif/io_ring_q<i>" io_ring_ok
+lab_assert "debugfs $(xnb_vif_debugfs "$vif")/io_ring_q<i>" io_ring_ok
+lab_assert "debugfs io_ring_q0 is root's only" \
+	test "$(stat -c %a "$(xnb_vif_debugfs "$vif")/io_ring_q0")" = 600
 ethtool -l "$vif"
 lab_assert "ethtool -l: $nq combined channels now" test "$(xnb_channels "$vif" current)" = "$nq"
 lab_assert "ethtool -l: the offer as maximum" \
@@ -316,7 +348,8 @@ lab_assert "$vif not connected once netfront is gone" lab_wait 30 not_connected
 show
 lab_assert "no q<i>_* rows while not connected" test "$(xnb_queue_rows "$vif")" = 0
 lab_assert "ethtool -l: no channels while not connected" test "$(xnb_channels "$vif" current)" = 0
-lab_assert "no debugfs $vif/ while not connected" test ! -e "$(xnb_debugfs)/$vif"
+lab_assert "no debugfs $(xnb_vif_debugfs "$vif")/ while not connected" \
+	test ! -e "$(xnb_vif_debugfs "$vif")"
 out=$(lab_guest_exec 1 "insmod /lib/modules/*/kernel/drivers/net/xen-netfront.ko" 60) ||
 	{ echo "$out"; lab_fail "insmod xen-netfront in g1"; }
 lab_wait_vif 1
@@ -324,7 +357,7 @@ lab_wait_ping "$ip" 120
 show
 lab_assert "the q<i>_* rows are back" queue_rows_ok
 lab_assert "ethtool -l: $nq channels again" test "$(xnb_channels "$vif" current)" = "$nq"
-lab_assert "debugfs $vif/io_ring_q<i> again" io_ring_ok
+lab_assert "debugfs $(xnb_vif_debugfs "$vif")/io_ring_q<i> again" io_ring_ok
 lab_assert "q<i>_tx_packets from 0: fewer than tx_packets" \
 	test "$(xnb_queue_sum "$vif" tx_packets)" -lt "$(xnb_ethtool "$vif" tx_packets)"
 
