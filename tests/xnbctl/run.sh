@@ -1435,18 +1435,18 @@ EOF
 
 t_version_installed() {
 	local d=$R/inst pinhook=/etc/xen/scripts/vif-post.d/xen-netback-wg-pins.hook
-	make -s -C "$top" install-tools DESTDIR="$d" XNB_VERSION=1.2.3-inst > "$R.make" 2>&1 ||
+	make -s --no-print-directory -C "$top" install-tools DESTDIR="$d" XNB_VERSION=1.2.3-inst > "$R.make" 2>&1 ||
 		cat "$R.make" >> "$T"
 	XNBCTL_TEST=1 XNBCTL_ROOT=$R "$d/usr/sbin/xnbctl" --version >> "$T" 2>&1
 	[ -f "$d/usr/share/bash-completion/completions/xnbctl" ] &&
 		echo "completion installed" >> "$T"
 	stat -c 'hook: mode %a' "$d$pinhook" >> "$T"
 	grep -o '[^[:space:]]*/xnbctl' "$d$pinhook" >> "$T"
-	make -s -C "$top" uninstall-tools DESTDIR="$d" >> "$T" 2>&1
+	make -s --no-print-directory -C "$top" uninstall-tools DESTDIR="$d" >> "$T" 2>&1
 	find "$d" -type f >> "$T"
-	make -s -C "$top" install-tools DESTDIR="$d" SBINDIR=/usr/local/sbin >> "$T" 2>&1
+	make -s --no-print-directory -C "$top" install-tools DESTDIR="$d" SBINDIR=/usr/local/sbin >> "$T" 2>&1
 	grep -o '[^[:space:]]*/xnbctl' "$d$pinhook" >> "$T"
-	make -s -C "$top" uninstall-tools DESTDIR="$d" SBINDIR=/usr/local/sbin >> "$T" 2>&1
+	make -s --no-print-directory -C "$top" uninstall-tools DESTDIR="$d" SBINDIR=/usr/local/sbin >> "$T" 2>&1
 	find "$d" -type f >> "$T"
 	expect <<'EOF'
 xnbctl 1.2.3-inst
