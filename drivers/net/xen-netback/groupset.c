@@ -51,11 +51,11 @@ DEFINE_MUTEX(xnb_assign_mutex);		/* serialises attach choices */
 unsigned long xnb_groups_gen;		/* a new set: the balancer resets */
 
 /* One of @q's irqs to @cpu, with the affinity hint saying so (shown in
- * /proc/irq/<n>/affinity_hint, for tools that read it).  The irqs are
- * bound with IRQF_NOBALANCING (interface.c), so user space cannot move
- * them and irqbalance cannot undo this.  Best effort: the channel still
- * works, only further away, if Xen refuses; then the irq has no hint
- * rather than one naming a CPU it is not on.  Not
+ * /proc/irq/<n>/affinity_hint, for tools that read it).  Only at attach
+ * and on moves: user space (an admin, irqbalance) may place the irq
+ * elsewhere later, and that stands until the next.  Best effort: the
+ * channel still works, only further away, if Xen refuses; then the irq
+ * has no hint rather than one naming a CPU it is not on.  Not
  * irq_set_affinity_and_hint(): it sets the hint first and returns 0
  * whether the move worked or not (6.1 to 6.12).
  */

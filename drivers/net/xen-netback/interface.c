@@ -515,18 +515,16 @@ static int xnb_map_ring(struct xnb_vif *vif, grant_ref_t ref, void **addr)
 	return xenbus_map_ring_valloc(vif->xbdev, &ref, 1, addr);
 }
 
-/* Bind one of @q's channels.  IRQF_NOBALANCING: where its irq goes is
- * the group's (groupset.c points it at the group's CPU, and moves it with
- * the group across CPU hotplug); the kernel refuses writes of
- * /proc/irq/<n>/smp_affinity (EIO), so irqbalance cannot undo that.
+/* Bind one of @q's channels.  No IRQF_NOBALANCING: groupset.c places the
+ * irq on its group's CPU at each attach and move, and an admin's or
+ * irqbalance's later write of its smp_affinity is theirs to make.
  */
 static int xnb_bind(struct xnb_queue *q, unsigned int evtchn,
 		    irq_handler_t handler)
 {
 	return bind_interdomain_evtchn_to_irqhandler_lateeoi(q->vif->xbdev,
 							      evtchn, handler,
-							      IRQF_NOBALANCING,
-							      q->name, q);
+							      0, q->name, q);
 }
 
 /**
