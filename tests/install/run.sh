@@ -16,7 +16,9 @@
 # stdout, its stderr lines prefixed "stderr: ", the depmod runs, "[exit
 # N]", no blank at a line's end; `files` adds the files of the module tree and the state.  $R is
 # written ROOT.  `n` runs need.sh the same way, apt-get's runs in the
-# transcript.
+# transcript.  A here-document's "@NAME ARG" line stands for the block
+# g_NAME prints (@refusal, @installed, @now_takes: the text many runs
+# share); expect and the case loop are tests/common/golden.sh's.
 #
 #   tests/install/run.sh [CASE...]    all cases, or those named
 set -uo pipefail
@@ -27,6 +29,8 @@ INSTALL=$top/scripts/install.sh
 STUBS=$here/stubs
 NEED=$top/scripts/need.sh
 NEED_STUBS=$here/need-stubs
+# shellcheck source=tests/common/golden.sh
+. "$top/tests/common/golden.sh"
 # The modes the root_* cases expect.
 umask 022
 work=$(mktemp -d /tmp/install-test.XXXXXX)
@@ -202,12 +206,50 @@ sha_id() {
 }
 # note TEXT: a line of the case's own in the transcript.
 note() { echo "$*" >> "$T"; }
-# expect: the transcript must be the here-document on stdin.
-expect() {
-	if ! diff -u - "$T" > "$R.diff"; then
-		sed 's/^/    /' "$R.diff"
-		return 1
-	fi
+
+# The blocks many transcripts share, for expect's @ lines.
+# @refusal REASON: install's refusal of an unsigned module, for REASON.
+g_refusal() {
+	echo "stderr: install: refused: the running kernel loads only signed modules ($1), and"
+	cat <<'EOF'
+stderr:   build/xen-netback.ko is not signed.  Installed, it would be the
+stderr:   xen-netback modprobe takes: the kernel would refuse it at the next load
+stderr:   or boot, and every guest would lose its network.  Nothing was changed.
+stderr: Either:
+stderr:   - install with DKMS, which signs the module with its key (on Debian
+stderr:     /var/lib/dkms/mok.key, enrolled once with mokutil --import
+stderr:     /var/lib/dkms/mok.pub): the package (make deb, then apt install
+stderr:     ./build/deb/xen-netback-wg-dkms_*_all.deb) or make dkms-install;
+stderr:   - or sign this build with a key the kernel trusts (an enrolled MOK),
+stderr:     then make install again:
+stderr:       /kdir/scripts/sign-file sha256 /var/lib/dkms/mok.key /var/lib/dkms/mok.pub build/xen-netback.ko
+stderr:   - or, knowing that the kernel will take it: make install XNB_ALLOW_UNSIGNED=1
+stderr: docs/install.md, "Secure Boot", has the details.
+EOF
+}
+# The stock driver of $KV as install and uninstall name it.
+STOCK_KO="ROOT/$MOD/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)"
+# @installed [BEFORE]: our build installed for $KV with the stock driver
+# loaded, BEFORE (default: the stock driver) what modprobe took before.
+g_installed() {
+	cat <<EOF
+install: installed ROOT/$MOD/updates/xen-netback.ko (version 0.2.0)
+install: before it, modprobe took: ${1:-$STOCK_KO}
+install: active after \`modprobe -r xen-netback && modprobe xen-netback\` with no guest running, or the next boot
+install: loaded now: stock (the kernel's own xen-netback)
+install: undo: make uninstall (with the same KDIR)
+depmod -a -b ROOT $KV
+EOF
+}
+# @now_takes [FILE]: the end of an uninstall for $KV with the stock
+# driver loaded, FILE (default: the stock driver) what modprobe takes.
+g_now_takes() {
+	cat <<EOF
+uninstall: modprobe now takes: ${1:-$STOCK_KO}
+uninstall: active after \`modprobe -r xen-netback && modprobe xen-netback\` with no guest running, or the next boot
+uninstall: loaded now: stock (the kernel's own xen-netback)
+depmod -a -b ROOT $KV
+EOF
 }
 
 # --- cases ------------------------------------------------------------------
@@ -260,82 +302,36 @@ CASES=(
 )
 
 
-t_refuse_sig_enforce() {
+# refuse_case SIG_ENFORCE LOCKDOWN REASON [VAR=VALUE...]: the usual
+# host whose kernel says SIG_ENFORCE and LOCKDOWN (fx_sys); install of
+# the unsigned build, with those variables, refused for REASON, the
+# module tree unchanged.
+refuse_case() {
+	local reason=$3
 	fx_standard
-	fx_sys Y '[none] integrity confidentiality'
-	x install build/xen-netback.ko $KV
+	fx_sys "$1" "$2"
+	shift 3
+	x "$@" install build/xen-netback.ko $KV
 	files
-	expect <<'EOF'
-$ install build/xen-netback.ko 6.1.0-57-amd64
-stderr: install: refused: the running kernel loads only signed modules (module.sig_enforce=Y), and
-stderr:   build/xen-netback.ko is not signed.  Installed, it would be the
-stderr:   xen-netback modprobe takes: the kernel would refuse it at the next load
-stderr:   or boot, and every guest would lose its network.  Nothing was changed.
-stderr: Either:
-stderr:   - install with DKMS, which signs the module with its key (on Debian
-stderr:     /var/lib/dkms/mok.key, enrolled once with mokutil --import
-stderr:     /var/lib/dkms/mok.pub): the package (make deb, then apt install
-stderr:     ./build/deb/xen-netback-wg-dkms_*_all.deb) or make dkms-install;
-stderr:   - or sign this build with a key the kernel trusts (an enrolled MOK),
-stderr:     then make install again:
-stderr:       /kdir/scripts/sign-file sha256 /var/lib/dkms/mok.key /var/lib/dkms/mok.pub build/xen-netback.ko
-stderr:   - or, knowing that the kernel will take it: make install XNB_ALLOW_UNSIGNED=1
-stderr: docs/install.md, "Secure Boot", has the details.
+	expect <<EOF
+\$ ${*:+$* }install build/xen-netback.ko $KV
+@refusal $reason
 [exit 1]
-file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file $MOD/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 EOF
+}
+
+t_refuse_sig_enforce() {
+	refuse_case Y '[none] integrity confidentiality' module.sig_enforce=Y
 }
 
 t_refuse_lockdown() {
-	fx_standard
-	fx_sys N 'none [integrity] confidentiality'
-	x install build/xen-netback.ko $KV
-	files
-	expect <<'EOF'
-$ install build/xen-netback.ko 6.1.0-57-amd64
-stderr: install: refused: the running kernel loads only signed modules (lockdown=integrity), and
-stderr:   build/xen-netback.ko is not signed.  Installed, it would be the
-stderr:   xen-netback modprobe takes: the kernel would refuse it at the next load
-stderr:   or boot, and every guest would lose its network.  Nothing was changed.
-stderr: Either:
-stderr:   - install with DKMS, which signs the module with its key (on Debian
-stderr:     /var/lib/dkms/mok.key, enrolled once with mokutil --import
-stderr:     /var/lib/dkms/mok.pub): the package (make deb, then apt install
-stderr:     ./build/deb/xen-netback-wg-dkms_*_all.deb) or make dkms-install;
-stderr:   - or sign this build with a key the kernel trusts (an enrolled MOK),
-stderr:     then make install again:
-stderr:       /kdir/scripts/sign-file sha256 /var/lib/dkms/mok.key /var/lib/dkms/mok.pub build/xen-netback.ko
-stderr:   - or, knowing that the kernel will take it: make install XNB_ALLOW_UNSIGNED=1
-stderr: docs/install.md, "Secure Boot", has the details.
-[exit 1]
-file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
-EOF
+	refuse_case N 'none [integrity] confidentiality' lockdown=integrity
 }
 
 t_refuse_both() {
-	fx_standard
-	fx_sys Y 'none integrity [confidentiality]'
-	x XNB_ALLOW_UNSIGNED=0 install build/xen-netback.ko $KV
-	files
-	expect <<'EOF'
-$ XNB_ALLOW_UNSIGNED=0 install build/xen-netback.ko 6.1.0-57-amd64
-stderr: install: refused: the running kernel loads only signed modules (module.sig_enforce=Y lockdown=confidentiality), and
-stderr:   build/xen-netback.ko is not signed.  Installed, it would be the
-stderr:   xen-netback modprobe takes: the kernel would refuse it at the next load
-stderr:   or boot, and every guest would lose its network.  Nothing was changed.
-stderr: Either:
-stderr:   - install with DKMS, which signs the module with its key (on Debian
-stderr:     /var/lib/dkms/mok.key, enrolled once with mokutil --import
-stderr:     /var/lib/dkms/mok.pub): the package (make deb, then apt install
-stderr:     ./build/deb/xen-netback-wg-dkms_*_all.deb) or make dkms-install;
-stderr:   - or sign this build with a key the kernel trusts (an enrolled MOK),
-stderr:     then make install again:
-stderr:       /kdir/scripts/sign-file sha256 /var/lib/dkms/mok.key /var/lib/dkms/mok.pub build/xen-netback.ko
-stderr:   - or, knowing that the kernel will take it: make install XNB_ALLOW_UNSIGNED=1
-stderr: docs/install.md, "Secure Boot", has the details.
-[exit 1]
-file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
-EOF
+	refuse_case Y 'none integrity [confidentiality]' \
+		'module.sig_enforce=Y lockdown=confidentiality' XNB_ALLOW_UNSIGNED=0
 }
 
 t_not_enforced() {
@@ -344,12 +340,7 @@ t_not_enforced() {
 	files
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
@@ -365,12 +356,7 @@ t_no_sysfs_files() {
 	files
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
@@ -398,12 +384,7 @@ stderr: install: refused: the running kernel loads only signed modules (Secure B
 [exit 1]
 $ XNB_ALLOW_UNSIGNED=1 install build/xen-netback.ko 6.1.0-57-amd64
 install: WARNING: the running kernel loads only signed modules (Secure Boot on, and no sig_enforce or lockdown file to say more) and build/xen-netback.ko is not signed: installing it all the same (XNB_ALLOW_UNSIGNED=1)
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed
 [exit 0]
 EOF
 }
@@ -415,12 +396,7 @@ t_sb_off() {
 	x install build/xen-netback.ko $KV
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed
 [exit 0]
 EOF
 }
@@ -458,12 +434,7 @@ $ install build/xen-netback.ko 6.1.0-57-amd64
 stderr: install: refused: the running kernel loads only signed modules (Secure Boot on, and no sig_enforce or lockdown file to say more), and
 [exit 1]
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed
 [exit 0]
 EOF
 }
@@ -504,12 +475,7 @@ t_signed() {
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
 install: the running kernel loads only signed modules (module.sig_enforce=Y lockdown=integrity): build/xen-netback.ko is signed by "DKMS module signing key", a key the kernel must trust (mokutil --list-enrolled)
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours-signed
@@ -526,12 +492,7 @@ t_allow_unsigned() {
 	expect <<'EOF'
 $ XNB_ALLOW_UNSIGNED=1 install build/xen-netback.ko 6.1.0-57-amd64
 install: WARNING: the running kernel loads only signed modules (module.sig_enforce=Y) and build/xen-netback.ko is not signed: installing it all the same (XNB_ALLOW_UNSIGNED=1)
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
@@ -547,19 +508,11 @@ t_uninstall_stock() {
 	files
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed
 [exit 0]
 $ uninstall 6.1.0-57-amd64
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-uninstall: loaded now: stock (the kernel's own xen-netback)
-depmod -a -b ROOT 6.1.0-57-amd64
+@now_takes
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 EOF
@@ -582,12 +535,7 @@ t_replace_restore() {
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
 install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
@@ -611,10 +559,7 @@ file var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko: older
 $ uninstall 6.1.0-57-amd64
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
 uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours), the file make install had replaced
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
-uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-uninstall: loaded now: stock (the kernel's own xen-netback)
-depmod -a -b ROOT 6.1.0-57-amd64
+@now_takes ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
@@ -636,12 +581,7 @@ t_upgrade_ours() {
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
 install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0), an earlier install of this driver: not kept, make uninstall removes this driver and modprobe then takes what is beneath it (the kernel's own)
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0)
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
@@ -649,10 +589,7 @@ file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=
 file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
 $ uninstall 6.1.0-57-amd64
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-uninstall: loaded now: stock (the kernel's own xen-netback)
-depmod -a -b ROOT 6.1.0-57-amd64
+@now_takes
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 EOF
@@ -674,42 +611,26 @@ t_uninstall_twice() {
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
 install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 [exit 0]
 $ uninstall 6.1.0-57-amd64
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
 uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours), the file make install had replaced
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
-uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-uninstall: loaded now: stock (the kernel's own xen-netback)
-depmod -a -b ROOT 6.1.0-57-amd64
+@now_takes ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
 file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
 $ uninstall 6.1.0-57-amd64
 uninstall: nothing of ours installed: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko is the file make uninstall put back; left there
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
-uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-uninstall: loaded now: stock (the kernel's own xen-netback)
-depmod -a -b ROOT 6.1.0-57-amd64
+@now_takes ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
 file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
 $ install build/xen-netback.ko 6.1.0-57-amd64
 install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
@@ -719,10 +640,7 @@ file var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko: older
 $ uninstall 6.1.0-57-amd64
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
 uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours), the file make install had replaced
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
-uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-uninstall: loaded now: stock (the kernel's own xen-netback)
-depmod -a -b ROOT 6.1.0-57-amd64
+@now_takes ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
@@ -740,20 +658,12 @@ t_replace_stock_copy() {
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
 install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours)
 [exit 0]
 $ uninstall 6.1.0-57-amd64
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
 uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours), the file make install had replaced
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours)
-uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-uninstall: loaded now: stock (the kernel's own xen-netback)
-depmod -a -b ROOT 6.1.0-57-amd64
+@now_takes ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours)
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: copied
@@ -770,10 +680,7 @@ t_uninstall_legacy() {
 	expect <<'EOF'
 $ uninstall 6.1.0-57-amd64
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no backup recorded: nothing to put back)
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-uninstall: loaded now: stock (the kernel's own xen-netback)
-depmod -a -b ROOT 6.1.0-57-amd64
+@now_takes
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 EOF
@@ -786,10 +693,7 @@ t_uninstall_nothing() {
 	expect <<'EOF'
 $ uninstall 6.1.0-57-amd64
 uninstall: nothing installed at ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-uninstall: loaded now: stock (the kernel's own xen-netback)
-depmod -a -b ROOT 6.1.0-57-amd64
+@now_takes
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 EOF
@@ -803,20 +707,12 @@ t_uninstall_changed() {
 	files
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed
 [exit 0]
 $ uninstall 6.1.0-57-amd64
 uninstall: note: ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko changed since make install put it there; removing it all the same
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-uninstall: loaded now: stock (the kernel's own xen-netback)
-depmod -a -b ROOT 6.1.0-57-amd64
+@now_takes
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 EOF
@@ -896,10 +792,7 @@ depmod -a -b ROOT 6.1.0-57-amd64
 [exit 0]
 $ uninstall 6.1.0-57-amd64
 uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: modprobe now takes: ROOT/lib/modules/6.1.0-57-amd64/updates/dkms/xen-netback.ko (version 0.2.0)
-uninstall: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-uninstall: loaded now: stock (the kernel's own xen-netback)
-depmod -a -b ROOT 6.1.0-57-amd64
+@now_takes ROOT/lib/modules/6.1.0-57-amd64/updates/dkms/xen-netback.ko (version 0.2.0)
 [exit 0]
 EOF
 }
@@ -1040,12 +933,7 @@ t_root_ok() {
 	sed -i "s/XNB_INSTALL_ROOT_UID=$ME/XNB_INSTALL_ROOT_UID=ME/" "$T"
 	expect <<'EOF'
 $ XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=ME install build/xen-netback.ko 6.1.0-57-amd64
-install: installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.2.0)
-install: before it, modprobe took: ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko (stock: the kernel's own)
-install: active after `modprobe -r xen-netback && modprobe xen-netback` with no guest running, or the next boot
-install: loaded now: stock (the kernel's own xen-netback)
-install: undo: make uninstall (with the same KDIR)
-depmod -a -b ROOT 6.1.0-57-amd64
+@installed
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
@@ -1285,22 +1173,4 @@ EOF
 
 # --- main -------------------------------------------------------------------
 
-pass=0 fail=0
-for row in "${CASES[@]}"; do
-	name=${row%% *}
-	if [ $# -gt 0 ]; then
-		case " $* " in *" $name "*) ;; *) continue ;; esac
-	fi
-	R=$work/$name T=$work/$name.transcript
-	mkdir -p "$R"
-	: > "$T"
-	if ("t_$name"); then
-		pass=$((pass + 1))
-		echo "PASS $row"
-	else
-		fail=$((fail + 1))
-		echo "FAIL $row"
-	fi
-done
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+golden_main "$work" "$@"
