@@ -12,7 +12,9 @@
 # stderr lines prefixed "stderr: ", "[exit N]"; `show_log` adds the
 # xenstore writes and removals the stub saw since the last one.  `xj`
 # runs like `x` and also parses the output with python3 -m json.tool
-# (each line for top).
+# (each line for top).  A here-document's "@NAME ARG" line stands for
+# the block g_NAME prints; expect and the case loop are
+# tests/common/golden.sh's.
 #
 #   tests/xnbctl/run.sh [CASE...]    all cases, or those named
 set -uo pipefail
@@ -21,6 +23,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 XNBCTL=$top/tools/xnbctl/xnbctl
 STUBS=$here/stubs
+# shellcheck source=tests/common/golden.sh
+. "$top/tests/common/golden.sh"
 work=$(mktemp -d /tmp/xnbctl-test.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 version_re=$(sed 's/[.]/[.]/g' "$top/VERSION")
@@ -281,14 +285,11 @@ show_log() {
 	[ -f "$R/log" ] && sed 's/^/log: /' "$R/log" >> "$T"
 	rm -f "$R/log"
 }
-# expect: the transcript must be the here-document on stdin.
-expect() {
-	if ! diff -u - "$T" > "$R.diff"; then
-		sed 's/^/    /' "$R.diff"
-		return 1
-	fi
-	[ "${JSON_BAD:-0}" = 0 ]
-}
+# expect_more: after expect's comparison, no xj run's output was not
+# JSON.
+expect_more() { [ "${JSON_BAD:-0}" = 0 ]; }
+# case_env NAME: the case's sysfs, and no bad JSON yet.
+case_env() { S=$work/$1/sys JSON_BAD=0; }
 
 # --- cases ------------------------------------------------------------------
 
@@ -2574,22 +2575,4 @@ EOF
 
 # --- main -------------------------------------------------------------------
 
-pass=0 fail=0
-for row in "${CASES[@]}"; do
-	name=${row%% *}
-	if [ $# -gt 0 ]; then
-		case " $* " in *" $name "*) ;; *) continue ;; esac
-	fi
-	R=$work/$name S=$work/$name/sys T=$work/$name.transcript JSON_BAD=0
-	mkdir -p "$R"
-	: > "$T"
-	if ("t_$name"); then
-		pass=$((pass + 1))
-		echo "PASS $row"
-	else
-		fail=$((fail + 1))
-		echo "FAIL $row"
-	fi
-done
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+golden_main "$work" "$@"
