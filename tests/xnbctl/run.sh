@@ -285,6 +285,37 @@ show_log() {
 	[ -f "$R/log" ] && sed 's/^/log: /' "$R/log" >> "$T"
 	rm -f "$R/log"
 }
+# The blocks many transcripts share, for expect's @ lines.
+# @vifs: vif show's table of fx_standard's vifs.
+g_vifs() {
+	cat <<'EOF'
+VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
+vif1.0      1  g1          0    -  q0:0 q1:1
+vif2.0      2  web-01      0    -  q0:0
+vif2.1      2  web-01      1    0  q0:0
+g3-net      3  g3          0    -  q0:1
+EOF
+}
+# @params: param show's table of fx_driver's parameters.
+g_params() {
+	cat <<'EOF'
+PARAMETER               VALUE       RUNTIME
+groups                  2           yes
+worker                  kthread     no
+copy_batch              256         yes
+rebalance_ms            1000        yes
+budget                  64          yes
+ctrl_rate               64          yes
+max_queues              2           yes
+fatal_skb_slots         20          no
+rx_queue_bytes          524288      no
+rx_drain_timeout_msecs  10000       no
+rx_stall_timeout_msecs  60000       no
+separate_tx_rx_irq      Y           yes
+hash_cache_size         64          yes
+provides_xdp_headroom   Y           yes
+EOF
+}
 # expect_more: after expect's comparison, no xj run's output was not
 # JSON.
 expect_more() { [ "${JSON_BAD:-0}" = 0 ]; }
@@ -359,11 +390,7 @@ GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
     0    0  light       12       3           12.5          850        212
     1    1  thread      87       2           30.3         1203        290
 
-VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
-vif1.0      1  g1          0    -  q0:0 q1:1
-vif2.0      2  web-01      0    -  q0:0
-vif2.1      2  web-01      1    0  q0:0
-g3-net      3  g3          0    -  q0:1
+@vifs
 [exit 0]
 EOF
 }
@@ -518,11 +545,7 @@ GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
     1    0* thread      87       2           30.3         1203        290
 * group 1: home CPU 1 is offline, on CPU 0 until it returns
 
-VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
-vif1.0      1  g1          0    -  q0:0 q1:1
-vif2.0      2  web-01      0    -  q0:0
-vif2.1      2  web-01      1    0  q0:0
-g3-net      3  g3          0    -  q0:1
+@vifs
 [exit 0]
 $ xnbctl status --json
 {"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}, {"index": 1, "cpu": 0, "home_cpu": 1, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "max_pass_us": 1203, "max_pass_slots": 290, "ops_per_hypercall": 30.3}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}]}
@@ -565,11 +588,7 @@ GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
     0    0  light       12       3           12.5            -          -
     1    0  thread      87       2           30.3            -          -
 
-VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
-vif1.0      1  g1          0    -  q0:0 q1:1
-vif2.0      2  web-01      0    -  q0:0
-vif2.1      2  web-01      1    0  q0:0
-g3-net      3  g3          0    -  q0:1
+@vifs
 [exit 0]
 $ xnbctl status --json
 {"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "ops_per_hypercall": 12.5}, {"index": 1, "cpu": 0, "mode": "thread", "busy_pct": 87, "queues": 2, "passes": 2000, "packets": 90000, "batches": 1000, "ops": 30250, "handoffs": 40, "moves_in": 0, "moves_out": 1, "ops_per_hypercall": 30.3}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}]}
@@ -596,34 +615,23 @@ $ xnbctl status --json
 EOF
 }
 
+# The commands that need our driver loaded, one a word-split row.
+GATED=(status "top -n 1" "pin g1 0" "unpin g1" "set budget 16" reset-max)
+# gated_case RC MESSAGE: each GATED command fails with MESSAGE, exit RC.
+gated_case() {
+	local c
+	for c in "${GATED[@]}"; do
+		# shellcheck disable=SC2086 # a row is the command's words
+		x $c
+	done
+	for c in "${GATED[@]}"; do
+		printf '$ xnbctl %s\nstderr: xnbctl: %s\n[exit %s]\n' "$c" "$2" "$1"
+	done | expect
+}
+
 t_not_loaded() {
 	mkdir -p "$S/class/net"
-	x status
-	x top -n 1
-	x pin g1 0
-	x unpin g1
-	x set budget 16
-	x reset-max
-	expect <<'EOF'
-$ xnbctl status
-stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
-[exit 2]
-$ xnbctl top -n 1
-stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
-[exit 2]
-$ xnbctl pin g1 0
-stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
-[exit 2]
-$ xnbctl unpin g1
-stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
-[exit 2]
-$ xnbctl set budget 16
-stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
-[exit 2]
-$ xnbctl reset-max
-stderr: xnbctl: xen-netback is not loaded (no /sys/module/xen_netback)
-[exit 2]
-EOF
+	gated_case 2 'xen-netback is not loaded (no /sys/module/xen_netback)'
 }
 
 # Outside the test mode, and under sudo even in it, the XNBCTL_* stand-ins
@@ -650,32 +658,7 @@ t_stock() {
 	fx_stock
 	fx_domain 1 g1
 	fx_vif 1 0
-	x status
-	x top -n 1
-	x pin g1 0
-	x unpin g1
-	x set budget 16
-	x reset-max
-	expect <<'EOF'
-$ xnbctl status
-stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
-[exit 3]
-$ xnbctl top -n 1
-stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
-[exit 3]
-$ xnbctl pin g1 0
-stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
-[exit 3]
-$ xnbctl unpin g1
-stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
-[exit 3]
-$ xnbctl set budget 16
-stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
-[exit 3]
-$ xnbctl reset-max
-stderr: xnbctl: this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)
-[exit 3]
-EOF
+	gated_case 3 'this is the in-kernel xen-netback, not the worker-group driver (no /sys/module/xen_netback/groups)'
 }
 
 # Each interval: group 0 10 batches of 125 ops, group 1 200 of 32; the
@@ -1227,11 +1210,7 @@ worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
 GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
     0    0  light       12       3           12.5          850        212
 
-VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
-vif1.0      1  g1          0    -  q0:0 q1:1
-vif2.0      2  web-01      0    -  q0:0
-vif2.1      2  web-01      1    0  q0:0
-g3-net      3  g3          0    -  q0:1
+@vifs
 [exit 0]
 $ xnbctl status --json
 {"schema": 2, "xnbctl_version": "<version>", "driver_version": "9.8.7-test", "parameters": {"groups": 2, "worker": "kthread", "budget": 64, "copy_batch": 256, "rebalance_ms": 1000}, "groups": [{"index": 0, "cpu": 0, "home_cpu": 0, "mode": "light", "busy_pct": 12, "queues": 3, "passes": 1000, "packets": 50000, "batches": 800, "ops": 10000, "handoffs": 5, "moves_in": 1, "moves_out": 0, "max_pass_us": 850, "max_pass_slots": 212, "ops_per_hypercall": 12.5}], "vifs": [{"name": "vif1.0", "domid": 1, "domain": "g1", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}, {"queue": 1, "group": 1}]}, {"name": "vif2.0", "domid": 2, "domain": "web-01", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 0}]}, {"name": "vif2.1", "domid": 2, "domain": "web-01", "devid": 1, "pin": 0, "queues": [{"queue": 0, "group": 0}]}, {"name": "g3-net", "domid": 3, "domain": "g3", "devid": 0, "pin": null, "queues": [{"queue": 0, "group": 1}]}]}
@@ -1543,11 +1522,7 @@ t_vif_show() {
 	x vif
 	expect <<'EOF'
 $ xnbctl vif show
-VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
-vif1.0      1  g1          0    -  q0:0 q1:1
-vif2.0      2  web-01      0    -  q0:0
-vif2.1      2  web-01      1    0  q0:0
-g3-net      3  g3          0    -  q0:1
+@vifs
 [exit 0]
 $ xnbctl vif show vif2.1
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
@@ -1586,11 +1561,7 @@ stderr: xnbctl: DEVID must be a number, not 'x'
 stderr: Try 'xnbctl help'.
 [exit 1]
 $ xnbctl vif
-VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
-vif1.0      1  g1          0    -  q0:0 q1:1
-vif2.0      2  web-01      0    -  q0:0
-vif2.1      2  web-01      1    0  q0:0
-g3-net      3  g3          0    -  q0:1
+@vifs
 [exit 0]
 EOF
 }
@@ -1602,38 +1573,10 @@ t_param_show() {
 	x param show budget
 	expect <<'EOF'
 $ xnbctl param show
-PARAMETER               VALUE       RUNTIME
-groups                  2           yes
-worker                  kthread     no
-copy_batch              256         yes
-rebalance_ms            1000        yes
-budget                  64          yes
-ctrl_rate               64          yes
-max_queues              2           yes
-fatal_skb_slots         20          no
-rx_queue_bytes          524288      no
-rx_drain_timeout_msecs  10000       no
-rx_stall_timeout_msecs  60000       no
-separate_tx_rx_irq      Y           yes
-hash_cache_size         64          yes
-provides_xdp_headroom   Y           yes
+@params
 [exit 0]
 $ xnbctl param
-PARAMETER               VALUE       RUNTIME
-groups                  2           yes
-worker                  kthread     no
-copy_batch              256         yes
-rebalance_ms            1000        yes
-budget                  64          yes
-ctrl_rate               64          yes
-max_queues              2           yes
-fatal_skb_slots         20          no
-rx_queue_bytes          524288      no
-rx_drain_timeout_msecs  10000       no
-rx_stall_timeout_msecs  60000       no
-separate_tx_rx_irq      Y           yes
-hash_cache_size         64          yes
-provides_xdp_headroom   Y           yes
+@params
 [exit 0]
 $ xnbctl param show budget
 stderr: xnbctl: param show takes no argument
@@ -1743,11 +1686,7 @@ GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
     0    0  light       12       3           12.5          850        212
     1    1  thread      87       2           30.3         1203        290
 
-VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
-vif1.0      1  g1          0    -  q0:0 q1:1
-vif2.0      2  web-01      0    -  q0:0
-vif2.1      2  web-01      1    0  q0:0
-g3-net      3  g3          0    -  q0:1
+@vifs
 [exit 0]
 EOF
 }
