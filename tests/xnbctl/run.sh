@@ -316,6 +316,25 @@ hash_cache_size         64          yes
 provides_xdp_headroom   Y           yes
 EOF
 }
+# @status_head GROUPS: the head of status's output for fx_driver GROUPS.
+g_status_head() {
+	cat <<EOF
+driver: xen-netback 9.8.7-test
+worker groups: $1 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
+
+GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+EOF
+}
+# @status: status's output for fx_standard, up to its exit line.
+g_status() {
+	g_status_head 2
+	cat <<'EOF'
+    0    0  light       12       3           12.5          850        212
+    1    1  thread      87       2           30.3         1203        290
+
+EOF
+	g_vifs
+}
 # expect_more: after expect's comparison, no xj run's output was not
 # JSON.
 expect_more() { [ "${JSON_BAD:-0}" = 0 ]; }
@@ -383,14 +402,7 @@ t_status() {
 	x status
 	expect <<'EOF'
 $ xnbctl status
-driver: xen-netback 9.8.7-test
-worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
-
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
-    0    0  light       12       3           12.5          850        212
-    1    1  thread      87       2           30.3         1203        290
-
-@vifs
+@status
 [exit 0]
 EOF
 }
@@ -421,10 +433,7 @@ t_status_no_ethtool() {
 	ETHTOOL=$R/no-such-ethtool xj status --json
 	expect <<'EOF'
 $ xnbctl status
-driver: xen-netback 9.8.7-test
-worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
-
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+@status_head 2
     0    0  light       12       3           12.5          850        212
     1    1  thread      87       2           30.3         1203        290
 
@@ -456,10 +465,7 @@ t_status_queue_rows() {
 	xj status --json
 	expect <<'EOF'
 $ xnbctl status
-driver: xen-netback 9.8.7-test
-worker groups: 1 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
-
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+@status_head 1
     0    0  light        0       1              -            -          -
 
 VIF     DOMID  DOMAIN  DEVID  PIN  QUEUE:GROUP
@@ -479,10 +485,7 @@ t_status_no_xl() {
 	xj status --json
 	expect <<'EOF'
 $ xnbctl status
-driver: xen-netback 9.8.7-test
-worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
-
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+@status_head 2
     0    0  light       12       3           12.5          850        212
     1    1  thread      87       2           30.3         1203        290
 
@@ -511,10 +514,7 @@ t_status_no_vifs() {
 	xj status --json
 	expect <<'EOF'
 $ xnbctl status
-driver: xen-netback 9.8.7-test
-worker groups: 3 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
-
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+@status_head 3
     0    0  light        0       0              -            -          -
     1    1  softirq      3       0              -            -          -
     2    -  -            -       -              -            -          -
@@ -537,10 +537,7 @@ t_status_away() {
 	x top -n 1
 	expect <<'EOF'
 $ xnbctl status
-driver: xen-netback 9.8.7-test
-worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
-
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+@status_head 2
     0    0  light       12       3           12.5          850        212
     1    0* thread      87       2           30.3         1203        290
 * group 1: home CPU 1 is offline, on CPU 0 until it returns
@@ -581,10 +578,7 @@ t_status_older() {
 	x reset-max
 	expect <<'EOF'
 $ xnbctl status
-driver: xen-netback 9.8.7-test
-worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
-
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+@status_head 2
     0    0  light       12       3           12.5            -          -
     1    0  thread      87       2           30.3            -          -
 
@@ -795,10 +789,7 @@ vif1.0  g1                     0               0               0             0  
 vif2.0  g2                     -               -               -             -      -  2
 [exit 0]
 $ xnbctl status
-driver: xen-netback 9.8.7-test
-worker groups: 3 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
-
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+@status_head 3
     0    0  thread      20       1           10.0            -          -
     1    1  light        0       0              -            -          -
     2    0  light        0       1            7.0            -          -
@@ -833,10 +824,7 @@ vif3.0 (g3): pinned to group 0
 [exit 0]
 log: xenstore-write /local/domain/0/backend/vif/3/0/worker-group 0
 $ xnbctl status
-driver: xen-netback 9.8.7-test
-worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
-
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+@status_head 2
     0    0  light       12       3           12.5          850        212
     1    1  thread      87       2           30.3         1203        290
 
@@ -1204,10 +1192,7 @@ t_status_vanish() {
 	kill_vanish
 	expect <<'EOF'
 $ xnbctl status
-driver: xen-netback 9.8.7-test
-worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
-
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
+@status_head 2
     0    0  light       12       3           12.5          850        212
 
 @vifs
@@ -1679,14 +1664,7 @@ $ xnbctl -j top -n 1
 stderr: xnbctl: -j needs python3 (its json module writes the JSON); none found
 [exit 7]
 $ xnbctl status
-driver: xen-netback 9.8.7-test
-worker groups: 2 (worker=kthread budget=64 copy_batch=256 rebalance_ms=1000)
-
-GROUP  CPU  MODE     BUSY%  QUEUES  OPS/HYPERCALL  MAX-PASS-US  MAX-SLOTS
-    0    0  light       12       3           12.5          850        212
-    1    1  thread      87       2           30.3         1203        290
-
-@vifs
+@status
 [exit 0]
 EOF
 }
