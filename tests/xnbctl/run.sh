@@ -335,6 +335,21 @@ g_status() {
 EOF
 	g_vifs
 }
+# @set_ok OLD [param] set NAME VALUE: that run, NAME changed from OLD
+# to VALUE until the driver's next load.
+g_set_ok() {
+	local old cmd name value
+	read -r old cmd <<<"$1"
+	name=${cmd% *}
+	name=${name##* }
+	value=${cmd##* }
+	cat <<EOF
+\$ xnbctl $cmd
+$name: $old -> $value
+stderr: xnbctl: $name=$value lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
+[exit 0]
+EOF
+}
 # expect_more: after expect's comparison, no xj run's output was not
 # JSON.
 expect_more() { [ "${JSON_BAD:-0}" = 0 ]; }
@@ -952,22 +967,10 @@ t_set() {
 	x set groups 3
 	cat "$S"/module/xen_netback/parameters/{budget,copy_batch,rebalance_ms,groups} >> "$T"
 	expect <<'EOF'
-$ xnbctl set budget 16
-budget: 64 -> 16
-stderr: xnbctl: budget=16 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
-$ xnbctl set copy_batch 1024
-copy_batch: 256 -> 1024
-stderr: xnbctl: copy_batch=1024 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
-$ xnbctl set rebalance_ms 0
-rebalance_ms: 1000 -> 0
-stderr: xnbctl: rebalance_ms=0 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
-$ xnbctl set groups 3
-groups: 2 -> 3
-stderr: xnbctl: groups=3 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
+@set_ok 64 set budget 16
+@set_ok 256 set copy_batch 1024
+@set_ok 1000 set rebalance_ms 0
+@set_ok 2 set groups 3
 16
 1024
 0
@@ -1875,77 +1878,29 @@ t_set_each() {
 	x set provides_xdp_headroom yes
 	x set fatal_skb_slots 30
 	expect <<'EOF'
-$ xnbctl set groups 3
-groups: 2 -> 3
-stderr: xnbctl: groups=3 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
-$ xnbctl param set groups 3
-groups: 3 -> 3
-stderr: xnbctl: groups=3 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
+@set_ok 2 set groups 3
+@set_ok 3 param set groups 3
 3
-$ xnbctl set budget 16
-budget: 64 -> 16
-stderr: xnbctl: budget=16 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
-$ xnbctl param set budget 16
-budget: 16 -> 16
-stderr: xnbctl: budget=16 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
+@set_ok 64 set budget 16
+@set_ok 16 param set budget 16
 16
-$ xnbctl set copy_batch 1024
-copy_batch: 256 -> 1024
-stderr: xnbctl: copy_batch=1024 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
-$ xnbctl param set copy_batch 1024
-copy_batch: 1024 -> 1024
-stderr: xnbctl: copy_batch=1024 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
+@set_ok 256 set copy_batch 1024
+@set_ok 1024 param set copy_batch 1024
 1024
-$ xnbctl set rebalance_ms 0
-rebalance_ms: 1000 -> 0
-stderr: xnbctl: rebalance_ms=0 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
-$ xnbctl param set rebalance_ms 0
-rebalance_ms: 0 -> 0
-stderr: xnbctl: rebalance_ms=0 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
+@set_ok 1000 set rebalance_ms 0
+@set_ok 0 param set rebalance_ms 0
 0
-$ xnbctl set max_queues 4
-max_queues: 2 -> 4
-stderr: xnbctl: max_queues=4 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
-$ xnbctl param set max_queues 4
-max_queues: 4 -> 4
-stderr: xnbctl: max_queues=4 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
+@set_ok 2 set max_queues 4
+@set_ok 4 param set max_queues 4
 4
-$ xnbctl set separate_tx_rx_irq 0
-separate_tx_rx_irq: Y -> 0
-stderr: xnbctl: separate_tx_rx_irq=0 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
-$ xnbctl param set separate_tx_rx_irq 0
-separate_tx_rx_irq: 0 -> 0
-stderr: xnbctl: separate_tx_rx_irq=0 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
+@set_ok Y set separate_tx_rx_irq 0
+@set_ok 0 param set separate_tx_rx_irq 0
 0
-$ xnbctl set hash_cache_size 128
-hash_cache_size: 64 -> 128
-stderr: xnbctl: hash_cache_size=128 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
-$ xnbctl param set hash_cache_size 128
-hash_cache_size: 128 -> 128
-stderr: xnbctl: hash_cache_size=128 lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
+@set_ok 64 set hash_cache_size 128
+@set_ok 128 param set hash_cache_size 128
 128
-$ xnbctl set provides_xdp_headroom N
-provides_xdp_headroom: Y -> N
-stderr: xnbctl: provides_xdp_headroom=N lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
-$ xnbctl param set provides_xdp_headroom N
-provides_xdp_headroom: N -> N
-stderr: xnbctl: provides_xdp_headroom=N lasts until xen-netback is next loaded; --persist also writes it to /etc/modprobe.d/xen-netback-wg.conf
-[exit 0]
+@set_ok Y set provides_xdp_headroom N
+@set_ok N param set provides_xdp_headroom N
 N
 $ xnbctl set separate_tx_rx_irq 2
 stderr: xnbctl: set: separate_tx_rx_irq is 0 or 1 (Y or N), not '2'
