@@ -241,6 +241,16 @@ install: undo: make uninstall (with the same KDIR)
 depmod -a -b ROOT $KV
 EOF
 }
+# @installed_files: files' lines after @installed: the stock driver
+# kept, ours in updates/, the state naming the stock one.
+g_installed_files() {
+	cat <<EOF
+file $MOD/kernel/drivers/net/xen-netback/xen-netback.ko: stock
+file $MOD/updates/xen-netback.ko: ours
+file var/lib/xen-netback-wg/$KV/info: before=ROOT/$MOD/kernel/drivers/net/xen-netback/xen-netback.ko
+file var/lib/xen-netback-wg/$KV/info: sha256=(of ours)
+EOF
+}
 # @now_takes [FILE]: the end of an uninstall for $KV with the stock
 # driver loaded, FILE (default: the stock driver) what modprobe takes.
 g_now_takes() {
@@ -334,35 +344,27 @@ t_refuse_both() {
 		'module.sig_enforce=Y lockdown=confidentiality' XNB_ALLOW_UNSIGNED=0
 }
 
-t_not_enforced() {
+# installed_case [FIXTURE]: the usual host, changed by the fx_ function
+# FIXTURE where given; our build installed, the stock driver kept.
+installed_case() {
 	fx_standard
+	"${@:-:}"
 	x install build/xen-netback.ko $KV
 	files
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
 @installed
 [exit 0]
-file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
-file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
-file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
-file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+@installed_files
 EOF
 }
 
+t_not_enforced() {
+	installed_case
+}
+
 t_no_sysfs_files() {
-	fx_standard
-	fx_no_sysfs_files
-	x install build/xen-netback.ko $KV
-	files
-	expect <<'EOF'
-$ install build/xen-netback.ko 6.1.0-57-amd64
-@installed
-[exit 0]
-file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
-file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
-file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
-file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
-EOF
+	installed_case fx_no_sysfs_files
 }
 
 # The refusal's text after its first line, which the sb_* cases leave
@@ -494,10 +496,7 @@ $ XNB_ALLOW_UNSIGNED=1 install build/xen-netback.ko 6.1.0-57-amd64
 install: WARNING: the running kernel loads only signed modules (module.sig_enforce=Y) and build/xen-netback.ko is not signed: installing it all the same (XNB_ALLOW_UNSIGNED=1)
 @installed
 [exit 0]
-file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
-file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
-file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
-file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+@installed_files
 EOF
 }
 
@@ -935,10 +934,7 @@ t_root_ok() {
 $ XNB_INSTALL_EUID=0 XNB_INSTALL_ROOT_UID=ME install build/xen-netback.ko 6.1.0-57-amd64
 @installed
 [exit 0]
-file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
-file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
-file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko
-file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
+@installed_files
 left: var/lib/xen-netback-wg/6.1.0-57-amd64.new
 state mode 755
 EOF
