@@ -17,8 +17,8 @@
 # N]", no blank at a line's end; `files` adds the files of the module tree and the state.  $R is
 # written ROOT.  `n` runs need.sh the same way, apt-get's runs in the
 # transcript.  A here-document's "@NAME ARG" line stands for the block
-# g_NAME prints (@refusal, @installed, @now_takes: the text many runs
-# share); expect and the case loop are tests/common/golden.sh's.
+# g_NAME prints (@refusal, @installed, @now_takes and the like: the text
+# many runs share); expect and the case loop are tests/common/golden.sh's.
 #
 #   tests/install/run.sh [CASE...]    all cases, or those named
 set -uo pipefail
@@ -260,6 +260,18 @@ uninstall: active after \`modprobe -r xen-netback && modprobe xen-netback\` with
 uninstall: loaded now: stock (the kernel's own xen-netback)
 depmod -a -b ROOT $KV
 EOF
+}
+# @replaced WHAT: another's module in updates/, WHAT, kept aside and
+# replaced by our build.
+g_replaced() {
+	echo "install: replacing ROOT/$MOD/updates/xen-netback.ko ($1); kept in ROOT/var/lib/xen-netback-wg/$KV/replaced.ko"
+	g_installed "ROOT/$MOD/updates/xen-netback.ko ($1)"
+}
+# @put_back WHAT: ours removed, the module @replaced WHAT put back.
+g_put_back() {
+	echo "uninstall: removed ROOT/$MOD/updates/xen-netback.ko"
+	echo "uninstall: put back ROOT/$MOD/updates/xen-netback.ko ($1), the file make install had replaced"
+	g_now_takes "ROOT/$MOD/updates/xen-netback.ko ($1)"
 }
 
 # --- cases ------------------------------------------------------------------
@@ -533,8 +545,7 @@ t_replace_restore() {
 		note "put back: the very file"
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
-@installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
+@replaced version 0.1.0: not ours
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
@@ -556,9 +567,7 @@ file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-5
 file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of newer)
 file var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko: older
 $ uninstall 6.1.0-57-amd64
-uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours), the file make install had replaced
-@now_takes ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
+@put_back version 0.1.0: not ours
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
@@ -609,13 +618,10 @@ t_uninstall_twice() {
 	files
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
-@installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
+@replaced version 0.1.0: not ours
 [exit 0]
 $ uninstall 6.1.0-57-amd64
-uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours), the file make install had replaced
-@now_takes ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
+@put_back version 0.1.0: not ours
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
@@ -628,8 +634,7 @@ file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: s
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
 file var/lib/xen-netback-wg/6.1.0-57-amd64/restored: (of older)
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
-@installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
+@replaced version 0.1.0: not ours
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: ours
@@ -637,9 +642,7 @@ file var/lib/xen-netback-wg/6.1.0-57-amd64/info: before=ROOT/lib/modules/6.1.0-5
 file var/lib/xen-netback-wg/6.1.0-57-amd64/info: sha256=(of ours)
 file var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko: older
 $ uninstall 6.1.0-57-amd64
-uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours), the file make install had replaced
-@now_takes ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (version 0.1.0: not ours)
+@put_back version 0.1.0: not ours
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: older
@@ -656,13 +659,10 @@ t_replace_stock_copy() {
 	files
 	expect <<'EOF'
 $ install build/xen-netback.ko 6.1.0-57-amd64
-install: replacing ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours); kept in ROOT/var/lib/xen-netback-wg/6.1.0-57-amd64/replaced.ko
-@installed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours)
+@replaced no version: not ours
 [exit 0]
 $ uninstall 6.1.0-57-amd64
-uninstall: removed ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko
-uninstall: put back ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours), the file make install had replaced
-@now_takes ROOT/lib/modules/6.1.0-57-amd64/updates/xen-netback.ko (no version: not ours)
+@put_back no version: not ours
 [exit 0]
 file lib/modules/6.1.0-57-amd64/kernel/drivers/net/xen-netback/xen-netback.ko: stock
 file lib/modules/6.1.0-57-amd64/updates/xen-netback.ko: copied
