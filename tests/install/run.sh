@@ -111,6 +111,19 @@ fx_standard() {
 
 # --- running ----------------------------------------------------------------
 
+# record LINE LOG RC: a run into the transcript: "$ LINE", its stdout
+# ($R.out), its stderr ($R.err) prefixed, the stubs' LOG, its exit
+# status RC; $R and $top written ROOT and TOP, no blank at a line's end.
+record() {
+	{
+		echo "\$ $1"
+		cat "$R.out"
+		sed 's/^/stderr: /' "$R.err"
+		cat "$2"
+		echo "[exit $3]"
+	} | sed -e "s|$R|ROOT|g" -e "s|$top|TOP|g" -e 's/[[:space:]]*$//' >> "$T"
+	return 0
+}
 # x [VAR=VALUE...] ARGS...: run install.sh ARGS in this case's root with
 # those variables, add the run to the transcript.
 x() {
@@ -126,14 +139,7 @@ x() {
 		PATH="$STUBS:$PATH" KDIR=/kdir "${vars[@]}" "$INSTALL" "$@") \
 		> "$R.out" 2> "$R.err"
 	rc=$?
-	{
-		echo "\$ ${vars[*]:+${vars[*]} }$*"
-		cat "$R.out"
-		sed 's/^/stderr: /' "$R.err"
-		cat "$R/depmod.log"
-		echo "[exit $rc]"
-	} | sed -e "s|$R|ROOT|g" -e "s|$top|TOP|g" -e 's/[[:space:]]*$//' >> "$T"
-	return 0
+	record "${vars[*]:+${vars[*]} }$*" "$R/depmod.log" $rc
 }
 # n [VAR=VALUE...] ARGS...: run need.sh ARGS as root (NEED_UID=0), no
 # package installed (NEED_INSTALLED=""), without XNB_YES or CI, input
@@ -165,14 +171,7 @@ n() {
 		(cd "$R" && "${cmd[@]}") < /dev/null > "$R.out" 2> "$R.err"
 		rc=$?
 	fi
-	{
-		echo "\$ ${tty+TTY=$tty }${vars[*]:+${vars[*]} }need.sh $*"
-		cat "$R.out"
-		sed 's/^/stderr: /' "$R.err"
-		cat "$R/apt.log"
-		echo "[exit $rc]"
-	} | sed -e "s|$R|ROOT|g" -e "s|$top|TOP|g" -e 's/[[:space:]]*$//' >> "$T"
-	return 0
+	record "${tty+TTY=$tty }${vars[*]:+${vars[*]} }need.sh $*" "$R/apt.log" $rc
 }
 # files: the module tree's and the state's files, a module by its id,
 # the state's files in full (a checksum as the id of the file it is of).
