@@ -704,10 +704,26 @@ bench_cnt_trace() {
 		bm "${m}_$CNT_LOAD" "$v" n="$CNT_N"
 	done <<< "$(bench_cnt_xen "$out")"
 }
+# bench_cnt_softirqs: "NAME count" lines, each softirq's raises summed
+# over the CPUs (/proc/softirqs), and "squeeze count", net_rx_action's
+# runs that ended with work left (/proc/net/softnet_stat, third column).
+bench_cnt_softirqs() {
+	awk 'NR > 1 { s = 0; for (i = 2; i <= NF; i++) s += $i; sub(":", "", $1); print $1, s }' /proc/softirqs
+	awk 'function hex(x,  i, n) { for (i = 1; i <= length(x); i++) n = n * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1; return n }
+		{ s += hex($3) } END { print "squeeze", s + 0 }' /proc/net/softnet_stat
+}
+# bench_cnt_sirq A B: per packet, each softirq's raises and the squeezes
+# between the snapshots A and B.
+bench_cnt_sirq() {
+	local k v
+	while read -r k v; do
+		bench_cnt_pp "sirq_${k,,}" "$v"
+	done < <(awk 'NR == FNR { a[$1] = $2; next } { print $1, $2 - a[$1] }' <(echo "$1") <(echo "$2"))
+}
 # bench_count_load LOAD N: one load's counts (the load lasts the window
 # and 10 s: 2 s before it, slack for the reader's wake-ups after it).
 bench_count_load() {
-	local w=${BENCH_COUNT_WINDOW:-4} t0 trace=$LAB_RUN/bench-cnt.trace log=$LAB_RUN/bench-cnt
+	local w=${BENCH_COUNT_WINDOW:-4} t0 sq0 sq1 trace=$LAB_RUN/bench-cnt.trace log=$LAB_RUN/bench-cnt
 	CNT_LOAD=$1 CNT_N=$2 t0=$EPOCHREALTIME
 	CNT_BPIDS=$(bench_pids "$BENCH_THREADS_RE") CNT_KPIDS=$(bench_pids "$BENCH_KSOFTIRQD_RE")
 	[ "$NETBACK" = ours ] && xnb_groups_file > /dev/null	# debugfs mounted
@@ -717,7 +733,9 @@ bench_count_load() {
 	bench_load_start "$1" "$2" $((w + 10)) $((6300 + RANDOM % 90 * 10)) "$log" ||
 		{ bench_cnt_helper_stop; bench_trace_stop; return 1; }
 	sleep 2
+	sq0=$(bench_cnt_softirqs)
 	bench_cnt_window "$w" || { bench_cnt_helper_stop; bench_trace_stop; wait; return 1; }
+	sq1=$(bench_cnt_softirqs)
 	bench_cnt_helper_stop
 	bench_trace_stop
 	echo "bench: count $1: window from +$(fsub "${CNT_A%% *}" "$t0") to +$(fsub "${CNT_B%% *}" "$t0") s," \
@@ -725,6 +743,7 @@ bench_count_load() {
 	wait
 	bench_load_report "bench: count $1 n=$2:" "$1" $((w + 10)) "$log"
 	bench_cnt_dom0 "$CNT_A" "$CNT_B"
+	bench_cnt_sirq "$sq0" "$sq1"
 	if [ "$CNT_MARKS" = 1 ] && [ -f "$trace" ]; then
 		bench_cnt_trace "$trace"
 	elif [ -f "$trace" ]; then
