@@ -567,6 +567,18 @@ xs_phase() {
 		}'
 }
 
+# ping_judge PHASE ANSWERED SENT MAX_RTT: g1's pings sampled over PHASE,
+# at least half answered and none slower than a second; appends to cwhy.
+ping_judge() {
+	if [ "$3" -eq 0 ]; then
+		cwhy="${cwhy:+$cwhy; }$1: dom0 took no sample during the phase (starved)"
+		return
+	fi
+	[ $((2 * $2)) -ge "$3" ] || cwhy="${cwhy:+$cwhy; }$1: g1 answered $2/$3 pings"
+	awk -v r="$4" 'BEGIN { exit !(r == "-" || r + 0 <= 1000) }' ||
+		cwhy="${cwhy:+$cwhy; }$1: g1 ping RTT up to $4 ms"
+}
+
 # xs_case ID SAMPLES ATTACH: dom0's checks of case 35, 36 or 39 over the
 # program's flood phase; appends to cwhy.  During the flood g1 answers
 # at least half of dom0's pings, within 1 s each.  35 and 36: the
@@ -590,13 +602,7 @@ xs_case() {
 		cwhy="${cwhy:+$cwhy; }phase $ph not seen whole by the sampler"
 		return
 	fi
-	if [ "$n" -eq 0 ]; then
-		cwhy="${cwhy:+$cwhy; }$ph: dom0 took no sample during the phase (starved)"
-	else
-		[ $((2 * a)) -ge "$n" ] || cwhy="${cwhy:+$cwhy; }$ph: g1 answered $a/$n pings"
-		awk -v r="$rtt" 'BEGIN { exit !(r == "-" || r + 0 <= 1000) }' ||
-			cwhy="${cwhy:+$cwhy; }$ph: g1 ping RTT up to $rtt ms"
-	fi
+	ping_judge "$ph" "$a" "$n" "$rtt"
 	case $id in
 	35|36)
 		# The driver's budget is per time (5 lines per 10 s, then a
@@ -730,13 +736,7 @@ ctrl_flood_check() {
 	fi
 	awk -v k="$kw" -v m="$max" 'BEGIN { exit !(k + 0 <= m + 0) }' ||
 		cwhy="${cwhy:+$cwhy; }kworkers used $kw % of a CPU during the control ring flood (max $max)"
-	if [ "$n" -eq 0 ]; then
-		cwhy="${cwhy:+$cwhy; }ctrl-flood: dom0 took no sample during the phase (starved)"
-		return
-	fi
-	[ $((2 * a)) -ge "$n" ] || cwhy="${cwhy:+$cwhy; }ctrl-flood: g1 answered $a/$n pings"
-	awk -v r="$rtt" 'BEGIN { exit !(r == "-" || r + 0 <= 1000) }' ||
-		cwhy="${cwhy:+$cwhy; }ctrl-flood: g1 ping RTT up to $rtt ms"
+	ping_judge ctrl-flood "$a" "$n" "$rtt"
 }
 
 rate_small() { xenstore-write "/local/domain/0/backend/vif/$HD/$1/rate" "1000,100000"; }
