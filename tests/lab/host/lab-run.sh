@@ -64,6 +64,8 @@ LAB_TIMEOUT=${LAB_TIMEOUT:-$((240 + n * 420))}
 results=${LAB_RESULTS:-$top/build/lab/$(date +%Y%m%d-%H%M%S)-$NETBACK}
 mkdir -p "$results"
 serial=$results/serial.log
+# A results directory used before must not show its last run as this one.
+rm -f "$serial" "$results/serial.boot1.log" "$results/summary.txt"
 work=$(mktemp -d /tmp/xnb-lab-run.XXXXXX)
 qpid=
 cleanup() {
