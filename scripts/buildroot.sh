@@ -16,7 +16,7 @@
 set -euo pipefail
 
 LAB_CACHE=${LAB_CACHE:-/var/cache/xnb-lab}
-MIRROR=${LAB_MIRROR:-http://deb.debian.org/debian}
+MIRROR=$("$(dirname "$0")/apt-mirror.sh")
 SUITE=${BUILDROOT_SUITE:-trixie}
 BUILDROOT=${BUILDROOT:-$LAB_CACHE/buildroot-$SUITE}
 # linux-headers-amd64 brings the headers of Debian's current kernel, its

@@ -8,8 +8,11 @@
 #                       stand-ins for modinfo and depmod; scripts/need.sh
 #                       (a target's missing packages, installed only when
 #                       asked to) with stand-ins for apt-get, dpkg-query
-#                       and id (tests/install/run.sh): no root, no
-#                       kernel, seconds; ends with "N passed, N failed".
+#                       and id; scripts/apt-mirror.sh (the Debian
+#                       archive of the machine's apt sources) against
+#                       fake /etc/apt trees (tests/install/run.sh): no
+#                       root, no kernel, seconds; ends with "N passed,
+#                       N failed".
 
 .PHONY: install-test
 

@@ -29,6 +29,7 @@ INSTALL=$top/scripts/install.sh
 STUBS=$here/stubs
 NEED=$top/scripts/need.sh
 NEED_STUBS=$here/need-stubs
+MIRROR=$top/scripts/apt-mirror.sh
 # shellcheck source=tests/common/golden.sh
 . "$top/tests/common/golden.sh"
 # The modes the root_* cases expect.
@@ -64,6 +65,19 @@ fx_efi() {
 # without them).
 fx_no_sysfs_files() {
 	rm -r "$R/sys/module/module" "$R/sys/kernel/security"
+}
+# fx_os CODENAME: /etc/os-release of Debian CODENAME ("" for none).
+fx_os() {
+	mkdir -p "$R/etc"
+	{
+		echo 'ID=debian'
+		[ -z "$1" ] || echo "VERSION_CODENAME=$1"
+	} > "$R/etc/os-release"
+}
+# fx_apt FILE: stdin as /etc/apt/FILE.
+fx_apt() {
+	mkdir -p "$R/etc/apt/sources.list.d"
+	cat > "$R/etc/apt/$1"
 }
 # fx_kernel [KVER [RUNNING]]: kernel KVER (default $KV) with its own
 # xen-netback, depmod run; RUNNING (default KVER) runs.
@@ -172,6 +186,20 @@ n() {
 		rc=$?
 	fi
 	record "${tty+TTY=$tty }${vars[*]:+${vars[*]} }need.sh $*" "$R/apt.log" $rc
+}
+# m [VAR=VALUE...]: run apt-mirror.sh on this case's root (a bookworm
+# os-release unless the case wrote one), add the run to the transcript.
+m() {
+	local vars=() rc
+	while [[ ${1:-} == *=* ]]; do
+		vars+=("$1")
+		shift
+	done
+	[ -e "$R/etc/os-release" ] || fx_os bookworm
+	(cd "$R" && env -u LAB_MIRROR XNB_APT_ROOT="$R" "${vars[@]}" "$MIRROR") \
+		> "$R.out" 2> "$R.err"
+	rc=$?
+	record "${vars[*]:+${vars[*]} }apt-mirror.sh" /dev/null $rc
 }
 # files: the module tree's and the state's files, a module by its id,
 # the state's files in full (a checksum as the id of the file it is of).
@@ -320,6 +348,12 @@ CASES=(
 	"need_tty_yes        need.sh on a terminal, answered y: installed"
 	"need_list           need.sh -f LIST: the missing ones of the list"
 	"need_update_retry   need.sh: an install that fails retried after apt-get update"
+	"mirror_one_line     apt-mirror.sh: a sources.list line, its options and slash dropped"
+	"mirror_deb822       apt-mirror.sh: Debian's own .sources, security first: the archive"
+	"mirror_skipped      apt-mirror.sh: deb-src, disabled, other suites and files: none, an error"
+	"mirror_order        apt-mirror.sh: sources.list first, then sources.list.d by name"
+	"mirror_override     apt-mirror.sh: LAB_MIRROR wins"
+	"mirror_no_codename  apt-mirror.sh: an os-release without a codename: an error"
 )
 
 
@@ -1163,6 +1197,118 @@ apt-get install -y -q --no-install-recommends gcc
 apt-get update -q
 apt-get install -y -q --no-install-recommends gcc
 [exit 0]
+EOF
+}
+
+t_mirror_one_line() {
+	fx_apt sources.list <<'EOF'
+# the local mirror
+deb-src file:///srv/src bookworm main
+deb [arch=amd64 signed-by=/k.gpg] http://mirror.lab.invalid/debian/ bookworm main contrib
+EOF
+	m
+	expect <<'EOF'
+$ apt-mirror.sh
+http://mirror.lab.invalid/debian
+[exit 0]
+EOF
+}
+
+t_mirror_deb822() {
+	fx_apt sources.list.d/debian.sources <<'EOF'
+Types: deb
+URIs: http://mirror.lab.invalid/debian-security
+Suites: bookworm-security
+Components: main
+
+Types: deb deb-src
+# a comment inside the paragraph
+URIs: file:///srv/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+	m
+	expect <<'EOF'
+$ apt-mirror.sh
+file:///srv/debian
+[exit 0]
+EOF
+}
+
+t_mirror_skipped() {
+	fx_apt sources.list <<'EOF'
+deb-src http://src.lab.invalid/debian bookworm main
+deb http://other.lab.invalid/debian trixie main
+deb http://contrib.lab.invalid/debian bookworm contrib
+EOF
+	fx_apt sources.list.d/a.sources <<'EOF'
+Types: deb
+URIs: http://off.lab.invalid/debian
+Suites: bookworm
+Components: main
+Enabled: no
+
+Types: deb
+URIs: http://node.lab.invalid/node
+Suites: nodistro
+Components: main
+EOF
+	fx_apt sources.list.d/b.list.disabled <<'EOF'
+deb http://disabled.lab.invalid/debian bookworm main
+EOF
+	m
+	expect <<'EOF'
+$ apt-mirror.sh
+stderr: apt-mirror: no apt source of bookworm main in ROOT/etc/apt; set LAB_MIRROR
+[exit 1]
+EOF
+}
+
+t_mirror_order() {
+	fx_apt sources.list.d/b.list <<'EOF'
+deb http://b.lab.invalid/debian bookworm main
+EOF
+	fx_apt sources.list.d/a.sources <<'EOF'
+Types: deb
+URIs: http://a.lab.invalid/debian
+Suites: bookworm
+Components: main
+EOF
+	m
+	fx_apt sources.list <<'EOF'
+deb http://first.lab.invalid/debian bookworm main
+EOF
+	m
+	expect <<'EOF'
+$ apt-mirror.sh
+http://a.lab.invalid/debian
+[exit 0]
+$ apt-mirror.sh
+http://first.lab.invalid/debian
+[exit 0]
+EOF
+}
+
+t_mirror_override() {
+	m LAB_MIRROR=file:///srv/debian
+	expect <<'EOF'
+$ LAB_MIRROR=file:///srv/debian apt-mirror.sh
+file:///srv/debian
+[exit 0]
+EOF
+}
+
+t_mirror_no_codename() {
+	fx_os ""
+	fx_apt sources.list <<'EOF'
+deb http://mirror.lab.invalid/debian bookworm main
+EOF
+	m
+	expect <<'EOF'
+$ apt-mirror.sh
+stderr: apt-mirror: no VERSION_CODENAME in ROOT/etc/os-release; set LAB_MIRROR
+[exit 1]
 EOF
 }
 

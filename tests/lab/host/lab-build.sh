@@ -21,12 +21,12 @@ set -euo pipefail
 # shellcheck source=tests/lab/host/lab-env.sh
 . "$(dirname "$0")/lab-env.sh"
 export BUILDROOT=${BUILDROOT:-/var/cache/xnb-lab/buildroot-trixie}
-MIRROR=${LAB_MIRROR:-http://deb.debian.org/debian}
 SUITE=$LAB_DIST
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lab/host/lab-guest.sh
 . "$here/lab-guest.sh"
 top=$(cd "$here/../../.." && pwd)
+MIRROR=$("$top/scripts/apt-mirror.sh")
 log() { echo "lab-build: $*" >&2; }
 # The cache is shared by every checkout on the machine: one build at a time.
 mkdir -p "$LAB_CACHE"
