@@ -275,7 +275,7 @@ lint: kdir-6.1
 # so one `make check` covers the whole groups x worker matrix.
 CHECK_OURS ?= hotplug teardown matrix-2-kthread matrix-1-tasklet \
 	      jumbo regroup sysfs destroy-busy reload-race \
-	      saverestore xnbctl coalesce
+	      saverestore xnbctl coalesce irqbalance
 CHECK_STOCK ?= basic hotplug teardown
 CHECK_TRIXIE ?= matrix-1-kthread matrix-2-tasklet multiqueue
 # `make check-full` (about 100 minutes; run before an issue is resolved):

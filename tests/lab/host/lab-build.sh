@@ -46,7 +46,7 @@ esac
 
 # Packages of the dom0 root filesystem (dependencies come along).
 BASE_PKGS="xen-utils-$XENV xen-utils-common xenstore-utils iproute2 bridge-utils
- iperf3 ethtool kmod procps busybox iputils-ping util-linux"
+ iperf3 ethtool kmod procps busybox iputils-ping util-linux irqbalance"
 # Kernel modules dom0 may need (dependencies are resolved with modprobe);
 # netconsole for the hostile campaign's netconsole phase.
 DOM0_MODS="xen-netback xen-netfront xen-evtchn xen-gntdev xen-gntalloc
