@@ -712,6 +712,31 @@ bench_cnt_softirqs() {
 	awk 'function hex(x,  i, n) { for (i = 1; i <= length(x); i++) n = n * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1; return n }
 		{ s += hex($3) } END { print "squeeze", s + 0 }' /proc/net/softnet_stat
 }
+# bench_sirq_stacks start|hold|stop: where NET_RX is raised and where it
+# runs, by kernel stack (hist triggers on irq:softirq_raise and
+# softirq_entry, vec 3): start as the window opens, hold (a copy of the
+# counts) as it closes; stop prints each event's 6 commonest stacks with
+# their counts per packet (CNT_PKTS) as "bench: count LOAD netrx-raise"
+# and "netrx-entry" lines, innermost frame first, and removes the triggers.
+SIRQ_HIST='hist:keys=stacktrace:vals=hitcount:sort=hitcount.descending:size=256 if vec == 3'
+bench_sirq_stacks() {
+	local t e
+	t=$(xnb_tracefs) || return 0
+	for e in softirq_raise softirq_entry; do
+		case $1 in
+		start) echo "$SIRQ_HIST" > "$t/events/irq/$e/trigger" 2>/dev/null || return 0 ;;
+		hold) cp "$t/events/irq/$e/hist" "$LAB_RUN/sirq-$e.hist" 2>/dev/null ;;
+		stop)
+			[ -f "$LAB_RUN/sirq-$e.hist" ] && awk -v p="$CNT_PKTS" -v tag="bench: count $CNT_LOAD netrx-${e#softirq_}" '
+				/stacktrace:/ { st = ""; nf = 0; next }
+				/^ +[a-z_].*\+0x/ { sub(/^ +/, ""); sub(/\+0x.*/, ""); if (nf++ < 10) st = st (st ? "<" : "") $0; next }
+				/^} hitcount:/ { if (p > 0) printf "%s %.4f/pkt %s\n", tag, $NF / p, st }
+			' "$LAB_RUN/sirq-$e.hist" | sort -t" " -k5 -rn | head -n 6
+			echo "!$SIRQ_HIST" > "$t/events/irq/$e/trigger" 2>/dev/null
+			rm -f "$LAB_RUN/sirq-$e.hist" ;;
+		esac
+	done
+}
 # bench_cnt_sirq A B: per packet, each softirq's raises and the squeezes
 # between the snapshots A and B.
 bench_cnt_sirq() {
@@ -734,8 +759,10 @@ bench_count_load() {
 		{ bench_cnt_helper_stop; bench_trace_stop; return 1; }
 	sleep 2
 	sq0=$(bench_cnt_softirqs)
+	bench_sirq_stacks start
 	bench_cnt_window "$w" || { bench_cnt_helper_stop; bench_trace_stop; wait; return 1; }
 	sq1=$(bench_cnt_softirqs)
+	bench_sirq_stacks hold
 	bench_cnt_helper_stop
 	bench_trace_stop
 	echo "bench: count $1: window from +$(fsub "${CNT_A%% *}" "$t0") to +$(fsub "${CNT_B%% *}" "$t0") s," \
@@ -744,6 +771,7 @@ bench_count_load() {
 	bench_load_report "bench: count $1 n=$2:" "$1" $((w + 10)) "$log"
 	bench_cnt_dom0 "$CNT_A" "$CNT_B"
 	bench_cnt_sirq "$sq0" "$sq1"
+	bench_sirq_stacks stop
 	if [ "$CNT_MARKS" = 1 ] && [ -f "$trace" ]; then
 		bench_cnt_trace "$trace"
 	elif [ -f "$trace" ]; then
