@@ -230,7 +230,7 @@ COUNT_WHAT = (
     (r"wake_ksoftirqd_pp", "runs of ksoftirqd (schedstat)", "/pkt"),
     (r"gevents_pp", "guest events (vif queue irqs)", "/pkt"),
     (r"sirq_squeeze_pp", "net_rx_action runs that left work (softnet_stat time_squeeze)", "/pkt"),
-    (r"sirq_(.+)_pp", "dom0 softirqs raised: {0} (/proc/softirqs)", "/pkt"),
+    (r"sirq_(.+)_pp", "dom0 softirq runs: {0} (/proc/softirqs)", "/pkt"),
     (r"passes_pp", "ours: group passes", "/pkt"),
     (r"pkts_per_pass", "ours: packets per pass (the groups' counters)", "pkts"),
     (r"trace_window_ratio", "time between the trace's markers over the counters' window "

@@ -704,7 +704,7 @@ bench_cnt_trace() {
 		bm "${m}_$CNT_LOAD" "$v" n="$CNT_N"
 	done <<< "$(bench_cnt_xen "$out")"
 }
-# bench_cnt_softirqs: "NAME count" lines, each softirq's raises summed
+# bench_cnt_softirqs: "NAME count" lines, each softirq's runs summed
 # over the CPUs (/proc/softirqs), and "squeeze count", net_rx_action's
 # runs that ended with work left (/proc/net/softnet_stat, third column).
 bench_cnt_softirqs() {
@@ -737,7 +737,7 @@ bench_sirq_stacks() {
 		esac
 	done
 }
-# bench_cnt_sirq A B: per packet, each softirq's raises and the squeezes
+# bench_cnt_sirq A B: per packet, each softirq's runs and the squeezes
 # between the snapshots A and B.
 bench_cnt_sirq() {
 	local k v
