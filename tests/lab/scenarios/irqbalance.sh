@@ -17,10 +17,28 @@ SECS=${IRQBALANCE_SECS:-5}
 LOG=/run/irqbalance.log
 bpid=''
 
+SAVED=/run/irqbalance.affinity
+
+# Every irq's affinity, as irqbalance found it, back for the scenarios
+# after this one.
+affinity_save() {
+	local f
+	for f in /proc/irq/[0-9]*/smp_affinity_list; do
+		echo "$f $(cat "$f")"
+	done >"$SAVED"
+}
+affinity_restore() {
+	local f l
+	[ -f "$SAVED" ] || return 0
+	while read -r f l; do
+		echo "$l" >"$f" 2>/dev/null
+	done <"$SAVED"
+}
 cleanup() {
 	[ -z "$bpid" ] || kill "$bpid" 2>/dev/null
 	# shellcheck disable=SC2086 # pids, split on purpose
 	[ -z "$LAB_PING_PIDS" ] || kill $LAB_PING_PIDS 2>/dev/null
+	affinity_restore
 }
 trap cleanup EXIT
 
@@ -60,6 +78,7 @@ if [ "$NETBACK" = ours ]; then
 fi
 irqs=$(vif_irqs)
 lab_assert "the vifs have queue irqs" test -n "$irqs"
+affinity_save
 : >"$LOG"
 lab_ping_start irqbalance "$(lab_guest_ip 1)"
 for r in $(seq "$ROUNDS"); do
