@@ -31,7 +31,7 @@ affinity_restore() {
 	local f l
 	[ -f "$SAVED" ] || return 0
 	while read -r f l; do
-		echo "$l" >"$f" 2>/dev/null
+		{ echo "$l" >"$f"; } 2>/dev/null
 	done <"$SAVED"
 }
 cleanup() {
