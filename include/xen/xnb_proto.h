@@ -4,7 +4,7 @@
  * slot-chain walk, extra-info parsing, RX slot accounting, guest RX
  * notification moderation, credit shaping,
  * worker-group choice and the groups' CPUs across CPU hotplug, live
- * rebalancing and the connect back-off.
+ * rebalancing and the connect and reconnect back-offs.
  *
  * Nothing here touches kernel state, so drivers/net/xen-netback/proto.c
  * is compiled both into the module and into the userspace unit tests and
@@ -300,6 +300,72 @@ unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
  * attempt may go.
  */
 u32 xnb_connect_wait(u32 fails, u64 last, u64 now);
+
+/*
+ * Reconnect back-off (xenbus.c, the state table's row 10d): a frontend
+ * whose connects succeed but come in a loop (Initialising, Connected,
+ * Initialising...) costs dom0 a whole connect and disconnect each time,
+ * so it too may connect only so often.  A connect that comes within
+ * XNB_RECONNECT_WINDOW_MS of the last successful one is a quick
+ * reconnect.  The first XNB_RECONNECT_FREE quick reconnects in a row go
+ * at once (a guest's resume, a netfront reload, a reconnect to change
+ * features); after more, each must wait from the last connect: 1 s for
+ * the next, doubling with each further one up to
+ * XNB_RECONNECT_HOLD_MAX_MS.  A connect that comes a window or more
+ * after the last (the connection lived, or the guest stayed away, that
+ * long) ends the run.  The window is longer than the longest hold, so a
+ * loop held at the cap stays held (one connect per
+ * XNB_RECONNECT_HOLD_MAX_MS), and long enough that a loop which stays
+ * away a window to start a new run, free connects and all, connects no
+ * more often on the whole than one held at the cap.  The cap is the
+ * failed-connect back-off's: an honest frontend caught by either waits
+ * 8 s at most.
+ */
+#define XNB_RECONNECT_FREE		2u
+#define XNB_RECONNECT_WINDOW_MS		60000u
+#define XNB_RECONNECT_HOLD_MIN_MS	1000u
+#define XNB_RECONNECT_HOLD_MAX_MS	8000u
+
+/**
+ * struct xnb_reconnect - A backend's run of quick reconnects.
+ * @last: when the last connect succeeded, in ms
+ * @run: quick reconnects in a row up to it (saturating)
+ * @seen: a connect has succeeded since the backend was made
+ *
+ * Zeroed with the backend; xnb_reconnect_done() after each connect
+ * that succeeds, xnb_reconnect_wait() before each attempt.
+ */
+struct xnb_reconnect {
+	u64 last;
+	u32 run;
+	bool seen;
+};
+
+/**
+ * xnb_reconnect_wait() - How long a connect must wait for the loop it is in.
+ * @r: the backend's run of quick reconnects
+ * @now: the time of the attempt, in ms on the clock of @r->last
+ *
+ * How long must a connect at @now still wait, by the reconnect back-off
+ * above?  A @now before @r->last (a clock that is not monotonic) is
+ * taken as @r->last.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the wait in ms; 0 when the connect may go now.
+ */
+u32 xnb_reconnect_wait(const struct xnb_reconnect *r, u64 now);
+
+/**
+ * xnb_reconnect_done() - Count a connect that succeeded.
+ * @r: the backend's run of quick reconnects
+ * @now: the time of the connect, in ms on the same clock
+ *
+ * A connect within the window of the last one lengthens the run, any
+ * other starts a new one.
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
+void xnb_reconnect_done(struct xnb_reconnect *r, u64 now);
 
 /**
  * struct xnb_spurious - One event channel's run of events that led to no work.

@@ -101,6 +101,7 @@ enum hostile_end honest_after(struct fe *f, int cs, char sub,
 enum hostile_end case_state_flood(struct fe *f);
 enum hostile_end case_bad_connects(struct fe *f);
 enum hostile_end case_mcast_flood(struct fe *f);
+enum hostile_end case_reconnect_loop(struct fe *f);
 
 /* cases_ctl.c: control ring hash updates for @seconds; 0 when passed */
 int ctrl_stream(struct fe *f, int seconds);

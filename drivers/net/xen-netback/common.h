@@ -3,7 +3,10 @@
  *
  * Who runs what:
  *
- *   xenbus watch thread (process context, may sleep)
+ *   xenbus watch thread (process context, may sleep; a connect the
+ *   reconnect back-off held runs in xenbus.c's connect work instead,
+ *   under the same backend lock: "the xenbus thread" elsewhere means
+ *   either)
  *     xenbus.c   probe/remove, frontend state changes, "rate",
  *                "worker-group", "hotplug-status" and the frontend's
  *                "request-multicast-control" watches
@@ -81,6 +84,10 @@
  *     coalesce.c net_dim's work: applies the RX moderation profile
  *                net_dim chose for a queue (scheduled by net_dim(),
  *                which the pass calls after each notification)
+ *     xenbus.c   xnb_connect_work: a connect the reconnect back-off
+ *                held, at the end of its hold, under the backend's lock
+ *                (interface.c's connect, as from the xenbus thread);
+ *                remove cancels it and waits
  *
  *   ethtool (process context, under rtnl)
  *     coalesce.c get_coalesce/set_coalesce: the vif's RX notification

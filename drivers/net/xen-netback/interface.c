@@ -2,7 +2,8 @@
 /*
  * The vif: its netdev, its queues' rings and event channels.
  *
- * Lifecycle (all from the xenbus watch thread, under the backend mutex):
+ * Lifecycle (all from the xenbus watch thread, or a held connect from
+ * xenbus.c's connect work, under the backend mutex):
  *   xnb_vif_create      netdev registered, carrier off (probe)
  *   xnb_vif_alloc_queues + xnb_vif_connect_queue (per queue) +
  *   xnb_vif_start       rings mapped, irqs bound, queues join groups
@@ -803,8 +804,9 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 		return;
 
 	/* ethtool shows no row of a queue on its way out, debugfs no file.
-	 * This thread alone writes the count: when it is 0 already (never
-	 * started) the shared xenbus thread need not wait for rtnl.
+	 * Only the backend lock's holder writes the count: when it is 0
+	 * already (never started) the shared xenbus thread need not wait
+	 * for rtnl.
 	 */
 	if (vif->stats_queues) {
 		rtnl_lock();

@@ -80,6 +80,44 @@ u32 xnb_connect_wait(u32 fails, u64 last, u64 now)
 	return gone >= hold ? 0 : (u32)(hold - gone);
 }
 
+/* Is a connect at @now a quick reconnect?  @gone: the time since the
+ * last connect.
+ */
+static bool xnb_reconnect_quick(const struct xnb_reconnect *r, u64 now,
+				u64 *gone)
+{
+	*gone = now > r->last ? now - r->last : 0;
+	return r->seen && *gone < XNB_RECONNECT_WINDOW_MS;
+}
+
+u32 xnb_reconnect_wait(const struct xnb_reconnect *r, u64 now)
+{
+	u32 hold;
+	u64 gone;
+
+	if (!xnb_reconnect_quick(r, now, &gone))
+		return 0;
+	/* The hold of the quick reconnect this one would be. */
+	hold = xnb_spurious_hold(r->run < ~0U ? r->run + 1 : r->run,
+				 XNB_RECONNECT_FREE,
+				 XNB_RECONNECT_HOLD_MAX_MS /
+				 XNB_RECONNECT_HOLD_MIN_MS) *
+	       XNB_RECONNECT_HOLD_MIN_MS;
+	return gone >= hold ? 0 : (u32)(hold - gone);
+}
+
+void xnb_reconnect_done(struct xnb_reconnect *r, u64 now)
+{
+	u64 gone;
+
+	if (!xnb_reconnect_quick(r, now, &gone))
+		r->run = 0;
+	else if (r->run < ~0U)
+		r->run++;
+	r->last = now;
+	r->seen = true;
+}
+
 unsigned int xnb_spurious_next(struct xnb_spurious *s, bool spurious,
 			       u32 progress, unsigned int grace,
 			       unsigned int max)

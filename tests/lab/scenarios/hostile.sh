@@ -44,7 +44,10 @@
 # only, and one flooding request-multicast-control (39) queues one watch
 # event at most: dom0's slab stays put and another vif still connects.
 # 35, 36 and 39 run scaled-down floods; HOSTILE_FULL=1 (make hostile
-# HOSTILE_FULL=1) gives them the issue's counts.
+# HOSTILE_FULL=1) gives them the issue's counts.  A frontend looping on
+# connects that succeed (45, 1 and max queues in turn) is held back by
+# the reconnect back-off: a bounded number of cycles, g1 answering
+# meanwhile, dom0's slab, threads and interrupts back where they were.
 # The group "netconsole": dom0 keeps printing through netconsole, across
 # the hostile vif, while the program rewrites its hash configuration;
 # dom0 must not hang nor log a lockup or stall.  The control ring's
@@ -261,6 +264,7 @@ ngroup=0 R_FATALS=0 R_LINE=""
 run_group() {
 	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo mbg="" nbg=""
 	local id cs line res expect cwhy nl a chunk nlog quiet="" xbg="" xsamples="" abg="" attach39="" ks=0 cbg=""
+	local rbg="" rsamples=""
 	ngroup=$((ngroup + 1))
 	for id in $ids; do case " ${HOSTILE_FRESH:-} " in *" $id "*) fresh=1 ;; esac; done
 	if [ "$fresh" = 1 ] || [ -z "$DEV" ]; then
@@ -323,6 +327,24 @@ run_group() {
 		  echo "$r ${st:-none} $(awk -v a="$a" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN {printf "%.1f", b - a}')"
 		) > /run/hostile-attach39 &
 		abg=$! ;;
+	esac
+	case " $ids " in *" 45 "*)
+		# Case 45: the program's phase (reconn-base, reconn,
+		# reconn-after), g1's ping during the loop (reconn), the
+		# kernel's log records so far, SUnreclaim (kB), dom0's threads
+		# and the lines of /proc/interrupts:
+		# phase:ping:rtt_ms:kmsg:sunreclaim:threads:irq_lines:uptime
+		( while :; do
+			ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
+			pg=- rtt=-
+			if [ "$ph" = reconn ]; then
+				rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
+				if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi
+			fi
+			echo "$ph:$pg:$rtt:$(kmsg_seq):$(awk '/^SUnreclaim:/ {print $2}' /proc/meminfo):$(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l):$(wc -l < /proc/interrupts):$(cut -d' ' -f1 /proc/uptime)"
+			sleep 0.5
+		  done ) > /run/hostile-reconn-samples &
+		rbg=$! ;;
 	esac
 	case " $ids " in *" 43 "*)
 		# Case 43: dom0's CPU over the program's ctrl-flood phase,
@@ -393,6 +415,11 @@ run_group() {
 			timeout 60 xl network-detach -f g1 1 >/dev/null 2>&1
 		lab_wait 60 test ! -e "/sys/class/net/$(lab_vif_name 1 1)" ||
 			why="${why:+$why; }g1's vif 1 (case 39) still there after detach"
+	fi
+	if [ -n "$rbg" ]; then
+		kill "$rbg" 2>/dev/null
+		wait "$rbg" 2>/dev/null
+		rsamples=$(tr '\n' ' ' < /run/hostile-reconn-samples)
 	fi
 	[ -n "$nbg" ] && nc_stop
 	echo "$out" | grep -E '^HOSTILE|XNB-FAILREASON' | sed "s/^/  [g$H] /"
@@ -491,6 +518,7 @@ run_group() {
 		case $id in 35|36|39) xs_case "$id" "$xsamples" "$attach39" ;; esac
 		case $id in 37|38) ks=$((ks + 1)); ctrl_storm_check "$id" "$samples" "$ks" ;; esac
 		[ "$id" = 43 ] && ctrl_flood_check "$samples"
+		[ "$id" = 45 ] && case45 "$rsamples"
 		[ "$id" = netconsole ] && netconsole_check
 		[ -n "$why" ] && cwhy="${cwhy:+$cwhy; }group [$ids]: $why"
 		if [ -z "$cwhy" ]; then case_result "$id" PASS; else case_result "$id" FAIL "$cwhy"; fi
@@ -623,6 +651,61 @@ xs_case() {
 			cwhy="${cwhy:+$cwhy; }$ph: g1's vif 1 took $3 s to connect (max ${HOSTILE_ATTACH_MAX:-45})"
 		fi ;;
 	esac
+}
+
+# case45 SAMPLES: dom0's checks of case 45 (a loop of connects that
+# succeed, one queue and the most in turn, held back by the reconnect
+# back-off) from its sampler's lines
+# (phase:ping:rtt:kmsg:sunreclaim:threads:irq_lines:uptime); appends to
+# cwhy.  During the loop (phase reconn) g1 answers at least half of
+# dom0's pings, within 1 s each, and dom0's log grows by 20 records plus
+# 2 a second at most (HOSTILE_RECONN_LOG_MAX; each cycle logs the
+# bridge port's states).  From the last sample before the loop
+# (reconn-base, a one-queue connection) to the last after it
+# (reconn-after, one queue again): SUnreclaim grows by
+# HOSTILE_RECONN_SLAB_KB at most (1024), the threads by
+# HOSTILE_RECONN_THREADS (4: a group gets its NAPI thread with its first
+# queue and keeps it, kworkers linger), and /proc/interrupts has as many
+# lines give or take HOSTILE_RECONN_IRQ_SLACK (0: every channel the
+# loop bound is unbound again).
+case45() {
+	local res n a rtt lines secs slab thr irq whole lmax
+	lab_log "case 45 samples (phase:ping:rtt:kmsg:sunreclaim:threads:irq_lines:uptime): $1"
+	res=$(echo "$1" | tr ' ' '\n' | awk -F: '
+		NF >= 8 {
+			if ($1 == "reconn-base") { k0 = $4; t0 = $8; b5 = $5; b6 = $6; b7 = $7; hb = 1 }
+			if ($1 == "reconn" && hb) {
+				n++; k1 = $4; t1 = $8
+				if ($2 == "y") { a++; if ($3 + 0 > mx) mx = $3 + 0 }
+			}
+			if ($1 == "reconn-after" && hb) {
+				if (!ha) { k1 = $4; t1 = $8 }
+				a5 = $5; a6 = $6; a7 = $7; ha = 1
+			}
+		}
+		END {
+			if (!hb || !ha) { printf "%d %d - 0 0 0 0 0 0\n", n, a + 0; exit }
+			printf "%d %d %s %d %.1f %d %d %d 1\n", n, a + 0, a ? mx : "-", k1 - k0, t1 - t0, a5 - b5, a6 - b6, a7 - b7
+		}')
+	# shellcheck disable=SC2086 # the fields
+	set -- $res
+	n=$1 a=$2 rtt=$3 lines=$4 secs=$5 slab=$6 thr=$7 irq=$8 whole=$9
+	lab_log "case 45 (reconn, $secs s): kernel log $lines records; from before the loop to after it SUnreclaim $slab kB, threads $thr, interrupt lines $irq; g1 answered $a/$n pings, max RTT $rtt ms"
+	echo "XNB-METRIC hostile case45 seconds=$secs log_records=$lines sunreclaim_kb=$slab threads=$thr irq_lines=$irq pings=$a/$n max_rtt_ms=$rtt"
+	if [ "$whole" != 1 ]; then
+		cwhy="${cwhy:+$cwhy; }the sampler did not see the phases reconn-base and reconn-after"
+		return
+	fi
+	ping_judge reconn "$a" "$n" "$rtt"
+	lmax=${HOSTILE_RECONN_LOG_MAX:-$(awk -v s="$secs" 'BEGIN { printf "%d", 20 + 2 * s }')}
+	[ "$lines" -le "$lmax" ] ||
+		cwhy="${cwhy:+$cwhy; }reconn: dom0's kernel log grew by $lines records in $secs s (max $lmax)"
+	[ "$slab" -le "${HOSTILE_RECONN_SLAB_KB:-1024}" ] ||
+		cwhy="${cwhy:+$cwhy; }reconn: SUnreclaim grew by $slab kB (max ${HOSTILE_RECONN_SLAB_KB:-1024})"
+	[ "$thr" -le "${HOSTILE_RECONN_THREADS:-4}" ] ||
+		cwhy="${cwhy:+$cwhy; }reconn: $thr more threads after the loop (max ${HOSTILE_RECONN_THREADS:-4})"
+	[ "${irq#-}" -le "${HOSTILE_RECONN_IRQ_SLACK:-0}" ] ||
+		cwhy="${cwhy:+$cwhy; }reconn: /proc/interrupts changed by $irq lines over the loop (slack ${HOSTILE_RECONN_IRQ_SLACK:-0})"
 }
 
 # ctrl_storm_check ID SAMPLES K: the interrupts on the vif's control
@@ -910,7 +993,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 43 35,36,39 27 27w 28 33 38 40 44 41,42"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 43 35,36,39 45 27 27w 28 33 38 40 44 41,42"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
