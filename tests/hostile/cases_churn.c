@@ -509,26 +509,32 @@ static void mq_serve(struct fe *f, struct mq *m, const char *ph, int ms)
 
 /* Phase mq-fill: the last queue gets no more buffers, and dom0 sends to
  * us (hostile.sh) until the case ends: steered there, its packets wait
- * in dom0.  dom0 writes data/hostile-mq-ack once it saw them queued
- * for that queue (data/hostile-mq-top), or gave up; its value, NULL
- * when none came within MQ_FILL_MS (the caller frees it).
+ * in dom0.  dom0 writes data/hostile-mq-ack ("queue N: ...") once it
+ * saw them queued for that queue (data/hostile-mq-top), or gave up;
+ * its value, NULL when none for this queue came within MQ_FILL_MS (the
+ * caller frees it).
  */
 static char *mq_fill(struct fe *f, struct mq *m)
 {
-	char top[16], *ack = NULL;
+	char top[16], want[24], *ack = NULL;
 	long t0 = now_ms();
 
 	xs_rm(f->xs, XBT_NULL, "data/hostile-mq-ack");
 	snprintf(top, sizeof(top), "%d", m->nq - 1);
+	snprintf(want, sizeof(want), "queue %d:", m->nq - 1);
 	xs_write(f->xs, XBT_NULL, "data/hostile-mq-top", top, strlen(top));
 	m->serve = m->nq - 1;
 	churn_phase(f, "mq-fill");
-	while (!ack && now_ms() - t0 < MQ_FILL_MS) {
+	while (now_ms() - t0 < MQ_FILL_MS) {
 		mq_poll(f, m);
 		usleep(50000);
 		ack = xs_get(f, "data/hostile-mq-ack");
+		if (ack && !strncmp(ack, want, strlen(want)))
+			return ack;
+		free(ack);
+		ack = NULL;
 	}
-	return ack;
+	return NULL;
 }
 
 /* The next check's letter. */

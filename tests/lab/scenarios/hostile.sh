@@ -1001,14 +1001,14 @@ hc51_qdisc() {
 # end, dom0 pings the program's address every 2 ms (1000-octet packets:
 # the Toeplitz table steers them all to the queue it names).  In each
 # mq-fill phase, once dom0 sees packets wait for the queue the program
-# names (data/hostile-mq-top: our driver's queue, in debugfs, or the
-# netdev queue's qdisc), or after 5 s, it writes what it saw to
-# data/hostile-mq-ack and /run/hostile-hc51 ("fill QUEUE RX_SKBS
-# BACKLOG"); a second into each mq-flow phase (after a reconnect), the
-# real tx queue count and the packets left in the qdiscs of the queues
-# beyond it ("flow REAL STALE").
+# names (data/hostile-mq-top) in our driver's queue (debugfs) and, the
+# netdev queue stopped, in its qdisc (stock: the qdisc), or after 3 s,
+# it writes what it saw to data/hostile-mq-ack and /run/hostile-hc51
+# ("fill QUEUE RX_SKBS BACKLOG"); 1-2 s into each mq-flow phase (after
+# a reconnect), the real tx queue count and the packets left in the
+# qdiscs of the queues beyond it ("flow REAL STALE").
 hc51_job() {
-	local vif=$1 ph last="" n=0 done_=0 top rx bl q dbg="" snd real stale
+	local vif=$1 ph last="" t0=0 done_=0 top rx bl q dbg="" snd real stale
 	local dp=/local/domain/$HD/data
 	if [ "$NETBACK" = ours ]; then
 		mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -1020,8 +1020,7 @@ hc51_job() {
 	echo "$snd" > /run/hostile-hc51-snd
 	while ph=$(xenstore-read "$dp/hostile-phase" 2>/dev/null); do
 		case $ph in mq-*) ;; *) break ;; esac
-		[ "$ph" = "$last" ] || { n=0 done_=0 last=$ph; }
-		n=$((n + 1))
+		[ "$ph" = "$last" ] || { t0=$SECONDS done_=0 last=$ph; }
 		if [ "$ph" = mq-fill ] && [ "$done_" = 0 ]; then
 			top=$(xenstore-read "$dp/hostile-mq-top" 2>/dev/null || echo 0)
 			rx=-
@@ -1029,12 +1028,15 @@ hc51_job() {
 			bl=$(hc51_qdisc "$vif" | awk -v q="$top" '$1 == q { s = $2 } END { print s + 0 }')
 			q=0
 			case ${rx:--} in -) ;; *) q=$rx ;; esac
-			if [ "$q" -gt 0 ] || [ "$bl" -gt 0 ] || [ "$n" -ge 25 ]; then
+			# Both the driver's queue and the qdisc behind it (ours),
+			# or 3 s: whatever waits then.
+			if { [ "$q" -gt 0 ] || [ -z "$dbg" ]; } && [ "$bl" -gt 0 ] ||
+				[ $((SECONDS - t0)) -ge 3 ]; then
 				echo "fill $top ${rx:--} $bl" >> /run/hostile-hc51
-				xenstore-write "$dp/hostile-mq-ack" "rx_skbs ${rx:--}, qdisc backlog $bl"
+				xenstore-write "$dp/hostile-mq-ack" "queue $top: rx_skbs ${rx:--}, qdisc backlog $bl"
 				done_=1
 			fi
-		elif [ "$ph" = mq-flow ] && [ "$done_" = 0 ] && [ "$n" -ge 5 ]; then
+		elif [ "$ph" = mq-flow ] && [ "$done_" = 0 ] && [ $((SECONDS - t0)) -ge 2 ]; then
 			real=$(find "/sys/class/net/$vif/queues" -maxdepth 1 -name 'tx-*' | wc -l)
 			stale=$(hc51_qdisc "$vif" | awk -v r="$real" '$1 >= r { s += $2 } END { print s + 0 }')
 			echo "flow $real $stale" >> /run/hostile-hc51
