@@ -114,4 +114,9 @@ int grant_page(int seconds);
 int foreign_send(int domid, uint32_t gref, const char *ip, int port,
 		 int pages);
 
+/* cases_churn.c: churn on a live connection */
+enum hostile_end case_mcast_churn(struct fe *f);
+enum hostile_end case_state_garbage(struct fe *f);
+enum hostile_end case_fewer_queues(struct fe *f);
+
 #endif

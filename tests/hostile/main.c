@@ -106,6 +106,9 @@ static const struct hostile_case cases[] = {
 	{ 43, case_ctrl_flood, END_UP, I, "control ring kept full for 30 s" },
 	{ 44, case_gso_flood, END_UP, C, "64 KiB GSO of 1..48-byte segments beside a neighbour" },
 	{ 45, case_reconnect_loop, END_UP, I, "connect loop with working rings, 1 and max queues" },
+	{ 49, case_mcast_churn, END_UP, I, "multicast ADD/DEL churn at the bound for 20 s" },
+	{ 50, case_state_garbage, END_UP, C, "own state deleted or no number while frames flow" },
+	{ 51, case_fewer_queues, END_UP, I, "fewer queues at reconnect, mapping naming removed ones" },
 };
 
 #undef C

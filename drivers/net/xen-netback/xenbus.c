@@ -668,7 +668,8 @@ static void xnb_disconnect(struct xnb_backend *be)
  * other way in to Connected.
  *
  *   fe          the frontend's state as the xenbus core read it:
- *               Unknown also when its "state" key is gone or not a number
+ *               Unknown also when its "state" key is gone or not a number;
+ *               only a directory gone means the toolstack removed it
  *   ours        dev->state; probe() leaves InitWait, !up, !hp
  *   up          be->want_connected: xnb_connect() succeeded and nothing
  *               has disconnected since (rings mapped, event channels
@@ -714,9 +715,11 @@ static void xnb_disconnect(struct xnb_backend *be)
  * 14  Closed         any; online        disconnect, go Closed   Closed
  * 15  Closed         any; not online    disconnect, go Closed,  removed
  *                                       then row 16
- * 16  Unknown        any                unregister the device:  removed
- *                                       remove() runs
- * 17  InitWait, Reconfigured, any value out of range:
+ * 16  Unknown, the   any                unregister the device:  removed
+ *     frontend's                        remove() runs
+ *     directory gone
+ * 17  InitWait, Reconfigured, any value out of range, Unknown with the
+ *     frontend's directory there (its "state" deleted, or no number):
  *                    any                fatal "saw state %d at  Closing
  *                                       frontend"
  *  H  "hotplug-status" written, xnb_hotplug_changed() (its watch also
@@ -762,6 +765,7 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 				 enum xenbus_state fe_state)
 {
 	struct xnb_backend *be = dev_get_drvdata(&dev->dev);
+	bool gone = false;
 
 	mutex_lock(&be->lock);
 	if (fe_state != XenbusStateConnected)		/* drop (d) */
@@ -818,14 +822,18 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 	case XenbusStateClosed:				/* rows 14, 15 */
 		xnb_disconnect(be);
 		xenbus_switch_state(dev, XenbusStateClosed);
-		if (xenbus_dev_is_online(dev))		/* row 14 */
+		gone = !xenbus_dev_is_online(dev);	/* row 15, else 14 */
+		break;
+	case XenbusStateUnknown:			/* rows 16, 17 */
+		/* A guest may delete its own "state" or write no number
+		 * there: that is not the toolstack taking the device
+		 * away, which removes the whole directory.
+		 */
+		if (!xenbus_exists(XBT_NIL, dev->otherend, "")) {
+			gone = true;			/* row 16 */
 			break;
-		fallthrough;				/* row 15 */
-	case XenbusStateUnknown:			/* row 16 */
-		mutex_unlock(&be->lock);
-		/* The toolstack took the device away: remove() runs now. */
-		device_unregister(&dev->dev);
-		return;
+		}
+		fallthrough;
 	case XenbusStateInitWait:			/* row 17 */
 	case XenbusStateReconfigured:
 	default:
@@ -833,6 +841,9 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		break;
 	}
 	mutex_unlock(&be->lock);
+	/* The toolstack took the device away: remove() runs now. */
+	if (gone)
+		device_unregister(&dev->dev);
 }
 
 static void xnb_unwatch(struct xenbus_watch *w)

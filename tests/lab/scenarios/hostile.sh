@@ -520,6 +520,7 @@ run_group() {
 		[ "$id" = 43 ] && ctrl_flood_check "$samples"
 		[ "$id" = 45 ] && case45 "$rsamples"
 		[ "$id" = netconsole ] && netconsole_check
+		case $id in 49|50|51) hc2_judge "$id" ;; esac
 		[ -n "$why" ] && cwhy="${cwhy:+$cwhy; }group [$ids]: $why"
 		if [ -z "$cwhy" ]; then case_result "$id" PASS; else case_result "$id" FAIL "$cwhy"; fi
 	done
@@ -985,6 +986,248 @@ case44() {
 	done
 }
 
+# ---- cases 49, 50, 51: churn on a live connection ------------------------
+# Each case's hook (hc49, hc50, hc51) starts hc2_start's sampler, which
+# writes the fields of cases 35/36/39's (phase:ping:rtt:kmsg:slab:
+# sunreclaim:uptime, for xs_phase) to /run/hostile-hc2-samples and
+# pings g1 in the case's phases; the hook's _undo stops it and whatever
+# else the hook started; hc2_judge judges the case from dom0's side.
+HC2_BG="" HC2_JOB="" HC2_N0=0 HC2_IFINDEX=""
+# What dom0's log must not show while one of these cases plays.
+HC2_BAD_RE='WARNING:|Call Trace|BUG:|Oops|soft lockup|hard LOCKUP|rcu.*stall|hung task'
+# hc2_start PHASES: the sampler; PHASES a regex of the phases in which
+# g1 is pinged.
+hc2_start() {
+	HC2_N0=$(dmesg | wc -l) HC2_JOB=""
+	( while :; do
+		ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
+		pg=- rtt=-
+		if [[ $ph =~ ^($1)$ ]]; then
+			rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
+			if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi
+		fi
+		echo "$ph:$pg:$rtt:$(kmsg_seq):$(awk '/^Slab:/ {s = $2} /^SUnreclaim:/ {u = $2} END {print s ":" u}' /proc/meminfo):$(cut -d' ' -f1 /proc/uptime)"
+		sleep 0.5
+	  done ) > /run/hostile-hc2-samples &
+	HC2_BG=$!
+}
+hc2_stop() {
+	local p
+	for p in $HC2_BG $HC2_JOB; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	HC2_BG="" HC2_JOB=""
+}
+# Case 49: dom0 sends to 224.0.0.251 (listed) and 224.0.0.252 while the
+# program's phase is mcast-on, as for case 15.
+hc49() {
+	hc2_start mcchurn
+	( while :; do
+		case $(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null) in
+		mcast-on)
+			ping -c1 -W1 -I xenbr0 224.0.0.251 >/dev/null 2>&1
+			ping -c1 -W1 -I xenbr0 224.0.0.252 >/dev/null 2>&1 ;;
+		*) sleep 0.3 ;;
+		esac
+	  done ) &
+	HC2_JOB=$!
+}
+hc49_undo() { hc2_stop; }
+# Case 50: the netdev's ifindex, which a device unregistered (and made
+# anew) would not keep.
+hc50() {
+	hc2_start badstate
+	HC2_IFINDEX=$(cat "/sys/class/net/$2/ifindex" 2>/dev/null || echo none)
+}
+hc50_undo() { hc2_stop; }
+# Case 51: dom0 knows the program's address (192.0.2.99) as the hostile
+# vif's MAC, so that it can send to it without ARP (the program answers
+# none); hc51_job does dom0's side of the program's phases.
+HC51_IP=192.0.2.99
+hc51() {
+	local mac
+	rm -f /run/hostile-hc51-snd
+	: > /run/hostile-hc51
+	hc2_start 'mq-.*'
+	mac=$(xenstore-read "/local/domain/0/backend/vif/$HD/$1/mac" 2>/dev/null)
+	ip neigh replace "$HC51_IP" lladdr "$mac" dev "${LAB_BRIDGE:-xenbr0}" nud permanent ||
+		lab_log "case 51: no neighbour entry for $HC51_IP ($mac)"
+	command -v tc >/dev/null || lab_log "case 51: no tc: qdisc backlogs read as 0"
+	hc51_job "$2" > /dev/null 2>&1 &
+	HC2_JOB=$!
+}
+hc51_undo() {
+	hc2_stop
+	if [ -s /run/hostile-hc51-snd ]; then
+		kill "$(cat /run/hostile-hc51-snd)" 2>/dev/null
+		rm -f /run/hostile-hc51-snd
+	fi
+	ip neigh del "$HC51_IP" dev "${LAB_BRIDGE:-xenbr0}" 2>/dev/null
+	xenstore-rm "/local/domain/$HD/data/hostile-mq-ack" 2>/dev/null
+	xenstore-rm "/local/domain/$HD/data/hostile-mq-top" 2>/dev/null
+}
+# hc51_qdisc VIF: "<tx queue> <packets queued>" for each child qdisc of
+# VIF's root (mq: parent :1 for tx queue 0, in hex).
+hc51_qdisc() {
+	tc -s qdisc show dev "$1" 2>/dev/null | awk '
+		function hex(s,   i, v) {
+			v = 0; s = tolower(s)
+			for (i = 1; i <= length(s); i++)
+				v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v
+		}
+		/^qdisc / { p = ""; for (i = 1; i < NF; i++) if ($i == "parent") p = $(i + 1) }
+		/^ *backlog / && p ~ /^:[0-9a-f]+$/ { v = $3; sub(/p$/, "", v); print hex(substr(p, 2)) - 1, v + 0 }'
+}
+# hc51_job VIF: from the program's first mq-fill phase until its phases
+# end, dom0 pings the program's address every 2 ms (1000-octet packets:
+# the Toeplitz table steers them all to the queue it names).  In each
+# mq-fill phase, once dom0 sees packets wait for the queue the program
+# names (data/hostile-mq-top) in our driver's queue (debugfs) and, the
+# netdev queue stopped, in its qdisc (stock: the qdisc), or after 3 s,
+# it writes what it saw to data/hostile-mq-ack and /run/hostile-hc51
+# ("fill QUEUE RX_SKBS BACKLOG"); 1-2 s into each mq-flow phase (after
+# a reconnect), the real tx queue count and the packets left in the
+# qdiscs of the queues beyond it ("flow REAL STALE").
+hc51_job() {
+	local vif=$1 ph last="" t0=0 done_=0 top rx bl q dbg="" snd real stale
+	local dp=/local/domain/$HD/data
+	if [ "$NETBACK" = ours ]; then
+		mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+		dbg=/sys/kernel/debug/xen-netback/$(basename "$(readlink -f "/sys/class/net/$vif/device")")
+	fi
+	lab_wait 120 phase_is mq-fill || return 0
+	ping -q -i 0.002 -s 1000 -W 1 "$HC51_IP" >/dev/null 2>&1 &
+	snd=$!
+	echo "$snd" > /run/hostile-hc51-snd
+	while ph=$(xenstore-read "$dp/hostile-phase" 2>/dev/null); do
+		case $ph in mq-*) ;; *) break ;; esac
+		[ "$ph" = "$last" ] || { t0=$SECONDS done_=0 last=$ph; }
+		if [ "$ph" = mq-fill ] && [ "$done_" = 0 ]; then
+			top=$(xenstore-read "$dp/hostile-mq-top" 2>/dev/null || echo 0)
+			rx=-
+			[ -n "$dbg" ] && rx=$(sed -n 's/.* rx_skbs \([0-9]*\).*/\1/p' "$dbg/io_ring_q$top" 2>/dev/null)
+			bl=$(hc51_qdisc "$vif" | awk -v q="$top" '$1 == q { s = $2 } END { print s + 0 }')
+			q=0
+			case ${rx:--} in -) ;; *) q=$rx ;; esac
+			# Both the driver's queue and the qdisc behind it (ours),
+			# or 3 s: whatever waits then.
+			if { [ "$q" -gt 0 ] || [ -z "$dbg" ]; } && [ "$bl" -gt 0 ] ||
+				[ $((SECONDS - t0)) -ge 3 ]; then
+				echo "fill $top ${rx:--} $bl" >> /run/hostile-hc51
+				xenstore-write "$dp/hostile-mq-ack" "queue $top: rx_skbs ${rx:--}, qdisc backlog $bl"
+				done_=1
+			fi
+		elif [ "$ph" = mq-flow ] && [ "$done_" = 0 ] && [ $((SECONDS - t0)) -ge 2 ]; then
+			real=$(find "/sys/class/net/$vif/queues" -maxdepth 1 -name 'tx-*' | wc -l)
+			stale=$(hc51_qdisc "$vif" | awk -v r="$real" '$1 >= r { s += $2 } END { print s + 0 }')
+			echo "flow $real $stale" >> /run/hostile-hc51
+			done_=1
+		fi
+		sleep 0.2
+	done
+	kill "$snd" 2>/dev/null
+	wait "$snd" 2>/dev/null
+	rm -f /run/hostile-hc51-snd
+}
+# hc2_judge ID: dom0's checks of case 49, 50 or 51; appends to cwhy.
+# All three: dom0 logs no warning, oops, lockup or RCU stall while the
+# case plays, and g1 answers at least half of dom0's pings in the
+# case's phases, each within 1 s (ping_judge).
+# 49 (phase mcchurn): SUnreclaim, where the list's entries and those
+# freed after a grace period live, grows by HOSTILE_CHURN_SLAB_MAX_KB
+# at most (2048) over the phase; the log by 20 records plus 3 a second
+# (HOSTILE_CHURN_LOG_MAX: the vif's budget for its "flooding multicast"
+# line is 10 per 5 s).
+# 50 (phase badstate): the log grows as in 35 (20 records plus one a
+# second, HOSTILE_XS_LOG_MAX); the netdev is the one the case began with
+# (same ifindex: never unregistered) and the backend ends Connected.
+# 51 (phases mq-*): dom0 saw packets wait for the last queue before each
+# reconnect (our driver: its queue in debugfs or the qdisc; stock: the
+# qdisc, reported only); after each, no packet is left in the qdisc of
+# a queue beyond the real count; no "selects TX queue" (the core
+# capping a queue the driver chose) or "Invalid queue" line; SUnreclaim
+# at the end within HOSTILE_CHURN_SLAB_MAX_KB of its start.
+hc2_judge() {
+	local id=$1 samples hits n a mx lines slab sunr secs whole lmax now st l top rx bl
+	samples=$(tr '\n' ' ' < /run/hostile-hc2-samples 2>/dev/null)
+	lab_log "case $id samples (phase:ping:rtt:kmsg:slab:sunreclaim:uptime): $samples"
+	hits=$(dmesg | tail -n +$((HC2_N0 + 1)) | grep -E "$HC2_BAD_RE" | head -n 2 | tr '\n' ' ')
+	[ -z "$hits" ] || cwhy="${cwhy:+$cwhy; }kernel log: $hits"
+	case $id in
+	49|50)
+		l=mcchurn
+		[ "$id" = 50 ] && l=badstate
+		# shellcheck disable=SC2046 # xs_phase prints the fields to split
+		set -- $(xs_phase "$samples" "$l")
+		n=$1 a=$2 mx=$3 lines=$4 slab=$5 sunr=$6 secs=$7 whole=$8
+		lab_log "case $id ($l, $secs s): kernel log $lines records, Slab $slab kB, SUnreclaim $sunr kB more; g1 answered $a/$n pings, max RTT $mx ms"
+		echo "XNB-METRIC hostile case$id phase=$l seconds=$secs log_records=$lines slab_kb=$slab sunreclaim_kb=$sunr pings=$a/$n max_rtt_ms=$mx"
+		if [ "$whole" != 1 ]; then
+			cwhy="${cwhy:+$cwhy; }phase $l not seen whole by the sampler"
+		else
+			ping_judge "$l" "$a" "$n" "$mx"
+		fi
+		;;
+	esac
+	case $id in
+	49)
+		[ "$whole" != 1 ] || [ "$sunr" -le "${HOSTILE_CHURN_SLAB_MAX_KB:-2048}" ] ||
+			cwhy="${cwhy:+$cwhy; }mcchurn: SUnreclaim grew by $sunr kB (max ${HOSTILE_CHURN_SLAB_MAX_KB:-2048})"
+		lmax=${HOSTILE_CHURN_LOG_MAX:-$(awk -v s="$secs" 'BEGIN { printf "%d", 20 + 3 * s }')}
+		[ "$lines" -le "$lmax" ] ||
+			cwhy="${cwhy:+$cwhy; }mcchurn: dom0's kernel log grew by $lines records in $secs s (max $lmax)" ;;
+	50)
+		lmax=${HOSTILE_XS_LOG_MAX:-$(awk -v s="$secs" 'BEGIN { printf "%d", 20 + s }')}
+		[ "$lines" -le "$lmax" ] ||
+			cwhy="${cwhy:+$cwhy; }badstate: dom0's kernel log grew by $lines records in $secs s (max $lmax)"
+		now=$(cat "/sys/class/net/$VIF/ifindex" 2>/dev/null || echo none)
+		st=$(xenstore-read "/local/domain/0/backend/vif/$HD/$DEV/state" 2>/dev/null)
+		lab_log "case 50: $VIF ifindex $HC2_IFINDEX -> $now, backend state ${st:-none}"
+		if [ "$now" != "$HC2_IFINDEX" ] || [ "$st" != 4 ]; then
+			cwhy="${cwhy:+$cwhy; }$VIF ifindex $HC2_IFINDEX -> $now, backend state ${st:-none} (want the same netdev, Connected)"
+			# The next group needs a vif that works.
+			fresh=1
+		fi ;;
+	51)
+		# shellcheck disable=SC2046 # the three fields
+		set -- $(echo "$samples" | tr ' ' '\n' | awk -F: '$1 ~ /^mq-/ {
+			n++; if ($2 == "y") { a++; if ($3 + 0 > mx) mx = $3 + 0 } }
+			END { printf "%d %d %s\n", n, a + 0, a ? mx : "-" }')
+		n=$1 a=$2 mx=$3
+		# shellcheck disable=SC2046 # first and last SUnreclaim
+		set -- $(echo "$samples" | tr ' ' '\n' | awk -F: 'NF >= 7 { if (!h) { f = $6; h = 1 } l = $6 } END { print f + 0, l + 0 }')
+		sunr=$(($2 - $1))
+		lab_log "case 51: $(tr '\n' ';' < /run/hostile-hc51 2>/dev/null) SUnreclaim $sunr kB more at the end; g1 answered $a/$n pings, max RTT $mx ms"
+		echo "XNB-METRIC hostile case51 sunreclaim_kb=$sunr pings=$a/$n max_rtt_ms=$mx $(tr ' \n' '_ ' < /run/hostile-hc51 2>/dev/null)"
+		ping_judge mq "$a" "$n" "$mx"
+		[ "$sunr" -le "${HOSTILE_CHURN_SLAB_MAX_KB:-2048}" ] ||
+			cwhy="${cwhy:+$cwhy; }SUnreclaim $sunr kB above its start after the reconnects (max ${HOSTILE_CHURN_SLAB_MAX_KB:-2048})"
+		grep -q '^fill ' /run/hostile-hc51 2>/dev/null ||
+			cwhy="${cwhy:+$cwhy; }dom0 saw no mq-fill phase"
+		grep -q '^flow ' /run/hostile-hc51 2>/dev/null ||
+			cwhy="${cwhy:+$cwhy; }dom0 saw no mq-flow phase"
+		# "fill QUEUE RX_SKBS BACKLOG" and "flow REAL STALE"
+		while read -r l top rx bl; do
+			case $l:$rx in
+			fill:|fill:-) rx=0 ;;
+			esac
+			case $l in
+			fill)
+				if [ "$NETBACK" = ours ] && [ "$rx" = 0 ] && [ "${bl:-0}" = 0 ]; then
+					cwhy="${cwhy:+$cwhy; }nothing waited for queue $top before the reconnect: the removal went untested"
+				fi ;;
+			flow)
+				[ "${rx:-0}" = 0 ] ||
+					cwhy="${cwhy:+$cwhy; }$rx packets left in the qdiscs of tx queues $top and up after the reconnect" ;;
+			esac
+		done < /run/hostile-hc51
+		hits=$(dmesg | tail -n +$((HC2_N0 + 1)) | grep -E 'selects TX queue|Invalid queue' | head -n 2 | tr '\n' ' ')
+		[ -z "$hits" ] || cwhy="${cwhy:+$cwhy; }kernel log: $hits" ;;
+	esac
+}
+
 # Time kept back for the random run and the baseline comparison.
 R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 # Groups: cases that leave the vif up, then at most one fatal case last.
@@ -993,7 +1236,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 43 35,36,39 45 27 27w 28 33 38 40 44 41,42"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 43 35,36,39 45 27 27w 28 33 38 40 44 41,42 49 50 51"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
@@ -1006,6 +1249,9 @@ for g in $GROUPS_; do
 	27w) run_group 27w rate_wrap ;;
 	40) run_group 40 gso_segs_64 ;;
 	44) run_group 44 gso_sink ;;
+	49) run_group 49 hc49 ;;
+	50) run_group 50 hc50 ;;
+	51) run_group 51 hc51 ;;
 	netconsole) run_group netconsole ctrl_rate_off "--ctrl-stream $NC_SECS" ;;
 	*) run_group "$ids" ;;
 	esac
