@@ -113,4 +113,7 @@ int grant_page(int seconds);
 int foreign_send(int domid, uint32_t gref, const char *ip, int port,
 		 int pages);
 
+/* cases_flood.c: floods of valid frames beside a neighbour */
+enum hostile_end case_udp_flood(struct fe *f);
+
 #endif

@@ -105,6 +105,7 @@ static const struct hostile_case cases[] = {
 	{ 42, case_gso_by_frags, END_FATAL, C, "GSO size 0xffff (GSO_BY_FRAGS)" },
 	{ 43, case_ctrl_flood, END_UP, I, "control ring kept full for 30 s" },
 	{ 44, case_gso_flood, END_UP, C, "64 KiB GSO of 1..48-byte segments beside a neighbour" },
+	{ 52, case_udp_flood, END_UP, I, "valid 64 B UDP floods on every queue beside a neighbour" },
 };
 
 #undef C
