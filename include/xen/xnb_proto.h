@@ -831,9 +831,9 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * one active, which starts a new turn.  Only the packet that crosses a
  * limit still goes, so a pass moves at most XNB_PASS_MAX_SLOTS, whatever
  * the budget and however many vifs the group serves; what it took past
- * its turn's share, its queue owes its next turns (xnb_pass_debt()).  The queues not
- * reached stay at the head of the list and come first in the next poll:
- * the list is the round-robin cursor.  A slot carries at most a page: a
+ * its turn's share, its queue owes its next turns (xnb_pass_debt()).
+ * The queues not reached stay at the head of the list and come first in
+ * the next poll: the list is the round-robin cursor.  A slot carries at most a page: a
  * pass copies at most XNB_PASS_MAX_SLOTS pages.  A guest
  * TX packet is charged xnb_tx_charge(), its slots or more: what the pass
  * counts is a bound of its work, the segments a GSO packet makes too.
@@ -956,18 +956,18 @@ struct xnb_pass_ways {
  * turns a queue gets its share and no more, however large its packets
  * are charged (xnb_tx_charge()).  A debt of @share or more takes the
  * whole way, which sits the turn out; the rest stays owed for the next
- * turns.  A cut one goes on with what each way
- * has left, @share at most: a way that had its share, or stopped short
- * of its limit, has none left and sits the rest of the turn out (a new
- * share there would keep the queue at the head of the list for good);
- * the debt waits for the next new turn.
- * A queue @alone starts a new turn every pass, cut or not, and owes
- * nothing: the rest and the debt keep its turns fair to the others,
- * and there are none; carried, a way
- * done while the other's rest drains would sit out with work and the
- * cap mostly unused (at budget=1024 a lone queue receiving GSO packets
- * while it sends ACKs got less RX than at 64).  A queue that joins
- * meanwhile waits no longer than behind a turn begun as it joined.
+ * turns.  A cut one goes on with what each way has left, @share at
+ * most: a way that had its share, or stopped short of its limit, has
+ * none left and sits the rest of the turn out (a new share there would
+ * keep the queue at the head of the list for good); the debt waits for
+ * the next new turn.  A queue @alone starts a new turn every pass, cut
+ * or not, and owes nothing: the rest and the debt keep its turns fair
+ * to the others, and there are none; carried, a way done while the
+ * other's rest drains would sit out with work and the cap mostly
+ * unused (at budget=1024 a lone queue receiving GSO packets while it
+ * sends ACKs got less RX than at 64), and a debt would only idle it.
+ * A queue that joins meanwhile waits no longer than behind a turn begun
+ * as it joined.
  *
  * Context: Any context; no locks, no sleeping.
  * Return: the more of @way's two, what the turn is given (and its vif

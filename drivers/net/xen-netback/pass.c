@@ -279,8 +279,8 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * goes whole, and its queue's next turns are that much shorter, or
  * move nothing, until the excess is paid (deficit round robin: a GSO
  * packet charged many times a share costs its queue as many turns).
- * Either way, or when the pass stopped with
- * queues left, the poll keeps the group scheduled (xnb_group_run).
+ * Either way, or when the pass stopped with queues left, the poll keeps
+ * the group scheduled (xnb_group_run).
  *
  * tests/unit/test_pass_model.c's model_pass() mirrors this loop, with
  * xnb_group_pop() and xnb_group_serve(): change them together.
