@@ -896,9 +896,10 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * with its rest (xnb_pass_turn_left()), unless its queue is the only
  * one active, which starts a new turn.  Only the packet that crosses a
  * limit still goes, so a pass moves at most XNB_PASS_MAX_SLOTS, whatever
- * the budget and however many vifs the group serves.  The queues not
- * reached stay at the head of the list and come first in the next poll:
- * the list is the round-robin cursor.  A slot carries at most a page: a
+ * the budget and however many vifs the group serves; what it took past
+ * its turn's share, its queue owes its next turns (xnb_pass_debt()).
+ * The queues not reached stay at the head of the list and come first in
+ * the next poll: the list is the round-robin cursor.  A slot carries at most a page: a
  * pass copies at most XNB_PASS_MAX_SLOTS pages.  A guest
  * TX packet is charged xnb_tx_charge(), its slots or more: what the pass
  * counts is a bound of its work, the segments a GSO packet makes too.
@@ -996,6 +997,14 @@ struct xnb_pass_ways {
 	u32 tx;
 };
 
+/*
+ * The most a queue owes each way (xnb_pass_debt()): a pass's worth,
+ * more than any packet's excess over a share at the vif's default
+ * gso_max_segs (a packet is charged 171 slots at most, xnb_tx_charge()),
+ * and what a queue repays in 4 turns at the default budget.
+ */
+#define XNB_PASS_DEBT_MAX	XNB_PASS_SLOTS
+
 /**
  * xnb_pass_turn_share() - A turn's share, each way.
  * @left: what the queue's last turn, cut, has left each way (both 0:
@@ -1003,26 +1012,58 @@ struct xnb_pass_ways {
  * @share: the vif's share for the queue (xnb_queue_share())
  * @alone: no other queue of the group is active (on its list, waiting
  *	or put back in this pass): none waits for this one's turn to end
+ * @debt: what the queue's past turns spent past their share each way
+ *	(xnb_pass_debt()); a new turn pays from it, @alone clears it
  * @way: set to the turn's share each way
  *
- * A new turn has @share each way.  A cut one goes on with what each way
- * has left, @share at most: a way that had its share, or stopped short
- * of its limit, has none left and sits the rest of the turn out (a new
- * share there would keep the queue at the head of the list for good).
- * A queue @alone starts a new turn every pass, cut or not: the rest
- * keeps its turn fair to the others, and there are none; carried, a way
- * done while the other's rest drains would sit out with work and the
- * cap mostly unused (at budget=1024 a lone queue receiving GSO packets
- * while it sends ACKs got less RX than at 64).  A queue that joins
- * meanwhile waits no longer than behind a turn begun as it joined.
+ * A new turn has @share each way, less the queue's @debt that way: the
+ * packet that crossed a past turn's share went whole, and what it took
+ * past the share is paid back here (deficit round robin), so over its
+ * turns a queue gets its share and no more, however large its packets
+ * are charged (xnb_tx_charge()).  A debt of @share or more takes the
+ * whole way, which sits the turn out; the rest stays owed for the next
+ * turns.  A cut one goes on with what each way has left, @share at
+ * most: a way that had its share, or stopped short of its limit, has
+ * none left and sits the rest of the turn out (a new share there would
+ * keep the queue at the head of the list for good); the debt waits for
+ * the next new turn.  A queue @alone starts a new turn every pass, cut
+ * or not, and owes nothing: the rest and the debt keep its turns fair
+ * to the others, and there are none; carried, a way done while the
+ * other's rest drains would sit out with work and the cap mostly
+ * unused (at budget=1024 a lone queue receiving GSO packets while it
+ * sends ACKs got less RX than at 64), and a debt would only idle it.
+ * A queue that joins meanwhile waits no longer than behind a turn begun
+ * as it joined.
  *
  * Context: Any context; no locks, no sleeping.
  * Return: the more of @way's two, what the turn is given (and its vif
- * charged) before the cap clips it (xnb_pass_turn_slots()); not 0 when
- * @share is not.
+ * charged) before the cap clips it (xnb_pass_turn_slots()); 0 when the
+ * debt took both ways: the turn moves nothing.
  */
 u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
-			bool alone, struct xnb_pass_ways *way);
+			bool alone, struct xnb_pass_ways *debt,
+			struct xnb_pass_ways *way);
+
+/**
+ * xnb_pass_debt() - What a queue owes after one way of a turn.
+ * @debt: what it owed that way before (xnb_pass_turn_share() took the
+ *	turn's payment from it already)
+ * @share: the way's share of the turn (xnb_pass_turn_share())
+ * @used: the slots the way used, each packet as it was charged
+ *
+ * Asked for each way once both had their go.  A turn stops once it
+ * used its share, but the packet that crosses it still goes whole:
+ * what it used past @share is owed, and paid from the queue's next
+ * turns.  Owed at most XNB_PASS_DEBT_MAX: a packet charged more (a GSO
+ * packet under a gso_max_segs the admin raised) costs its queue that
+ * much.  A queue keeps what it owes while idle: one that drains between
+ * its packets would otherwise owe nothing each time it comes back.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: @debt plus what @used is past @share, XNB_PASS_DEBT_MAX at
+ * most.
+ */
+u32 xnb_pass_debt(u32 debt, u32 share, u32 used);
 
 /**
  * xnb_pass_turn_left() - What one way of a turn has left once cut.

@@ -118,5 +118,7 @@ int foreign_send(int domid, uint32_t gref, const char *ip, int port,
 enum hostile_end case_mcast_churn(struct fe *f);
 enum hostile_end case_state_garbage(struct fe *f);
 enum hostile_end case_fewer_queues(struct fe *f);
+/* cases_flood.c: floods of valid frames beside a neighbour */
+enum hostile_end case_udp_flood(struct fe *f);
 
 #endif

@@ -109,6 +109,7 @@ static const struct hostile_case cases[] = {
 	{ 49, case_mcast_churn, END_UP, I, "multicast ADD/DEL churn at the bound for 20 s" },
 	{ 50, case_state_garbage, END_UP, C, "own state deleted or no number while frames flow" },
 	{ 51, case_fewer_queues, END_UP, I, "fewer queues at reconnect, mapping naming removed ones" },
+	{ 52, case_udp_flood, END_UP, I, "valid 64 B UDP floods on every queue beside a neighbour" },
 };
 
 #undef C

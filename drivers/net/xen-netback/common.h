@@ -352,11 +352,12 @@ struct xnb_backoff {
  *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
  *    worked, flush_group, load, settle_node, the stats' writes,
  *    rx_done_pkts, rx_done_slots, rxmod, net_dim's calls on rx_dim and
- *    arming rx_notify_timer) and turn_left: the
+ *    arming rx_notify_timer), turn_left and turn_debt: the
  *    pass of the queue's group, which holds that group's pass lock
  *    (pass_busy); while the queue is in no group, the xenbus thread.
- *    Except turn_left, which every attach clears under xnb_assign_mutex
- *    and the new group's lock, before it publishes the group: the
+ *    Except turn_left and turn_debt, which every attach clears under
+ *    xnb_assign_mutex and the new group's lock, before it publishes
+ *    the group (a reconnect or a move owes nothing): the
  *    xenbus thread's, and the balancer's and a regroup's moves, each
  *    after its detach.  A detach waits for the group's poll
  *    (xnb_group_sync), so the pass and these never overlap.
@@ -407,6 +408,7 @@ struct xnb_queue {
 	u32 share_pass;			/* group->pass_seq of its last turn */
 	u32 share_slots;		/* the slots it was given then */
 	struct xnb_pass_ways turn_left;	/* a cut turn's rest (see above) */
+	struct xnb_pass_ways turn_debt;	/* spent past its shares, owed */
 
 	/* Guest TX ring and its per-slot answers, by ring index. */
 	struct xen_netif_tx_back_ring tx;

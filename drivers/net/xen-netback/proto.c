@@ -714,17 +714,41 @@ u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share)
 	return share < left ? share : left;
 }
 
-u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
-			bool alone, struct xnb_pass_ways *way)
+/* One way of a new turn: @share less what is owed, paid from *@debt. */
+static u32 xnb_pass_pay(u32 share, u32 *debt)
 {
-	if (!alone && (left->rx || left->tx)) {
+	u32 paid = *debt < share ? *debt : share;
+
+	*debt -= paid;
+	return share - paid;
+}
+
+u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
+			bool alone, struct xnb_pass_ways *debt,
+			struct xnb_pass_ways *way)
+{
+	if (alone) {
+		*debt = (struct xnb_pass_ways){};
+		way->rx = share;
+		way->tx = share;
+	} else if (left->rx || left->tx) {
 		way->rx = left->rx < share ? left->rx : share;
 		way->tx = left->tx < share ? left->tx : share;
 	} else {
-		way->rx = share;
-		way->tx = share;
+		way->rx = xnb_pass_pay(share, &debt->rx);
+		way->tx = xnb_pass_pay(share, &debt->tx);
 	}
 	return way->rx > way->tx ? way->rx : way->tx;
+}
+
+u32 xnb_pass_debt(u32 debt, u32 share, u32 used)
+{
+	if (debt > XNB_PASS_DEBT_MAX)
+		debt = XNB_PASS_DEBT_MAX;
+	if (used > share)
+		debt += used - share < XNB_PASS_DEBT_MAX - debt ?
+			used - share : XNB_PASS_DEBT_MAX - debt;
+	return debt;
 }
 
 u32 xnb_pass_turn_left(u32 share, u32 limit, u32 used)
