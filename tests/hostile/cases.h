@@ -113,4 +113,9 @@ int grant_page(int seconds);
 int foreign_send(int domid, uint32_t gref, const char *ip, int port,
 		 int pages);
 
+/* cases_ring.c: the ring pages and the fields dom0 writes */
+enum hostile_end case_grant_alias(struct fe *f);
+enum hostile_end case_ring_rewrite(struct fe *f);
+enum hostile_end case_rx_flap(struct fe *f);
+
 #endif

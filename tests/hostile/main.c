@@ -105,6 +105,9 @@ static const struct hostile_case cases[] = {
 	{ 42, case_gso_by_frags, END_FATAL, C, "GSO size 0xffff (GSO_BY_FRAGS)" },
 	{ 43, case_ctrl_flood, END_UP, I, "control ring kept full for 30 s" },
 	{ 44, case_gso_flood, END_UP, C, "64 KiB GSO of 1..48-byte segments beside a neighbour" },
+	{ 46, case_grant_alias, END_FATAL, I, "one grant as two rings, RX buffers on ring pages" },
+	{ 47, case_ring_rewrite, END_UP, C, "rsp_prod, req_event, rsp_event rewritten under traffic" },
+	{ 48, case_rx_flap, END_UP, I, "RX buffers withheld and posted, stall flapping" },
 };
 
 #undef C
