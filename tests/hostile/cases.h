@@ -120,5 +120,9 @@ enum hostile_end case_state_garbage(struct fe *f);
 enum hostile_end case_fewer_queues(struct fe *f);
 /* cases_flood.c: floods of valid frames beside a neighbour */
 enum hostile_end case_udp_flood(struct fe *f);
+/* cases_ring.c: the ring pages and the fields dom0 writes */
+enum hostile_end case_grant_alias(struct fe *f);
+enum hostile_end case_ring_rewrite(struct fe *f);
+enum hostile_end case_rx_flap(struct fe *f);
 
 #endif

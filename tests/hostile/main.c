@@ -110,6 +110,9 @@ static const struct hostile_case cases[] = {
 	{ 50, case_state_garbage, END_UP, C, "own state deleted or no number while frames flow" },
 	{ 51, case_fewer_queues, END_UP, I, "fewer queues at reconnect, mapping naming removed ones" },
 	{ 52, case_udp_flood, END_UP, I, "valid 64 B UDP floods on every queue beside a neighbour" },
+	{ 46, case_grant_alias, END_FATAL, I, "one grant as two rings, RX buffers on ring pages" },
+	{ 47, case_ring_rewrite, END_UP, C, "rsp_prod, req_event, rsp_event rewritten under traffic" },
+	{ 48, case_rx_flap, END_UP, I, "RX buffers withheld and posted, stall flapping" },
 };
 
 #undef C

@@ -53,6 +53,15 @@
 # dom0 must not hang nor log a lockup or stall.  The control ring's
 # budget is off for that group (ctrl_rate=0), so that the stream writes
 # the hash seqlock as fast as dom0 serves it; restored after.
+# Cases 46-48: one grant offered as two rings (TX and RX, two queues',
+# control and TX) is connected and served; dom0's copy into an RX buffer
+# that is a ring page is one more guest write to that page (the vif goes
+# on while the indices it writes are possible, and is disabled once one
+# is not: 46, fatal); a guest rewriting rsp_prod, req_event and
+# rsp_event under traffic gets at most a notification a packet, at
+# little CPU (47); RX buffers withheld and posted as fast as the stall
+# detection turns log a few lines and queue a bounded amount (48).
+# dom0 sends to the guest all through 47 and 48 (rxflood_start).
 H=20
 HG=g$H
 pass=0 fail=0 failed=""
@@ -514,6 +523,7 @@ run_group() {
 		[ "$id" = 28 ] && case28 "$samples"
 		[ "$id" = 44 ] && case44
 		[ "$id" = 52 ] && case52
+		case $id in 46) case46 ;; 47) case47 ;; 48) case48 ;; esac
 		[ "$id" = 40 ] && [ "$GSO_SEGS" != 64 ] &&
 			cwhy="${cwhy:+$cwhy; }gso_max_segs of $VIF not lowered to 64: 40b did not test the limit"
 		case $id in 35|36|39) xs_case "$id" "$xsamples" "$attach39" ;; esac
@@ -1364,6 +1374,245 @@ case52() {
 	[ -z "$res" ] || cwhy="${cwhy:+$cwhy; }flood-64: $(echo "$res" | tr '\n' ';')"
 }
 
+# splat_since_group: a warning, oops or BUG in dom0's log since the
+# group began (run_group's n0) fails the case; appends to cwhy.
+splat_since_group() {
+	dmesg | tail -n +$((n0 + 1)) | grep -qE "$SPLAT_RE" &&
+		cwhy="${cwhy:+$cwhy; }a kernel warning while it played"
+}
+
+# case46: beyond its final state (fatal: one "vif disabled" line, carrier
+# off), no warning while one grant served as two rings and dom0's copies
+# landed on ring pages.
+case46() {
+	splat_since_group
+}
+
+# Cases 47 and 48: dom0 sends to the hostile guest all through the
+# group: pings to 192.0.2.99 (every HOSTILE_RXFLOOD_INTERVAL s, 0.005),
+# which a permanent neighbour entry gives the vif's MAC and a static
+# bridge entry sends to the vif alone (to nothing while its carrier is
+# off).
+RXF_BG="" RXF_MAC=""
+rxflood_start() { # DEV VIF
+	local br=${LAB_BRIDGE:-xenbr0} iv=${HOSTILE_RXFLOOD_INTERVAL:-0.005}
+	RXF_BG=""
+	RXF_MAC=$(xenstore-read "/local/domain/0/backend/vif/$HD/$1/mac" 2>/dev/null)
+	if [ -z "$RXF_MAC" ]; then
+		lab_log "$2: no mac in its backend node: no traffic to the guest"
+		return 0
+	fi
+	bridge fdb replace "$RXF_MAC" dev "$2" master static ||
+		lab_log "$2: no static entry for $RXF_MAC on $br"
+	ip neigh replace 192.0.2.99 lladdr "$RXF_MAC" dev "$br" nud permanent ||
+		lab_log "no neighbour entry 192.0.2.99 -> $RXF_MAC"
+	ping -q -i "$iv" -s 200 192.0.2.99 >/dev/null 2>&1 &
+	RXF_BG=$!
+	lab_log "$2: dom0 pings 192.0.2.99 ($RXF_MAC) every $iv s"
+}
+rxflood_stop() { # DEV VIF
+	if [ -n "$RXF_BG" ]; then
+		kill "$RXF_BG" 2>/dev/null
+		wait "$RXF_BG" 2>/dev/null
+	fi
+	ip neigh del 192.0.2.99 dev "${LAB_BRIDGE:-xenbr0}" 2>/dev/null
+	[ -z "$RXF_MAC" ] || bridge fdb del "$RXF_MAC" dev "$2" master 2>/dev/null
+	RXF_BG="" RXF_MAC=""
+}
+
+# Case 47 (hook rwring): rxflood, and every 0.5 s a sample with the
+# program's phase (rw-honest: the fields left to dom0; rw-hostile: the
+# guest rewrites rsp_prod, req_event and rsp_event of both rings):
+# phase:ping:rtt_ms:irqs:rx_notify:packets:busy:total:uptime, g1's ping
+# in those two phases, the vif's interrupts, ethtool's rx_notify ("-"
+# without: stock), the packets dom0 gave the guest (the vif's
+# tx_packets), /proc/stat's busy and total jiffies.
+RW_BG=""
+rw_sample() { # VIF
+	local ph pg rtt nt
+	while :; do
+		ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
+		pg=- rtt=-
+		case $ph in rw-honest|rw-hostile)
+			rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
+			if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi ;;
+		esac
+		nt=$(ethtool -S "$1" 2>/dev/null | awk '$1 == "rx_notify:" { n = $2 } END { print (n == "" ? "-" : n) }')
+		echo "$ph:$pg:$rtt:$(irqs "$1"):$nt:$(cat "/sys/class/net/$1/statistics/tx_packets" 2>/dev/null || echo 0):$(awk '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8) ":" ($2 + $3 + $4 + $5 + $6 + $7 + $8 + $9) }' /proc/stat):$(cut -d' ' -f1 /proc/uptime)"
+		sleep 0.5
+	done
+}
+rwring() {
+	rxflood_start "$1" "$2"
+	rw_sample "$2" > /run/hostile-rw-samples 2>/dev/null &
+	RW_BG=$!
+}
+rwring_undo() {
+	if [ -n "$RW_BG" ]; then
+		kill "$RW_BG" 2>/dev/null
+		wait "$RW_BG" 2>/dev/null
+	fi
+	RW_BG=""
+	rxflood_stop "$1" "$2"
+}
+# rw_window SAMPLES PHASE: case 47's PHASE, from the last sample before
+# it to the first after it: "SAMPLES ANSWERED MAX_RTT IRQS NOTIFY
+# PACKETS BUSY_PCT SECONDS WHOLE", NOTIFY "-" without rx_notify, WHOLE 0
+# when the window has no start or no end.
+rw_window() {
+	echo "$1" | tr ' ' '\n' | awk -F: -v p="$2" '
+		NF >= 9 && !done {
+			if ($1 != p && !inp) { i0 = $4; n0 = $5; k0 = $6; b0 = $7; t0 = $8; u0 = $9; have0 = 1; next }
+			if ($1 == p) {
+				inp = 1; n++
+				if ($2 == "y") { a++; if ($3 + 0 > mx) mx = $3 + 0 }
+				next
+			}
+			done = 1; i1 = $4; n1 = $5; k1 = $6; b1 = $7; t1 = $8; u1 = $9
+		}
+		END {
+			if (!have0 || !done) { print "0 0 - 0 - 0 0 0 0"; exit }
+			nt = (n0 == "-" || n1 == "-") ? "-" : n1 - n0
+			bp = t1 > t0 ? 100 * (b1 - b0) / (t1 - t0) : 0
+			printf "%d %d %s %d %s %d %.1f %.1f 1\n", n, a + 0, a ? mx : "-", i1 - i0, nt, k1 - k0, bp, u1 - u0
+		}'
+}
+# case47: dom0's side of case 47 (rw_window over its samples): while the
+# guest rewrites the fields (rw-hostile) dom0 still gives it packets,
+# sends it at most one notification a packet with our driver (ethtool's
+# rx_notify; HOSTILE_RW_NOTIFY_SLACK, 5, more), is at most
+# HOSTILE_RW_CPU_PTS (35) points busier than while the guest left the
+# fields alone (rw-honest: a dom0 CPU spinning on them would add 50 on
+# the lab's two), and g1 answers at least half of its pings, each within
+# 1 s; no warning.  Appends to cwhy.
+case47() {
+	local smp ph honest_busy="" slack=${HOSTILE_RW_NOTIFY_SLACK:-5} pts=${HOSTILE_RW_CPU_PTS:-35}
+	smp=$(tr '\n' ' ' < /run/hostile-rw-samples 2>/dev/null)
+	lab_log "case 47 samples (phase:ping:rtt:irqs:rx_notify:packets:busy:total:uptime): $smp"
+	for ph in rw-honest rw-hostile; do
+		# shellcheck disable=SC2046 # rw_window prints the fields to split
+		set -- $(rw_window "$smp" "$ph")
+		lab_log "case 47 $ph ($8 s): $6 packets to the guest, $5 notifications, $4 interrupts from it; dom0 busy $7 %; g1 answered $2/$1 pings, max RTT $3 ms"
+		echo "XNB-METRIC hostile case47 phase=$ph seconds=$8 packets=$6 rx_notify=$5 irqs=$4 dom0_busy_pct=$7 pings=$2/$1 max_rtt_ms=$3"
+		if [ "$9" != 1 ]; then
+			cwhy="${cwhy:+$cwhy; }phase $ph not seen whole by the sampler"
+			continue
+		fi
+		if [ "$ph" = rw-honest ]; then
+			honest_busy=$7
+			continue
+		fi
+		ping_judge "$ph" "$2" "$1" "$3"
+		[ "$6" -gt 0 ] || cwhy="${cwhy:+$cwhy; }$ph: dom0 gave the guest no packet"
+		if [ "$5" != - ] && [ "$5" -gt $(($6 + slack)) ]; then
+			cwhy="${cwhy:+$cwhy; }$ph: $5 notifications for $6 packets (more than one a packet)"
+		fi
+		if [ -n "$honest_busy" ] &&
+			! awk -v h="$honest_busy" -v b="$7" -v m="$pts" 'BEGIN { exit !(b + 0 <= h + m) }'; then
+			cwhy="${cwhy:+$cwhy; }$ph: dom0 busy $7 % against $honest_busy % with the fields left alone (max +$pts)"
+		fi
+	done
+	splat_since_group
+}
+
+# Case 48 (hook rxflap): rxflood; the guest learns dom0's
+# rx_stall_timeout_msecs (data/hostile-rx-stall-ms); every 0.25 s a
+# sample with the program's phase (flap-fast: a buffer at a time, each
+# as soon as the last is filled; flap-stall: none for longer than the
+# stall timeout, then a few, three times):
+# phase:carrier:ping:rtt_ms:queued:uptime, queued the bytes (truesize)
+# the vif's queues hold for the guest (our debugfs io_ring files; "-"
+# without).  SUnreclaim before the group, and after the flood stopped.
+FLAP_BG="" FLAP_SUNR0=0 FLAP_END=""
+flap_queued() { # DEV
+	cat "/sys/kernel/debug/xen-netback/vif-$HD-$1"/io_ring_q* 2>/dev/null | awk '
+		{ for (i = 1; i < NF; i++) if ($i == "rx_bytes_queued") { s += $(i + 1); n++ } }
+		END { print (n ? s : "-") }'
+}
+rxflap() {
+	local ms
+	ms=$(cat /sys/module/xen_netback/parameters/rx_stall_timeout_msecs 2>/dev/null || echo 4000)
+	xenstore-write "/local/domain/$HD/data/hostile-rx-stall-ms" "$ms"
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	FLAP_SUNR0=$(awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo)
+	FLAP_END=""
+	rxflood_start "$1" "$2"
+	( while :; do
+		ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
+		pg=- rtt=-
+		case $ph in flap-fast|flap-stall)
+			rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
+			if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi ;;
+		esac
+		echo "$ph:$(carrier "$2"):$pg:$rtt:$(flap_queued "$1"):$(cut -d' ' -f1 /proc/uptime)"
+		sleep 0.25
+	  done ) > /run/hostile-flap-samples &
+	FLAP_BG=$!
+}
+rxflap_undo() {
+	if [ -n "$FLAP_BG" ]; then
+		kill "$FLAP_BG" 2>/dev/null
+		wait "$FLAP_BG" 2>/dev/null
+	fi
+	FLAP_BG=""
+	rxflood_stop "$1" "$2"
+	xenstore-rm "/local/domain/$HD/data/hostile-rx-stall-ms" 2>/dev/null
+	# The program's lingering child posts buffers: what the flood left
+	# queued is the guest's within a moment.
+	sleep 2
+	FLAP_END="$(flap_queued "$1") $(awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo)"
+}
+# case48: dom0's side of case 48 (its samples, its log since the group
+# began): in flap-fast the carrier never went off (a queue that blocks
+# and unblocks every few ms is no stall); in flap-stall it went off and
+# came back; the stall and unstall lines (ours and stock's, and our
+# "suppressed" ones) number HOSTILE_FLAP_LOG_MAX (16) at most: two a
+# round, three rounds, and slack, where a line a transition would be
+# hundreds; with our driver, the bytes queued for the guest never passed
+# rx_queue_bytes by more than 64 KiB and were none once the flood
+# stopped; SUnreclaim grew by HOSTILE_SLAB_MAX_KB (1024) at most; g1
+# answered at least half of its pings, each within 1 s; no warning.
+# Appends to cwhy.
+case48() {
+	local smp n a rtt nfast fastoff off on maxq lines endq endsu limit lmax=${HOSTILE_FLAP_LOG_MAX:-16}
+	smp=$(tr '\n' ' ' < /run/hostile-flap-samples 2>/dev/null)
+	lab_log "case 48 samples (phase:carrier:ping:rtt:queued:uptime): $smp"
+	# shellcheck disable=SC2046 # the fields to split
+	set -- $(echo "$smp" | tr ' ' '\n' | awk -F: '
+		NF >= 6 && $1 ~ /^flap-/ {
+			n++
+			if ($3 == "y") { a++; if ($4 + 0 > mx) mx = $4 + 0 }
+			if ($1 == "flap-fast") { nf++; if ($2 == "0") fo++ }
+			if ($1 == "flap-stall") { if ($2 == "0") off++; if ($2 == "1") on++ }
+			if ($5 != "-") { hq = 1; if ($5 + 0 > mq) mq = $5 + 0 }
+		}
+		END { printf "%d %d %s %d %d %d %d %s\n", n, a + 0, a ? mx : "-", nf + 0, fo + 0, off + 0, on + 0, hq ? mq + 0 : "-" }')
+	n=$1 a=$2 rtt=$3 nfast=$4 fastoff=$5 off=$6 on=$7 maxq=$8
+	lines=$(dmesg | tail -n +$((n0 + 1)) | grep -F "$VIF" |
+		grep -cE 'guest posts no RX buffers|RX buffers back|messages about the guest suppressed|Guest Rx stalled|Guest Rx ready')
+	endq=${FLAP_END%% *} endsu=${FLAP_END##* }
+	lab_log "case 48: carrier off in $fastoff/$nfast flap-fast samples, off $off and on $on in flap-stall's; $lines stall/unstall log lines; most bytes queued $maxq, $endq after; SUnreclaim ${FLAP_SUNR0} -> $endsu kB; g1 answered $a/$n pings, max RTT $rtt ms"
+	echo "XNB-METRIC hostile case48 fast_off=$fastoff/$nfast stall_off=$off stall_on=$on log_lines=$lines max_queued=$maxq end_queued=$endq sunreclaim_kb=$((${endsu:-0} - FLAP_SUNR0)) pings=$a/$n max_rtt_ms=$rtt"
+	[ "$nfast" -gt 0 ] || cwhy="${cwhy:+$cwhy; }the sampler saw no flap-fast phase"
+	[ "$fastoff" -eq 0 ] ||
+		cwhy="${cwhy:+$cwhy; }carrier off in $fastoff flap-fast samples: a queue given a buffer every few ms was taken for stalled"
+	[ "$off" -gt 0 ] || cwhy="${cwhy:+$cwhy; }carrier never off in flap-stall: no stall seen"
+	[ "$on" -gt 0 ] || cwhy="${cwhy:+$cwhy; }carrier never on in flap-stall"
+	[ "$lines" -le "$lmax" ] ||
+		cwhy="${cwhy:+$cwhy; }$lines stall/unstall log lines (max $lmax: not bounded by the stall timeout or the budget)"
+	limit=$(cat /sys/module/xen_netback/parameters/rx_queue_bytes 2>/dev/null)
+	if [ "$maxq" != - ] && [ -n "$limit" ] && [ "$maxq" -gt $((limit + 65536)) ]; then
+		cwhy="${cwhy:+$cwhy; }$maxq bytes queued for the guest (rx_queue_bytes $limit)"
+	fi
+	if [ -n "$endq" ] && [ "$endq" != - ] && [ "$endq" -ne 0 ]; then
+		cwhy="${cwhy:+$cwhy; }$endq bytes still queued for the guest after the flood"
+	fi
+	[ $((${endsu:-0} - FLAP_SUNR0)) -le "${HOSTILE_SLAB_MAX_KB:-1024}" ] ||
+		cwhy="${cwhy:+$cwhy; }SUnreclaim grew by $((${endsu:-0} - FLAP_SUNR0)) kB (max ${HOSTILE_SLAB_MAX_KB:-1024})"
+	ping_judge flap "$a" "$n" "$rtt"
+	splat_since_group
+}
+
 # Time kept back for the random run and the baseline comparison.
 R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 # Groups: cases that leave the vif up, then at most one fatal case last.
@@ -1372,7 +1621,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 43 35,36,39 45 27 27w 28 33 38 40 44 41,42 49 50 51 52"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 43 35,36,39 45 27 27w 28 33 38 40 44 41,42 46 47 48 49 50 51 52"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
@@ -1385,6 +1634,8 @@ for g in $GROUPS_; do
 	27w) run_group 27w rate_wrap ;;
 	40) run_group 40 gso_segs_64 ;;
 	44) run_group 44 gso_sink ;;
+	47) run_group 47 rwring ;;
+	48) run_group 48 rxflap ;;
 	49) run_group 49 hc49 ;;
 	50) run_group 50 hc50 ;;
 	51) run_group 51 hc51 ;;
