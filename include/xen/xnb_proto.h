@@ -899,8 +899,8 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * the budget and however many vifs the group serves; what it took past
  * its turn's share, its queue owes its next turns (xnb_pass_debt()).
  * The queues not reached stay at the head of the list and come first in
- * the next poll: the list is the round-robin cursor.  A slot carries at most a page: a
- * pass copies at most XNB_PASS_MAX_SLOTS pages.  A guest
+ * the next poll: the list is the round-robin cursor.  A slot carries at
+ * most a page: a pass copies at most XNB_PASS_MAX_SLOTS pages.  A guest
  * TX packet is charged xnb_tx_charge(), its slots or more: what the pass
  * counts is a bound of its work, the segments a GSO packet makes too.
  */

@@ -705,10 +705,10 @@ static void model_lone(u32 budget, u32 rx_pkt, u32 tx_pkt, u32 passes,
 	}
 }
 
-/* The review's load: a lone vif of one queue receiving GSO packets (17
- * slots) and sending ACKs (1 slot).  At budget=1024 its turn was cut
- * every pass: RX used its 1024 in five passes, then sat out, with work,
- * the eleven more TX's rest took at NAPI's 64 packets a pass, three
+/* A lone vif of one queue receiving GSO packets (17 slots) and sending
+ * ACKs (1 slot).  Were its turn cut at budget=1024 as a shared queue's
+ * is, RX would use its 1024 in five passes, then sit out, with work, the
+ * eleven more TX's rest takes at NAPI's 64 packets a pass, three
  * quarters of the cap unused: 61 RX slots a pass, less than the 68 at
  * budget=64.  Alone, a queue starts a new turn every pass (204 RX, 52
  * TX): raising the budget never lowers its RX, nor its TX by more than
@@ -719,7 +719,7 @@ static void test_pass_model_lone(void **state)
 	static const struct {
 		u32 rx_pkt, tx_pkt;
 	} c[] = {
-		{ 17, 1 },	/* the review's */
+		{ 17, 1 },	/* GSO in, ACKs out */
 		{ 1, 1 },
 		{ 17, 17 },
 		{ 3, 10 },
@@ -756,7 +756,7 @@ static void test_pass_model_lone(void **state)
 static void test_pass_model_lone_joined(void **state)
 {
 	const struct model_vif rows[] = {
-		{ 1, 1, 17, 1, 0, 0, false },	/* the review's */
+		{ 1, 1, 17, 1, 0, 0, false },	/* GSO in, ACKs out */
 		RX_ONLY(1, 17),
 	};
 	const u32 budget = 1024, napi = 64, bound = budget / napi + 1;
