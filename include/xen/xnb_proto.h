@@ -438,6 +438,25 @@ bool xnb_ring_room(u32 req_cons, u32 rsp_prod_pvt, u32 nr, u32 ring_size);
 bool xnb_ring_sane(u32 req_prod, u32 rsp_prod, u32 ring_size);
 
 /**
+ * xnb_push_notify() - Whether a push of responses must notify the frontend.
+ * @pushed: the response producer index the last push published, the
+ *	backend's own copy
+ * @rsp_prod: the one this push publishes
+ * @rsp_event: the frontend's rsp_event, read after @rsp_prod was published
+ *
+ * The ring's rule: an event when the push crossed the index the frontend
+ * asked to be told at, @rsp_event in (@pushed, @rsp_prod] (the indices
+ * wrap).  The previous index is the backend's own, never the shared
+ * rsp_prod, which the frontend can rewrite: a push of no new responses
+ * (@rsp_prod equal to @pushed) never notifies, whatever the frontend
+ * wrote in either field.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true when the frontend is to be notified.
+ */
+bool xnb_push_notify(u32 pushed, u32 rsp_prod, u32 rsp_event);
+
+/**
  * xnb_tx_parse() - Read one packet from the guest TX ring.
  * @ring: the shared TX ring's entries
  * @ring_size: the ring's size in slots, a power of two
@@ -603,7 +622,7 @@ enum xnb_rxmod_verdict {
  * xnb_rxmod_decide() - Notify the guest now, later, or not at all.
  * @m: the queue's state
  * @asked: this push of the RX ring crossed the guest's rsp_event
- *	(RING_PUSH_RESPONSES_AND_CHECK_NOTIFY said to notify)
+ *	(xnb_ring_push() said to notify)
  * @pkts: packets this push answered (0 for a look without a push: the
  *	queue's timer or a turn)
  * @slots: their ring slots

@@ -348,7 +348,8 @@ struct xnb_backoff {
  *    group or NULL), and compared with rcu_access_pointer() where it
  *    may be changing under another group's lock (the kick's check
  *    under the lock, a sibling's group in the pass's share).
- *  - ring state (tx, rx private indices, tx_id, tx_extra, tx_pkt,
+ *  - ring state (tx, rx private indices, tx_pushed, rx_pushed, tx_id,
+ *    tx_extra, tx_pkt,
  *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
  *    worked, flush_group, load, settle_node, the stats' writes,
  *    rx_done_pkts, rx_done_slots, rxmod, net_dim's calls on rx_dim and
@@ -412,6 +413,7 @@ struct xnb_queue {
 
 	/* Guest TX ring and its per-slot answers, by ring index. */
 	struct xen_netif_tx_back_ring tx;
+	RING_IDX tx_pushed;		/* rsp_prod we last published */
 	unsigned int tx_irq;
 	u16 tx_id[XNB_TX_RING_SIZE];
 	u8 tx_extra[XNB_TX_RING_SIZE];
@@ -421,6 +423,7 @@ struct xnb_queue {
 
 	/* Guest RX ring, its per-slot request ids and queued skbs. */
 	struct xen_netif_rx_back_ring rx;
+	RING_IDX rx_pushed;		/* rsp_prod we last published */
 	unsigned int rx_irq;
 	u16 rx_id[XNB_RX_RING_SIZE];
 	u16 rx_len[XNB_RX_RING_SIZE];
@@ -992,6 +995,36 @@ static inline void xnb_stat_add(struct xnb_queue *q, u64_stats_t *field,
 	u64_stats_update_begin(&q->stats.sync);
 	u64_stats_add(field, v);
 	u64_stats_update_end(&q->stats.sync);
+}
+
+/**
+ * xnb_ring_push() - Publish a back ring's new responses.
+ * @rsp_prod: the shared ring's rsp_prod
+ * @rsp_event: the shared ring's rsp_event
+ * @prod_pvt: the ring's private response producer
+ * @pushed: the rsp_prod the last push published, the backend's own copy
+ *
+ * The ring's push, with the previous producer taken from @pushed: the
+ * shared rsp_prod is the frontend's to rewrite, so a push judged by it
+ * could notify for responses that never came.  Nothing is written when
+ * none came since the last push.
+ *
+ * Context: The ring's one response producer (see struct xnb_queue).
+ * Return: true when the frontend is to be notified (xnb_push_notify()).
+ */
+static inline bool xnb_ring_push(RING_IDX *rsp_prod,
+				 const RING_IDX *rsp_event,
+				 RING_IDX prod_pvt, RING_IDX *pushed)
+{
+	RING_IDX old = *pushed;
+
+	if (prod_pvt == old)
+		return false;
+	*pushed = prod_pvt;
+	virt_wmb();	/* the responses before the index that shows them */
+	WRITE_ONCE(*rsp_prod, prod_pvt);
+	virt_mb();	/* the index out before the guest's rsp_event is read */
+	return xnb_push_notify(old, prod_pvt, READ_ONCE(*rsp_event));
 }
 
 #endif /* XNB_COMMON_H */

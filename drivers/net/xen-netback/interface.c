@@ -569,6 +569,8 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	BACK_RING_ATTACH(&q->rx, rxs, READ_ONCE(rxs->rsp_prod), XEN_PAGE_SIZE);
 
 	q->tx_prod_eoi = q->tx.rsp_prod_pvt;
+	q->tx_pushed = q->tx.rsp_prod_pvt;
+	q->rx_pushed = q->rx.rsp_prod_pvt;
 
 	/* Indices that describe no possible ring: refuse to connect. */
 	if (!xnb_ring_sane(READ_ONCE(txs->req_prod), q->tx.rsp_prod_pvt,

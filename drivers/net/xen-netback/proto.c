@@ -28,6 +28,12 @@ bool xnb_ring_room(u32 req_cons, u32 rsp_prod_pvt, u32 nr, u32 ring_size)
 	return owed <= ring_size && nr <= ring_size - owed;
 }
 
+bool xnb_push_notify(u32 pushed, u32 rsp_prod, u32 rsp_event)
+{
+	/* Unsigned: rsp_event in (pushed, rsp_prod], wrapping. */
+	return rsp_prod - rsp_event < rsp_prod - pushed;
+}
+
 enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
 				  bool held, bool disabled)
 {
