@@ -1424,13 +1424,14 @@ rxflood_stop() { # DEV VIF
 # Case 47 (hook rwring): rxflood, and every 0.5 s a sample with the
 # program's phase (rw-honest: the fields left to dom0; rw-hostile: the
 # guest rewrites rsp_prod, req_event and rsp_event of both rings):
-# phase:ping:rtt_ms:irqs:rx_notify:packets:busy:total:uptime, g1's ping
-# in those two phases, the vif's interrupts, ethtool's rx_notify ("-"
-# without: stock), the packets dom0 gave the guest (the vif's
-# tx_packets), /proc/stat's busy and total jiffies.
+# phase:ping:rtt_ms:irqs:rx_notify:packets:errors:busy:total:uptime,
+# g1's ping in those two phases, the vif's interrupts, ethtool's
+# rx_notify ("-" without: stock), the packets dom0 gave the guest and
+# those it answered with an error (the vif's tx_packets and tx_errors),
+# /proc/stat's busy and total jiffies.
 RW_BG=""
 rw_sample() { # VIF
-	local ph pg rtt nt
+	local ph pg rtt nt st=/sys/class/net/$1/statistics
 	while :; do
 		ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
 		pg=- rtt=-
@@ -1439,7 +1440,7 @@ rw_sample() { # VIF
 			if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi ;;
 		esac
 		nt=$(ethtool -S "$1" 2>/dev/null | awk '$1 == "rx_notify:" { n = $2 } END { print (n == "" ? "-" : n) }')
-		echo "$ph:$pg:$rtt:$(irqs "$1"):$nt:$(cat "/sys/class/net/$1/statistics/tx_packets" 2>/dev/null || echo 0):$(awk '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8) ":" ($2 + $3 + $4 + $5 + $6 + $7 + $8 + $9) }' /proc/stat):$(cut -d' ' -f1 /proc/uptime)"
+		echo "$ph:$pg:$rtt:$(irqs "$1"):$nt:$(cat "$st/tx_packets" 2>/dev/null || echo 0):$(cat "$st/tx_errors" 2>/dev/null || echo 0):$(awk '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8) ":" ($2 + $3 + $4 + $5 + $6 + $7 + $8 + $9) }' /proc/stat):$(cut -d' ' -f1 /proc/uptime)"
 		sleep 0.5
 	done
 }
@@ -1458,62 +1459,60 @@ rwring_undo() {
 }
 # rw_window SAMPLES PHASE: case 47's PHASE, from the last sample before
 # it to the first after it: "SAMPLES ANSWERED MAX_RTT IRQS NOTIFY
-# PACKETS BUSY_PCT SECONDS WHOLE", NOTIFY "-" without rx_notify, WHOLE 0
-# when the window has no start or no end.
+# PACKETS ERRORS BUSY_PCT SECONDS WHOLE", NOTIFY "-" without rx_notify,
+# WHOLE 0 when the window has no start or no end.
 rw_window() {
 	echo "$1" | tr ' ' '\n' | awk -F: -v p="$2" '
-		NF >= 9 && !done {
-			if ($1 != p && !inp) { i0 = $4; n0 = $5; k0 = $6; b0 = $7; t0 = $8; u0 = $9; have0 = 1; next }
+		NF >= 10 && !done {
+			if ($1 != p && !inp) { i0 = $4; n0 = $5; k0 = $6; e0 = $7; b0 = $8; t0 = $9; u0 = $10; have0 = 1; next }
 			if ($1 == p) {
 				inp = 1; n++
 				if ($2 == "y") { a++; if ($3 + 0 > mx) mx = $3 + 0 }
 				next
 			}
-			done = 1; i1 = $4; n1 = $5; k1 = $6; b1 = $7; t1 = $8; u1 = $9
+			done = 1; i1 = $4; n1 = $5; k1 = $6; e1 = $7; b1 = $8; t1 = $9; u1 = $10
 		}
 		END {
-			if (!have0 || !done) { print "0 0 - 0 - 0 0 0 0"; exit }
+			if (!have0 || !done) { print "0 0 - 0 - 0 0 0 0 0"; exit }
 			nt = (n0 == "-" || n1 == "-") ? "-" : n1 - n0
 			bp = t1 > t0 ? 100 * (b1 - b0) / (t1 - t0) : 0
-			printf "%d %d %s %d %s %d %.1f %.1f 1\n", n, a + 0, a ? mx : "-", i1 - i0, nt, k1 - k0, bp, u1 - u0
+			printf "%d %d %s %d %s %d %d %.1f %.1f 1\n", n, a + 0, a ? mx : "-", i1 - i0, nt, k1 - k0, e1 - e0, bp, u1 - u0
 		}'
 }
 # case47: dom0's side of case 47 (rw_window over its samples): while the
 # guest rewrites the fields (rw-hostile) dom0 still gives it packets,
-# sends it at most one notification a push with our driver, a push
-# answering a packet at least: ethtool's rx_notify at most 5/4 of the
-# vif's tx_packets, which misses what was answered with an error or
-# was in flight as the counters were read, plus HOSTILE_RW_NOTIFY_SLACK
-# (5); is at most
-# HOSTILE_RW_CPU_PTS (35) points busier than while the guest left the
-# fields alone (rw-honest: a dom0 CPU spinning on them would add 50 on
-# the lab's two), and g1 answers at least half of its pings, each within
-# 1 s; no warning.  Appends to cwhy.
+# sends it at most one notification a response with our driver
+# (ethtool's rx_notify at most the vif's tx_packets + tx_errors, plus
+# HOSTILE_RW_NOTIFY_SLACK, 5, for counters read at different moments),
+# is at most HOSTILE_RW_CPU_PTS (35) points busier than while the guest
+# left the fields alone (rw-honest: a dom0 CPU spinning on them would
+# add 50 on the lab's two), and g1 answers at least half of its pings,
+# each within 1 s; no warning.  Appends to cwhy.
 case47() {
 	local smp ph honest_busy="" slack=${HOSTILE_RW_NOTIFY_SLACK:-5} pts=${HOSTILE_RW_CPU_PTS:-35}
 	smp=$(tr '\n' ' ' < /run/hostile-rw-samples 2>/dev/null)
-	lab_log "case 47 samples (phase:ping:rtt:irqs:rx_notify:packets:busy:total:uptime): $smp"
+	lab_log "case 47 samples (phase:ping:rtt:irqs:rx_notify:packets:errors:busy:total:uptime): $smp"
 	for ph in rw-honest rw-hostile; do
 		# shellcheck disable=SC2046 # rw_window prints the fields to split
 		set -- $(rw_window "$smp" "$ph")
-		lab_log "case 47 $ph ($8 s): $6 packets to the guest, $5 notifications, $4 interrupts from it; dom0 busy $7 %; g1 answered $2/$1 pings, max RTT $3 ms"
-		echo "XNB-METRIC hostile case47 phase=$ph seconds=$8 packets=$6 rx_notify=$5 irqs=$4 dom0_busy_pct=$7 pings=$2/$1 max_rtt_ms=$3"
-		if [ "$9" != 1 ]; then
+		lab_log "case 47 $ph ($9 s): $6 packets to the guest, $7 answered with an error, $5 notifications, $4 interrupts from it; dom0 busy $8 %; g1 answered $2/$1 pings, max RTT $3 ms"
+		echo "XNB-METRIC hostile case47 phase=$ph seconds=$9 packets=$6 errors=$7 rx_notify=$5 irqs=$4 dom0_busy_pct=$8 pings=$2/$1 max_rtt_ms=$3"
+		if [ "${10}" != 1 ]; then
 			cwhy="${cwhy:+$cwhy; }phase $ph not seen whole by the sampler"
 			continue
 		fi
 		if [ "$ph" = rw-honest ]; then
-			honest_busy=$7
+			honest_busy=$8
 			continue
 		fi
 		ping_judge "$ph" "$2" "$1" "$3"
 		[ "$6" -gt 0 ] || cwhy="${cwhy:+$cwhy; }$ph: dom0 gave the guest no packet"
-		if [ "$5" != - ] && [ "$5" -gt $(($6 * 5 / 4 + slack)) ]; then
-			cwhy="${cwhy:+$cwhy; }$ph: $5 notifications for $6 packets (more than one a push)"
+		if [ "$5" != - ] && [ "$5" -gt $(($6 + $7 + slack)) ]; then
+			cwhy="${cwhy:+$cwhy; }$ph: $5 notifications for $6 packets and $7 errors (more than one a response)"
 		fi
 		if [ -n "$honest_busy" ] &&
-			! awk -v h="$honest_busy" -v b="$7" -v m="$pts" 'BEGIN { exit !(b + 0 <= h + m) }'; then
-			cwhy="${cwhy:+$cwhy; }$ph: dom0 busy $7 % against $honest_busy % with the fields left alone (max +$pts)"
+			! awk -v h="$honest_busy" -v b="$8" -v m="$pts" 'BEGIN { exit !(b + 0 <= h + m) }'; then
+			cwhy="${cwhy:+$cwhy; }$ph: dom0 busy $8 % against $honest_busy % with the fields left alone (max +$pts)"
 		fi
 	done
 	splat_since_group
