@@ -530,11 +530,11 @@ struct xnb_queue {
  *  - credit_lock: credit; its bytes is peeked at lockless (READ_ONCE,
  *    stored with WRITE_ONCE by proto.c) to skip the lock when no rate
  *    is set.
- *  - ctrl, ctrl_dead, ctrl_buf: ctrl_work alone while the control ring
- *    is connected (a work item never runs twice at once; xnb_vif_start
- *    only peeks at ctrl_dead, READ_ONCE, which the work stores with
- *    WRITE_ONCE), the xenbus thread at connect and disconnect (the work
- *    cancelled first).  ctrl_budget: ctrl_work alone, filled once by
+ *  - ctrl, ctrl_pushed, ctrl_dead, ctrl_buf: ctrl_work alone while the
+ *    control ring is connected (a work item never runs twice at once;
+ *    xnb_vif_start only peeks at ctrl_dead, READ_ONCE, which the work
+ *    stores with WRITE_ONCE), the xenbus thread at connect and
+ *    disconnect (the work cancelled first).  ctrl_budget: ctrl_work alone, filled once by
  *    xnb_ctrl_init (a reconnect does not refill it).  ctrl_irq: stored
  *    by the handler and the connect (WRITE_ONCE), read by the work and
  *    the disconnect with READ_ONCE.
@@ -602,6 +602,7 @@ struct xnb_vif {
 	 * without a control ring; hash is written under hash_lock.
 	 */
 	struct xen_netif_ctrl_back_ring ctrl;
+	RING_IDX ctrl_pushed;		/* rsp_prod we last published */
 	unsigned int ctrl_irq;
 	bool ctrl_dead;			/* overflowed: served, EOI'd no more */
 	struct delayed_work ctrl_work;	/* delayed: the budget is spent */
