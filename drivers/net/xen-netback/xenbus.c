@@ -662,6 +662,20 @@ static void xnb_disconnect(struct xnb_backend *be)
 	}
 }
 
+/* Row 16: whether the frontend's directory is gone.  Only xenstore
+ * saying so (ENOENT) counts: any other failure to read it (no memory,
+ * xenstored restarting) says nothing, and row 17 takes it.
+ */
+static bool xnb_frontend_gone(struct xenbus_device *dev)
+{
+	char *val = xenbus_read(XBT_NIL, dev->otherend, "", NULL);
+
+	if (IS_ERR(val))
+		return PTR_ERR(val) == -ENOENT;
+	kfree(val);
+	return false;
+}
+
 /* The state machine: what each state the frontend can write does, given
  * ours.  The switch below takes the rows in this order, each branch
  * marked with its rows.  Row H, the hotplug script's report, is the
@@ -829,7 +843,7 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		 * there: that is not the toolstack taking the device
 		 * away, which removes the whole directory.
 		 */
-		if (!xenbus_exists(XBT_NIL, dev->otherend, "")) {
+		if (xnb_frontend_gone(dev)) {
 			gone = true;			/* row 16 */
 			break;
 		}
