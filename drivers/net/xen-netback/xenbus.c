@@ -683,7 +683,9 @@ static bool xnb_frontend_gone(struct xenbus_device *dev)
  *
  *   fe          the frontend's state as the xenbus core read it:
  *               Unknown also when its "state" key is gone or not a number;
- *               only a directory gone means the toolstack removed it
+ *               only a directory gone means the device was removed, by
+ *               the toolstack or by the guest, which owns the directory
+ *               (its own vif's device only, as with stock)
  *   ours        dev->state; probe() leaves InitWait, !up, !hp
  *   up          be->want_connected: xnb_connect() succeeded and nothing
  *               has disconnected since (rings mapped, event channels
@@ -840,8 +842,8 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		break;
 	case XenbusStateUnknown:			/* rows 16, 17 */
 		/* A guest may delete its own "state" or write no number
-		 * there: that is not the toolstack taking the device
-		 * away, which removes the whole directory.
+		 * there: with its directory still there that is a state
+		 * it may not write, not the device's removal.
 		 */
 		if (xnb_frontend_gone(dev)) {
 			gone = true;			/* row 16 */
@@ -855,7 +857,9 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		break;
 	}
 	mutex_unlock(&be->lock);
-	/* The toolstack took the device away: remove() runs now. */
+	/* The frontend's directory is gone, or it closed while the
+	 * toolstack takes the device offline: remove() runs now.
+	 */
 	if (gone)
 		device_unregister(&dev->dev);
 }
