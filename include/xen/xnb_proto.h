@@ -331,6 +331,7 @@ u32 xnb_connect_wait(u32 fails, u64 last, u64 now);
  * @last: when the last connect succeeded, in ms
  * @run: quick reconnects in a row up to it (saturating)
  * @seen: a connect has succeeded since the backend was made
+ * @logged: a hold of this run was reported (xnb_reconnect_log())
  *
  * Zeroed with the backend; xnb_reconnect_done() after each connect
  * that succeeds, xnb_reconnect_wait() before each attempt.
@@ -339,6 +340,7 @@ struct xnb_reconnect {
 	u64 last;
 	u32 run;
 	bool seen;
+	bool logged;
 };
 
 /**
@@ -361,11 +363,27 @@ u32 xnb_reconnect_wait(const struct xnb_reconnect *r, u64 now);
  * @now: the time of the connect, in ms on the same clock
  *
  * A connect within the window of the last one lengthens the run, any
- * other starts a new one.
+ * other starts a new one, not reported yet.
  *
  * Context: Any context; no locks, no sleeping.
  */
 void xnb_reconnect_done(struct xnb_reconnect *r, u64 now);
+
+/**
+ * xnb_reconnect_log() - Whether a hold is the first of its run.
+ * @r: the backend's run of quick reconnects
+ * @wait: what xnb_reconnect_wait() said for the attempt
+ *
+ * A run is reported once, at its first hold, however far into the run
+ * that comes (a loop spacing its connects by a second or more is first
+ * held later than the first reconnect past the free ones).  The held
+ * connect is quick reconnect @r->run + 1 in a row.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true, and the run marked reported, for a non-zero @wait in a
+ * run not reported yet; else false.
+ */
+bool xnb_reconnect_log(struct xnb_reconnect *r, u32 wait);
 
 /**
  * struct xnb_spurious - One event channel's run of events that led to no work.

@@ -138,21 +138,28 @@ static void test_reconnect_wait(void **state)
 	}
 }
 
+/* A quick reconnect lengthens the run, reported or not; any other
+ * starts a new one, not reported yet.
+ */
 static void test_reconnect_done(void **state)
 {
 	static const struct {
 		bool seen;
 		u32 run;
+		bool logged;
 		u64 last, now;
 		u32 run_after;
+		bool logged_after;
 	} c[] = {
-		{ false, 0, 0, 0, 0 },		/* the first connect */
-		{ false, 0, 0, 100, 0 },
-		{ true, 0, 5000, 5000, 1 },	/* quick */
-		{ true, 3, 5000, 5000 + W - 1, 4 },
-		{ true, 3, 5000, 5000 + W, 0 },	/* lived a window */
-		{ true, 3, 5000, 4000, 4 },	/* clock back: quick */
-		{ true, ~0U, 5000, 5001, ~0U },	/* saturates */
+		{ false, 0, false, 0, 0, 0, false },	/* the first connect */
+		{ false, 0, false, 0, 100, 0, false },
+		{ true, 0, false, 5000, 5000, 1, false },	/* quick */
+		{ true, 3, false, 5000, 5000 + W - 1, 4, false },
+		{ true, 3, true, 5000, 5000 + W - 1, 4, true },	/* reported */
+		{ true, 3, false, 5000, 5000 + W, 0, false },	/* a window */
+		{ true, 3, true, 5000, 5000 + W, 0, false },	/* a new run */
+		{ true, 3, true, 5000, 4000, 4, true },	/* clock back: quick */
+		{ true, ~0U, true, 5000, 5001, ~0U, true },	/* saturates */
 	};
 	struct xnb_reconnect r;
 	unsigned int i;
@@ -160,11 +167,97 @@ static void test_reconnect_done(void **state)
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		r = (struct xnb_reconnect){ .seen = c[i].seen, .run = c[i].run,
+					    .logged = c[i].logged,
 					    .last = c[i].last };
 		xnb_reconnect_done(&r, c[i].now);
 		assert_int_equal(r.run, c[i].run_after);
+		assert_int_equal(r.logged, c[i].logged_after);
 		assert_true(r.seen);
 		assert_true(r.last == c[i].now);
+	}
+}
+
+/* The first hold of a run is reported, no later one, nor a connect that
+ * goes at once.
+ */
+static void test_reconnect_log(void **state)
+{
+	static const struct {
+		bool logged;
+		u32 wait;
+		bool log, logged_after;
+	} c[] = {
+		{ false, 0, false, false },	/* goes now: nothing to say */
+		{ false, 1, true, true },	/* the first hold */
+		{ false, XNB_RECONNECT_HOLD_MAX_MS, true, true },
+		{ true, 1, false, true },	/* reported already */
+		{ true, XNB_RECONNECT_HOLD_MAX_MS, false, true },
+		{ true, 0, false, true },
+	};
+	struct xnb_reconnect r;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		r = (struct xnb_reconnect){ .seen = true, .run = 5,
+					    .logged = c[i].logged };
+		assert_int_equal(xnb_reconnect_log(&r, c[i].wait), c[i].log);
+		assert_int_equal(r.logged, c[i].logged_after);
+		assert_int_equal(r.run, 5);
+	}
+}
+
+/* Loops of every spacing: each run reported once, at its first hold,
+ * which is quick reconnect @nth in a row (the backend's line says run +
+ * 1); a loop never held (8 s apart or more) never.  A new run, after a
+ * window away, is reported again.
+ */
+static void test_reconnect_log_loop(void **state)
+{
+	static const struct {
+		u32 period;
+		u32 nth;	/* 0: never held */
+	} c[] = {
+		{ 50, XNB_RECONNECT_FREE + 1 },		/* the 1 s hold */
+		{ 999, XNB_RECONNECT_FREE + 1 },
+		{ 1000, XNB_RECONNECT_FREE + 2 },	/* the 2 s hold */
+		{ 1500, XNB_RECONNECT_FREE + 2 },
+		{ 2000, XNB_RECONNECT_FREE + 3 },	/* the 4 s hold */
+		{ 3999, XNB_RECONNECT_FREE + 3 },
+		{ 4000, XNB_RECONNECT_FREE + 4 },	/* the 8 s hold */
+		{ 7999, XNB_RECONNECT_FREE + 4 },
+		{ 8000, 0 },
+		{ W - 1, 0 },
+	};
+	struct xnb_reconnect r;
+	unsigned int i, k, logs, run, nth;
+	u32 wait;
+	u64 t;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		r = (struct xnb_reconnect){ 0 };
+		t = 1000;
+		logs = 0;
+		for (run = 0; run < 2; run++) {
+			nth = 0;
+			for (k = 0; k < 40; k++) {
+				wait = xnb_reconnect_wait(&r, t);
+				if (xnb_reconnect_log(&r, wait)) {
+					logs++;
+					if (!nth)
+						nth = r.run + 1;
+				}
+				t += wait;
+				xnb_reconnect_done(&r, t);
+				t += c[i].period;
+			}
+			if (nth != c[i].nth)
+				fail_msg("period %u, run %u: reported at %u, want %u",
+					 c[i].period, run, nth, c[i].nth);
+			t = r.last + W;		/* away a window */
+		}
+		assert_int_equal(logs, c[i].nth ? 2 : 0);
 	}
 }
 
@@ -291,6 +384,8 @@ int main(void)
 		cmocka_unit_test(test_connect_recovers),
 		cmocka_unit_test(test_reconnect_wait),
 		cmocka_unit_test(test_reconnect_done),
+		cmocka_unit_test(test_reconnect_log),
+		cmocka_unit_test(test_reconnect_log_loop),
 		cmocka_unit_test(test_reconnect_loop),
 		cmocka_unit_test(test_reconnect_away),
 		cmocka_unit_test(test_reconnect_honest),

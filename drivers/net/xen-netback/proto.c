@@ -116,12 +116,22 @@ void xnb_reconnect_done(struct xnb_reconnect *r, u64 now)
 {
 	u64 gone;
 
-	if (!xnb_reconnect_quick(r, now, &gone))
+	if (!xnb_reconnect_quick(r, now, &gone)) {
 		r->run = 0;
-	else if (r->run < ~0U)
+		r->logged = false;
+	} else if (r->run < ~0U) {
 		r->run++;
+	}
 	r->last = now;
 	r->seen = true;
+}
+
+bool xnb_reconnect_log(struct xnb_reconnect *r, u32 wait)
+{
+	if (!wait || r->logged)
+		return false;
+	r->logged = true;
+	return true;
 }
 
 unsigned int xnb_spurious_next(struct xnb_spurious *s, bool spurious,

@@ -571,12 +571,14 @@ static bool xnb_reconnect_held(struct xnb_backend *be)
 	wait = xnb_reconnect_wait(&be->reconnect, ktime_to_ms(ktime_get()));
 	if (!wait)
 		return false;
-	/* One line as a run starts to be held, within the budget. */
-	if (!be->connect_queued && be->reconnect.run == XNB_RECONNECT_FREE &&
-	    xnb_guest_msg_ok(be))
+	/* One line at the run's first hold, within the budget; the held
+	 * connect would be the run's next quick reconnect.
+	 */
+	if (xnb_reconnect_log(&be->reconnect, wait) && xnb_guest_msg_ok(be))
 		dev_warn(&be->dev->dev,
 			 "frontend reconnects in a loop (%u times in a row, each within %u s of the last): next connect held %u ms, later ones up to %u ms\n",
-			 be->reconnect.run,
+			 be->reconnect.run < UINT_MAX ?
+			 be->reconnect.run + 1 : UINT_MAX,
 			 XNB_RECONNECT_WINDOW_MS / 1000u, wait,
 			 XNB_RECONNECT_HOLD_MAX_MS);
 	be->connect_queued = true;
