@@ -10,8 +10,11 @@
 # LAB_MIRROR, when set, is the answer.  Otherwise the first enabled
 # "deb" source (/etc/apt/sources.list, then sources.list.d/*.list and
 # *.sources in name order) whose suites include this machine's codename
-# (VERSION_CODENAME in /etc/os-release) and whose components include
-# main.  XNB_APT_ROOT prefixes those paths (the test's fake root).
+# (VERSION_CODENAME in /etc/os-release) or one of the archive's aliases
+# (stable, oldstable, testing, unstable, sid: the same archive, which
+# the debootstraps ask for their own suite) and whose components
+# include main.  XNB_APT_ROOT prefixes those paths (the test's fake
+# root).
 set -euo pipefail
 
 root=${XNB_APT_ROOT:-}
@@ -67,10 +70,12 @@ sources() {
 	done
 }
 
-uri=$(sources | awk -v c="$codename" '{
+uri=$(sources | awk -v c="$codename" '
+BEGIN { n = split(c " stable oldstable testing unstable sid", a, " "); for (i = 1; i <= n; i++) suite[a[i]] = 1 }
+{
 	main = 0
 	for (i = 3; i <= NF; i++) if ($i == "main") main = 1
-	if ($2 == c && main) { sub(/\/+$/, "", $1); print $1; exit }
+	if (($2 in suite) && main) { sub(/\/+$/, "", $1); print $1; exit }
 }')
 if [ -z "$uri" ]; then
 	echo "apt-mirror: no apt source of $codename main in $root/etc/apt; set LAB_MIRROR" >&2

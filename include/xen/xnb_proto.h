@@ -4,7 +4,7 @@
  * slot-chain walk, extra-info parsing, RX slot accounting, guest RX
  * notification moderation, credit shaping,
  * worker-group choice and the groups' CPUs across CPU hotplug, live
- * rebalancing and the connect back-off.
+ * rebalancing and the connect and reconnect back-offs.
  *
  * Nothing here touches kernel state, so drivers/net/xen-netback/proto.c
  * is compiled both into the module and into the userspace unit tests and
@@ -301,6 +301,90 @@ unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
  */
 u32 xnb_connect_wait(u32 fails, u64 last, u64 now);
 
+/*
+ * Reconnect back-off (xenbus.c, the state table's row 10d): a frontend
+ * whose connects succeed but come in a loop (Initialising, Connected,
+ * Initialising...) costs dom0 a whole connect and disconnect each time,
+ * so it too may connect only so often.  A connect that comes within
+ * XNB_RECONNECT_WINDOW_MS of the last successful one is a quick
+ * reconnect.  The first XNB_RECONNECT_FREE quick reconnects in a row go
+ * at once (a guest's resume, a netfront reload, a reconnect to change
+ * features); after more, each must wait from the last connect: 1 s for
+ * the next, doubling with each further one up to
+ * XNB_RECONNECT_HOLD_MAX_MS.  A connect that comes a window or more
+ * after the last (the connection lived, or the guest stayed away, that
+ * long) ends the run.  The window is longer than the longest hold, so a
+ * loop held at the cap stays held (one connect per
+ * XNB_RECONNECT_HOLD_MAX_MS), and long enough that a loop which stays
+ * away a window to start a new run, free connects and all, connects no
+ * more often on the whole than one held at the cap.  The cap is the
+ * failed-connect back-off's: an honest frontend caught by either waits
+ * 8 s at most.
+ */
+#define XNB_RECONNECT_FREE		2u
+#define XNB_RECONNECT_WINDOW_MS		60000u
+#define XNB_RECONNECT_HOLD_MIN_MS	1000u
+#define XNB_RECONNECT_HOLD_MAX_MS	8000u
+
+/**
+ * struct xnb_reconnect - A backend's run of quick reconnects.
+ * @last: when the last connect succeeded, in ms
+ * @run: quick reconnects in a row up to it (saturating)
+ * @seen: a connect has succeeded since the backend was made
+ * @logged: a hold of this run was reported (xnb_reconnect_log())
+ *
+ * Zeroed with the backend; xnb_reconnect_done() after each connect
+ * that succeeds, xnb_reconnect_wait() before each attempt.
+ */
+struct xnb_reconnect {
+	u64 last;
+	u32 run;
+	bool seen;
+	bool logged;
+};
+
+/**
+ * xnb_reconnect_wait() - How long a connect must wait for the loop it is in.
+ * @r: the backend's run of quick reconnects
+ * @now: the time of the attempt, in ms on the clock of @r->last
+ *
+ * How long must a connect at @now still wait, by the reconnect back-off
+ * above?  A @now before @r->last (a clock that is not monotonic) is
+ * taken as @r->last.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: the wait in ms; 0 when the connect may go now.
+ */
+u32 xnb_reconnect_wait(const struct xnb_reconnect *r, u64 now);
+
+/**
+ * xnb_reconnect_done() - Count a connect that succeeded.
+ * @r: the backend's run of quick reconnects
+ * @now: the time of the connect, in ms on the same clock
+ *
+ * A connect within the window of the last one lengthens the run, any
+ * other starts a new one, not reported yet.
+ *
+ * Context: Any context; no locks, no sleeping.
+ */
+void xnb_reconnect_done(struct xnb_reconnect *r, u64 now);
+
+/**
+ * xnb_reconnect_log() - Whether a hold is the first of its run.
+ * @r: the backend's run of quick reconnects
+ * @wait: what xnb_reconnect_wait() said for the attempt
+ *
+ * A run is reported once, at its first hold, however far into the run
+ * that comes (a loop spacing its connects by a second or more is first
+ * held later than the first reconnect past the free ones).  The held
+ * connect is quick reconnect @r->run + 1 in a row.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true, and the run marked reported, for a non-zero @wait in a
+ * run not reported yet; else false.
+ */
+bool xnb_reconnect_log(struct xnb_reconnect *r, u32 wait);
+
 /**
  * struct xnb_spurious - One event channel's run of events that led to no work.
  * @progress: where the channel's consumers stood at the last of them
@@ -370,6 +454,25 @@ bool xnb_ring_room(u32 req_cons, u32 rsp_prod_pvt, u32 nr, u32 ring_size);
  * @ring_size.
  */
 bool xnb_ring_sane(u32 req_prod, u32 rsp_prod, u32 ring_size);
+
+/**
+ * xnb_push_notify() - Whether a push of responses must notify the frontend.
+ * @pushed: the response producer index the last push published, the
+ *	backend's own copy
+ * @rsp_prod: the one this push publishes
+ * @rsp_event: the frontend's rsp_event, read after @rsp_prod was published
+ *
+ * The ring's rule: an event when the push crossed the index the frontend
+ * asked to be told at, @rsp_event in (@pushed, @rsp_prod] (the indices
+ * wrap).  The previous index is the backend's own, never the shared
+ * rsp_prod, which the frontend can rewrite: a push of no new responses
+ * (@rsp_prod equal to @pushed) never notifies, whatever the frontend
+ * wrote in either field.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: true when the frontend is to be notified.
+ */
+bool xnb_push_notify(u32 pushed, u32 rsp_prod, u32 rsp_event);
 
 /**
  * xnb_tx_parse() - Read one packet from the guest TX ring.
@@ -537,7 +640,7 @@ enum xnb_rxmod_verdict {
  * xnb_rxmod_decide() - Notify the guest now, later, or not at all.
  * @m: the queue's state
  * @asked: this push of the RX ring crossed the guest's rsp_event
- *	(RING_PUSH_RESPONSES_AND_CHECK_NOTIFY said to notify)
+ *	(xnb_ring_push() said to notify)
  * @pkts: packets this push answered (0 for a look without a push: the
  *	queue's timer or a turn)
  * @slots: their ring slots
@@ -830,10 +933,11 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * with its rest (xnb_pass_turn_left()), unless its queue is the only
  * one active, which starts a new turn.  Only the packet that crosses a
  * limit still goes, so a pass moves at most XNB_PASS_MAX_SLOTS, whatever
- * the budget and however many vifs the group serves.  The queues not
- * reached stay at the head of the list and come first in the next poll:
- * the list is the round-robin cursor.  A slot carries at most a page: a
- * pass copies at most XNB_PASS_MAX_SLOTS pages.  A guest
+ * the budget and however many vifs the group serves; what it took past
+ * its turn's share, its queue owes its next turns (xnb_pass_debt()).
+ * The queues not reached stay at the head of the list and come first in
+ * the next poll: the list is the round-robin cursor.  A slot carries at
+ * most a page: a pass copies at most XNB_PASS_MAX_SLOTS pages.  A guest
  * TX packet is charged xnb_tx_charge(), its slots or more: what the pass
  * counts is a bound of its work, the segments a GSO packet makes too.
  */
@@ -930,6 +1034,14 @@ struct xnb_pass_ways {
 	u32 tx;
 };
 
+/*
+ * The most a queue owes each way (xnb_pass_debt()): a pass's worth,
+ * more than any packet's excess over a share at the vif's default
+ * gso_max_segs (a packet is charged 171 slots at most, xnb_tx_charge()),
+ * and what a queue repays in 4 turns at the default budget.
+ */
+#define XNB_PASS_DEBT_MAX	XNB_PASS_SLOTS
+
 /**
  * xnb_pass_turn_share() - A turn's share, each way.
  * @left: what the queue's last turn, cut, has left each way (both 0:
@@ -937,26 +1049,58 @@ struct xnb_pass_ways {
  * @share: the vif's share for the queue (xnb_queue_share())
  * @alone: no other queue of the group is active (on its list, waiting
  *	or put back in this pass): none waits for this one's turn to end
+ * @debt: what the queue's past turns spent past their share each way
+ *	(xnb_pass_debt()); a new turn pays from it, @alone clears it
  * @way: set to the turn's share each way
  *
- * A new turn has @share each way.  A cut one goes on with what each way
- * has left, @share at most: a way that had its share, or stopped short
- * of its limit, has none left and sits the rest of the turn out (a new
- * share there would keep the queue at the head of the list for good).
- * A queue @alone starts a new turn every pass, cut or not: the rest
- * keeps its turn fair to the others, and there are none; carried, a way
- * done while the other's rest drains would sit out with work and the
- * cap mostly unused (at budget=1024 a lone queue receiving GSO packets
- * while it sends ACKs got less RX than at 64).  A queue that joins
- * meanwhile waits no longer than behind a turn begun as it joined.
+ * A new turn has @share each way, less the queue's @debt that way: the
+ * packet that crossed a past turn's share went whole, and what it took
+ * past the share is paid back here (deficit round robin), so over its
+ * turns a queue gets its share and no more, however large its packets
+ * are charged (xnb_tx_charge()).  A debt of @share or more takes the
+ * whole way, which sits the turn out; the rest stays owed for the next
+ * turns.  A cut one goes on with what each way has left, @share at
+ * most: a way that had its share, or stopped short of its limit, has
+ * none left and sits the rest of the turn out (a new share there would
+ * keep the queue at the head of the list for good); the debt waits for
+ * the next new turn.  A queue @alone starts a new turn every pass, cut
+ * or not, and owes nothing: the rest and the debt keep its turns fair
+ * to the others, and there are none; carried, a way done while the
+ * other's rest drains would sit out with work and the cap mostly
+ * unused (at budget=1024 a lone queue receiving GSO packets while it
+ * sends ACKs got less RX than at 64), and a debt would only idle it.
+ * A queue that joins meanwhile waits no longer than behind a turn begun
+ * as it joined.
  *
  * Context: Any context; no locks, no sleeping.
  * Return: the more of @way's two, what the turn is given (and its vif
- * charged) before the cap clips it (xnb_pass_turn_slots()); not 0 when
- * @share is not.
+ * charged) before the cap clips it (xnb_pass_turn_slots()); 0 when the
+ * debt took both ways: the turn moves nothing.
  */
 u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
-			bool alone, struct xnb_pass_ways *way);
+			bool alone, struct xnb_pass_ways *debt,
+			struct xnb_pass_ways *way);
+
+/**
+ * xnb_pass_debt() - What a queue owes after one way of a turn.
+ * @debt: what it owed that way before (xnb_pass_turn_share() took the
+ *	turn's payment from it already)
+ * @share: the way's share of the turn (xnb_pass_turn_share())
+ * @used: the slots the way used, each packet as it was charged
+ *
+ * Asked for each way once both had their go.  A turn stops once it
+ * used its share, but the packet that crosses it still goes whole:
+ * what it used past @share is owed, and paid from the queue's next
+ * turns.  Owed at most XNB_PASS_DEBT_MAX: a packet charged more (a GSO
+ * packet under a gso_max_segs the admin raised) costs its queue that
+ * much.  A queue keeps what it owes while idle: one that drains between
+ * its packets would otherwise owe nothing each time it comes back.
+ *
+ * Context: Any context; no locks, no sleeping.
+ * Return: @debt plus what @used is past @share, XNB_PASS_DEBT_MAX at
+ * most.
+ */
+u32 xnb_pass_debt(u32 debt, u32 share, u32 used);
 
 /**
  * xnb_pass_turn_left() - What one way of a turn has left once cut.

@@ -101,6 +101,7 @@ enum hostile_end honest_after(struct fe *f, int cs, char sub,
 enum hostile_end case_state_flood(struct fe *f);
 enum hostile_end case_bad_connects(struct fe *f);
 enum hostile_end case_mcast_flood(struct fe *f);
+enum hostile_end case_reconnect_loop(struct fe *f);
 
 /* cases_ctl.c: control ring hash updates for @seconds; 0 when passed */
 int ctrl_stream(struct fe *f, int seconds);
@@ -112,5 +113,16 @@ int random_mode(struct fe *f, unsigned long seed, unsigned long count);
 int grant_page(int seconds);
 int foreign_send(int domid, uint32_t gref, const char *ip, int port,
 		 int pages);
+
+/* cases_churn.c: churn on a live connection */
+enum hostile_end case_mcast_churn(struct fe *f);
+enum hostile_end case_state_garbage(struct fe *f);
+enum hostile_end case_fewer_queues(struct fe *f);
+/* cases_flood.c: floods of valid frames beside a neighbour */
+enum hostile_end case_udp_flood(struct fe *f);
+/* cases_ring.c: the ring pages and the fields dom0 writes */
+enum hostile_end case_grant_alias(struct fe *f);
+enum hostile_end case_ring_rewrite(struct fe *f);
+enum hostile_end case_rx_flap(struct fe *f);
 
 #endif

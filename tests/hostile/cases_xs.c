@@ -391,3 +391,100 @@ enum hostile_end case_mcast_flood(struct fe *f)
 	check(f, 39, "d", "ok", chain_even(f, 1, 60));
 	return END_UP;
 }
+
+/* ---- 45: a loop of connects that succeed -------------------------------- */
+
+#define CYCLES45	200
+/* The loop stops asking for more after this, on a one-queue connection
+ * (one more cycle when the last had more queues).
+ */
+#define LOOP45_MS	30000
+/* The phases before and after the loop, on a one-queue connection each:
+ * dom0 takes its samples of slab, threads and interrupts in them.
+ */
+#define SETTLE45_MS	3000
+/* The backend's reconnect back-off (XNB_RECONNECT_*): 2 quick reconnects
+ * free, then holds of 1, 2, 4, then 8 s from the last connect.  From the
+ * start of a run at the connect before the loop, LOOP45_MS lets the loop
+ * have the 2 free ones, 3 held less than 8 s, and one per 8 s after them
+ * (8 in all, the last on one queue); 3 more of slack.  Unthrottled, a
+ * cycle takes a fraction of a second even under TCG.
+ */
+#define MAX45		(2 + 3 + LOOP45_MS / 8000 + 3)
+/* A connect held at the cap waits 8 s less the cycle's own time. */
+#define HELD45_MS	4000
+
+/* 45: Initialising -> Connected in a loop with rings that work,
+ * alternating one queue and the most the backend offers, as fast as
+ * the backend lets it: each cycle costs dom0 a whole connect and
+ * disconnect.  (a) Every cycle connects.  (b) The backend holds the
+ * loop back: a bounded number of cycles within LOOP45_MS, and at
+ * least one connect held for most of the 8 s cap.  dom0 checks g1's
+ * ping during the loop (phase reconn) and that its slab, threads and
+ * interrupts are back where they were (phases reconn-base and
+ * reconn-after).  (c) The last connection carries a frame.
+ */
+enum hostile_end case_reconnect_loop(struct fe *f)
+{
+	int max = backend_feature(f, "multi-queue-max-queues");
+	int i, nq = 1, cycles = 0, refused = 0, stuck = 0, held = 0;
+	long t0, tc, w, ms, w_max = 0, w_first[2] = { -1, -1 };
+	struct conn_opts o;
+
+	if (max < 1)
+		max = 1;
+	if (max > FE_MAXQ)
+		max = FE_MAXQ;
+	if (connect_or_die(f, &honest, 45))
+		return END_REFUSED;
+	set_phase(f, "reconn-base");
+	serve(f, SETTLE45_MS);
+	set_phase(f, "reconn");
+	t0 = now_ms();
+	for (i = 0; i < CYCLES45; i++) {
+		if (now_ms() - t0 >= LOOP45_MS && nq == 1)
+			break;
+		if (fe_restart(f)) {
+			stuck++;
+			break;
+		}
+		nq = i % 2 ? 1 : max;
+		o = honest;
+		if (nq > 1) {
+			o.nq = nq;
+			o.nq_keys = nq;
+			o.mq_rings = 1;
+		}
+		tc = now_ms();
+		if (fe_connect(f, &o)) {
+			refused++;
+			break;
+		}
+		w = now_ms() - tc;
+		if (i < 2)
+			w_first[i] = w;
+		if (w > w_max)
+			w_max = w;
+		if (w >= HELD45_MS)
+			held++;
+		cycles++;
+	}
+	ms = now_ms() - t0;
+	if (f->connected && nq == 1) {
+		set_phase(f, "reconn-after");
+		serve(f, SETTLE45_MS);
+	}
+	set_phase(f, "-");
+	report(45, "a", "ok", refused ? "refused" : stuck ? "stuck" : "ok",
+	       "%d cycles of Initialising, Connected (1 and %d queues in turn) in %ld ms: %d refused, %d stuck",
+	       cycles, max, ms, refused, stuck);
+	report(45, "b", "bounded",
+	       cycles <= MAX45 && w_max >= HELD45_MS ? "bounded" : "unbounded",
+	       "%d cycles in %ld ms (at most %d), %d connects held %d ms or more, the longest %ld ms; the first two took %ld and %ld ms",
+	       cycles, ms, MAX45, held, HELD45_MS, w_max, w_first[0],
+	       w_first[1]);
+	if (!f->connected)
+		return END_REFUSED;
+	check(f, 45, "c", "ok", chain_even(f, 1, 60));
+	return END_UP;
+}

@@ -466,10 +466,8 @@ int ctrl_call(struct fe *f, uint16_t type, uint32_t d0, uint32_t d1,
 	return -1;
 }
 
-/* Start over as a frontend would after a reset: Closing, Closed,
- * Initialising; the backend must come back to InitWait.
- */
-int fe_reset(struct fe *f)
+/* The connection's keys and rings, once the backend let go of them. */
+static void fe_forget(struct fe *f)
 {
 	static const char *const keys[] = {
 		"tx-ring-ref", "rx-ring-ref", "event-channel", "event-channel-tx",
@@ -479,6 +477,17 @@ int fe_reset(struct fe *f)
 		"request-rx-copy", "feature-rx-notify",
 	};
 	unsigned int i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		xs_del(f, keys[i]);
+	fe_drop_rings(f);
+}
+
+/* Start over as a frontend would after a reset: Closing, Closed,
+ * Initialising; the backend must come back to InitWait.
+ */
+int fe_reset(struct fe *f)
+{
 	int s;
 
 	f->connected = 0;
@@ -486,11 +495,25 @@ int fe_reset(struct fe *f)
 	wait_be(f, XenbusStateClosing, 1u << XenbusStateClosed, 10000);
 	fe_state(f, XenbusStateClosed);
 	s = wait_be(f, XenbusStateClosed, 0, 10000);
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		xs_del(f, keys[i]);
-	fe_drop_rings(f);
+	fe_forget(f);
 	fe_state(f, XenbusStateInitialising);
 	s = wait_be(f, XenbusStateInitWait, 0, 20000);
+	return s == XenbusStateInitWait ? 0 : -1;
+}
+
+/* Start over straight from a connection, as a netfront that reloads
+ * without closing would: Initialising, and the backend disconnects and
+ * comes back to InitWait (Closing on the way); then the keys and rings
+ * go.  0 when it did.
+ */
+int fe_restart(struct fe *f)
+{
+	int s;
+
+	f->connected = 0;
+	fe_state(f, XenbusStateInitialising);
+	s = wait_be(f, XenbusStateInitWait, 0, 20000);
+	fe_forget(f);
 	return s == XenbusStateInitWait ? 0 : -1;
 }
 

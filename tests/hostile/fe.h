@@ -124,6 +124,7 @@ void fe_state(struct fe *f, int st);
 void fe_open(struct fe *f, int devid);
 int fe_connect(struct fe *f, const struct conn_opts *o);
 int fe_reset(struct fe *f);
+int fe_restart(struct fe *f);
 void takeover(struct fe *f);
 void linger(struct fe *f, int seconds);
 void notify_rx(struct fe *f);

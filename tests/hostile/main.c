@@ -105,6 +105,14 @@ static const struct hostile_case cases[] = {
 	{ 42, case_gso_by_frags, END_FATAL, C, "GSO size 0xffff (GSO_BY_FRAGS)" },
 	{ 43, case_ctrl_flood, END_UP, I, "control ring kept full for 30 s" },
 	{ 44, case_gso_flood, END_UP, C, "64 KiB GSO of 1..48-byte segments beside a neighbour" },
+	{ 45, case_reconnect_loop, END_UP, I, "connect loop with working rings, 1 and max queues" },
+	{ 46, case_grant_alias, END_FATAL, I, "one grant as two rings, RX buffers on ring pages" },
+	{ 47, case_ring_rewrite, END_UP, C, "rsp_prod, req_event, rsp_event rewritten under traffic" },
+	{ 48, case_rx_flap, END_UP, I, "RX buffers withheld and posted, stall flapping" },
+	{ 49, case_mcast_churn, END_UP, I, "multicast ADD/DEL churn at the bound for 20 s" },
+	{ 50, case_state_garbage, END_UP, C, "own state deleted or no number while frames flow" },
+	{ 51, case_fewer_queues, END_UP, I, "fewer queues at reconnect, mapping naming removed ones" },
+	{ 52, case_udp_flood, END_UP, I, "valid 64 B UDP floods on every queue beside a neighbour" },
 };
 
 #undef C

@@ -352,6 +352,7 @@ CASES=(
 	"mirror_deb822       apt-mirror.sh: Debian's own .sources, security first: the archive"
 	"mirror_skipped      apt-mirror.sh: deb-src, disabled, other suites and files: none, an error"
 	"mirror_order        apt-mirror.sh: sources.list first, then sources.list.d by name"
+	"mirror_alias        apt-mirror.sh: the suite aliases stable ... sid too; -updates, experimental: none"
 	"mirror_override     apt-mirror.sh: LAB_MIRROR wins"
 	"mirror_no_codename  apt-mirror.sh: an os-release without a codename: an error"
 )
@@ -1286,6 +1287,42 @@ http://a.lab.invalid/debian
 [exit 0]
 $ apt-mirror.sh
 http://first.lab.invalid/debian
+[exit 0]
+EOF
+}
+
+t_mirror_alias() {
+	local s
+	fx_apt sources.list.d/a.sources <<'EOF'
+Types: deb
+URIs: http://updates.lab.invalid/debian
+Suites: stable-updates experimental
+Components: main
+EOF
+	m
+	for s in stable oldstable testing unstable sid; do
+		echo "deb http://$s.lab.invalid/debian/ $s main" |
+			fx_apt sources.list
+		m
+	done
+	expect <<'EOF'
+$ apt-mirror.sh
+stderr: apt-mirror: no apt source of bookworm main in ROOT/etc/apt; set LAB_MIRROR
+[exit 1]
+$ apt-mirror.sh
+http://stable.lab.invalid/debian
+[exit 0]
+$ apt-mirror.sh
+http://oldstable.lab.invalid/debian
+[exit 0]
+$ apt-mirror.sh
+http://testing.lab.invalid/debian
+[exit 0]
+$ apt-mirror.sh
+http://unstable.lab.invalid/debian
+[exit 0]
+$ apt-mirror.sh
+http://sid.lab.invalid/debian
 [exit 0]
 EOF
 }

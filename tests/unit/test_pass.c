@@ -150,43 +150,167 @@ static void test_pass_rx_split(void **state)
 	assert_false(xnb_pass_rx_split(&a, 1));
 }
 
-/* A new turn has the share each way; a cut one what each way has left,
- * the share at most, a way done sitting it out; a queue alone a new one.
+/* A new turn has the share each way, less what the queue owes that way;
+ * a cut one what each way has left, the share at most, a way done
+ * sitting it out, the debt untouched; a queue alone a new one, owing
+ * nothing.
  */
 static void test_pass_turn_share(void **state)
 {
 	static const struct {
 		u32 left_rx, left_tx, share;
 		bool alone;
+		u32 debt_rx, debt_tx;	/* owed before */
 		u32 rx, tx, want;
+		u32 owe_rx, owe_tx;	/* owed after */
 	} c[] = {
-		{ 0, 0, 64, false, 64, 64, 64 },	/* a new turn */
-		{ 0, 0, 8, false, 8, 8, 8 },
-		{ 820, 0, 1024, false, 820, 0, 820 },	/* RX goes on, TX done */
-		{ 0, 44, 64, false, 0, 44, 44 },	/* TX goes on, RX done */
-		{ 30, 100, 1024, false, 30, 100, 100 },	/* both go on */
-		{ 820, 0, 200, false, 200, 0, 200 },	/* the vif's share less */
-		{ 30, 100, 50, false, 30, 50, 50 },
-		{ 1, 0, 1, false, 1, 0, 1 },
-		/* Alone: a new turn, cut or not. */
-		{ 0, 0, 64, true, 64, 64, 64 },
-		{ 0, 764, 1024, true, 1024, 1024, 1024 },	/* the review's */
-		{ 820, 0, 1024, true, 1024, 1024, 1024 },
-		{ 30, 100, 50, true, 50, 50, 50 },
-		{ 1, 0, 1, true, 1, 1, 1 },
+		{ 0, 0, 64, false, 0, 0, 64, 64, 64, 0, 0 },	/* a new turn */
+		{ 0, 0, 8, false, 0, 0, 8, 8, 8, 0, 0 },
+		{ 820, 0, 1024, false, 0, 0, 820, 0, 820, 0, 0 },	/* RX goes on, TX done */
+		{ 0, 44, 64, false, 0, 0, 0, 44, 44, 0, 0 },	/* TX goes on, RX done */
+		{ 30, 100, 1024, false, 0, 0, 30, 100, 100, 0, 0 },	/* both go on */
+		{ 820, 0, 200, false, 0, 0, 200, 0, 200, 0, 0 },	/* the vif's share less */
+		{ 30, 100, 50, false, 0, 0, 30, 50, 50, 0, 0 },
+		{ 1, 0, 1, false, 0, 0, 1, 0, 1, 0, 0 },
+		/* Alone: a new turn, cut or not, owing nothing. */
+		{ 0, 0, 64, true, 0, 0, 64, 64, 64, 0, 0 },
+		{ 0, 764, 1024, true, 0, 0, 1024, 1024, 1024, 0, 0 },
+		{ 820, 0, 1024, true, 0, 0, 1024, 1024, 1024, 0, 0 },
+		{ 30, 100, 50, true, 0, 0, 50, 50, 50, 0, 0 },
+		{ 1, 0, 1, true, 0, 0, 1, 1, 1, 0, 0 },
+		{ 0, 0, 64, true, 107, 4, 64, 64, 64, 0, 0 },
+		{ 0, 30, 64, true, 0, 256, 64, 64, 64, 0, 0 },
+		/* A new turn pays what is owed, each way alone. */
+		{ 0, 0, 64, false, 0, 4, 64, 60, 64, 0, 0 },
+		{ 0, 0, 64, false, 19, 0, 45, 64, 64, 0, 0 },
+		/* a 48-byte-segment GSO packet (171) past a share of 64 */
+		{ 0, 0, 64, false, 0, 107, 64, 0, 64, 0, 43 },
+		{ 0, 0, 64, false, 0, 43, 64, 21, 64, 0, 0 },
+		{ 0, 0, 64, false, 0, 64, 64, 0, 64, 0, 0 },	/* paid exactly */
+		/* both ways owe a share or more: the turn moves nothing */
+		{ 0, 0, 64, false, 64, 107, 0, 0, 0, 0, 43 },
+		{ 0, 0, 8, false, 256, 163, 0, 0, 0, 248, 155 },
+		{ 0, 0, 1, false, 1, 1, 0, 0, 0, 0, 0 },
+		/* A cut turn goes on; its debt waits for the next new turn. */
+		{ 0, 44, 64, false, 10, 0, 0, 44, 44, 10, 0 },
+		{ 30, 0, 64, false, 0, 107, 30, 0, 30, 0, 107 },
 	};
-	struct xnb_pass_ways left, way;
+	struct xnb_pass_ways left, debt, way;
 	unsigned int i;
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		print_message("left %u/%u share %u alone %d debt %u/%u\n",
+			      c[i].left_rx, c[i].left_tx, c[i].share,
+			      c[i].alone, c[i].debt_rx, c[i].debt_tx);
 		left.rx = c[i].left_rx;
 		left.tx = c[i].left_tx;
+		debt.rx = c[i].debt_rx;
+		debt.tx = c[i].debt_tx;
 		assert_int_equal(xnb_pass_turn_share(&left, c[i].share,
-						     c[i].alone, &way),
+						     c[i].alone, &debt, &way),
 				 c[i].want);
 		assert_int_equal(way.rx, c[i].rx);
 		assert_int_equal(way.tx, c[i].tx);
+		assert_int_equal(debt.rx, c[i].owe_rx);
+		assert_int_equal(debt.tx, c[i].owe_tx);
+	}
+}
+
+/* What a way used past its share is owed, up to XNB_PASS_DEBT_MAX. */
+static void test_pass_debt(void **state)
+{
+	static const struct {
+		u32 debt, share, used, want;
+	} c[] = {
+		{ 0, 64, 64, 0 },	/* the share, no more */
+		{ 0, 64, 10, 0 },	/* less: nothing owed, nothing gained */
+		{ 0, 64, 68, 4 },	/* four 17-slot packets */
+		{ 0, 64, 171, 107 },	/* a 48-byte-segment GSO packet */
+		{ 0, 21, 171, 150 },	/* the same after paying 43 */
+		{ 5, 64, 64, 5 },	/* a cut turn's piece: still owed */
+		{ 10, 44, 50, 16 },
+		{ 0, 8, 171, 163 },	/* at the share floor */
+		{ 163, 8, 171, XNB_PASS_DEBT_MAX },	/* capped */
+		{ 0, 1, 1024, XNB_PASS_DEBT_MAX },	/* gso_max_segs raised */
+		{ XNB_PASS_DEBT_MAX, 64, 171, XNB_PASS_DEBT_MAX },
+		{ XNB_PASS_DEBT_MAX + 5, 64, 0, XNB_PASS_DEBT_MAX },
+		{ 0, 0, 0, 0 },		/* a way its debt took moves nothing */
+		{ 0, 0xffffffffu, 0xffffffffu, 0 },
+		{ 0, 0, 0xffffffffu, XNB_PASS_DEBT_MAX },	/* no overflow */
+		{ 100, 0, 0xffffffffu, XNB_PASS_DEBT_MAX },
+	};
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		print_message("debt %u share %u used %u\n", c[i].debt,
+			      c[i].share, c[i].used);
+		assert_int_equal(xnb_pass_debt(c[i].debt, c[i].share,
+					       c[i].used), c[i].want);
+	}
+}
+
+/* A queue sending packets charged many times its share gets, over its
+ * turns, its share and no more: the packet crossing a turn's share
+ * goes, and the next turns are shorter or empty until the excess is
+ * paid.  A queue owing the most moves again within
+ * ceil(XNB_PASS_DEBT_MAX / share) turns.
+ */
+static void test_pass_debt_turns(void **state)
+{
+	static const struct {
+		u32 share, pkt, turns;
+	} c[] = {
+		{ 64, 171, 300 },	/* 1365 segments of 48 bytes */
+		{ 64, 17, 300 },	/* honest 64 KiB packets */
+		{ 64, 1, 300 },
+		{ 8, 171, 900 },	/* the share floor */
+		{ 16, 20, 300 },
+		{ 1024, 171, 300 },	/* a share larger than a packet */
+		{ 1, 1024, 4000 },	/* past the cap: excess forgiven */
+	};
+	struct xnb_pass_ways left = { 0, 0 }, debt, way;
+	u32 t, used, idle, idle_max, bound;
+	unsigned int i;
+	u64 got;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		debt = (struct xnb_pass_ways){ 0, 0 };
+		got = 0;
+		idle = idle_max = 0;
+		for (t = 0; t < c[i].turns; t++) {
+			xnb_pass_turn_share(&left, c[i].share, false, &debt,
+					    &way);
+			/* Whole packets while below the limit. */
+			used = way.tx ? (way.tx + c[i].pkt - 1) / c[i].pkt *
+					c[i].pkt : 0;
+			debt.tx = xnb_pass_debt(debt.tx, way.tx, used);
+			assert_true(debt.tx <= XNB_PASS_DEBT_MAX);
+			got += used;
+			idle = used ? 0 : idle + 1;
+			if (idle > idle_max)
+				idle_max = idle;
+		}
+		bound = (XNB_PASS_DEBT_MAX + c[i].share - 1) / c[i].share;
+		print_message("share %u pkt %u: %llu slots in %u turns, at most %u empty in a row (bound %u)\n",
+			      c[i].share, c[i].pkt, (unsigned long long)got,
+			      c[i].turns, idle_max, bound);
+		assert_true(idle_max <= bound);
+		if (c[i].pkt - 1 <= XNB_PASS_DEBT_MAX) {
+			/* The share a turn, within one packet's excess. */
+			assert_true(got <= (u64)c[i].turns * c[i].share +
+					   c[i].pkt);
+			assert_true(got + c[i].pkt >= (u64)c[i].turns *
+							c[i].share);
+		} else {
+			/* The cap forgave the rest: a packet every so
+			 * many turns, never none.
+			 */
+			assert_true(got >= (u64)c[i].pkt *
+					   (c[i].turns / (bound + 1)));
+		}
 	}
 }
 
@@ -438,6 +562,8 @@ int main(void)
 		cmocka_unit_test(test_pass_rx_split),
 		cmocka_unit_test(test_pass_turn_share),
 		cmocka_unit_test(test_pass_turn_left),
+		cmocka_unit_test(test_pass_debt),
+		cmocka_unit_test(test_pass_debt_turns),
 		cmocka_unit_test(test_pass_turn_end),
 		cmocka_unit_test(test_pass_tx_slots),
 		cmocka_unit_test(test_pass_decide),

@@ -3,7 +3,10 @@
  *
  * Who runs what:
  *
- *   xenbus watch thread (process context, may sleep)
+ *   xenbus watch thread (process context, may sleep; a connect the
+ *   reconnect back-off held runs in xenbus.c's connect work instead,
+ *   under the same backend lock: "the xenbus thread" elsewhere means
+ *   either)
  *     xenbus.c   probe/remove, frontend state changes, "rate",
  *                "worker-group", "hotplug-status" and the frontend's
  *                "request-multicast-control" watches
@@ -81,6 +84,10 @@
  *     coalesce.c net_dim's work: applies the RX moderation profile
  *                net_dim chose for a queue (scheduled by net_dim(),
  *                which the pass calls after each notification)
+ *     xenbus.c   xnb_connect_work: a connect the reconnect back-off
+ *                held, at the end of its hold, under the backend's lock
+ *                (interface.c's connect, as from the xenbus thread);
+ *                remove cancels it and waits
  *
  *   ethtool (process context, under rtnl)
  *     coalesce.c get_coalesce/set_coalesce: the vif's RX notification
@@ -341,15 +348,17 @@ struct xnb_backoff {
  *    group or NULL), and compared with rcu_access_pointer() where it
  *    may be changing under another group's lock (the kick's check
  *    under the lock, a sibling's group in the pass's share).
- *  - ring state (tx, rx private indices, tx_id, tx_extra, tx_pkt,
+ *  - ring state (tx, rx private indices, tx_pushed, rx_pushed, tx_id,
+ *    tx_extra, tx_pkt,
  *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
  *    worked, flush_group, load, settle_node, the stats' writes,
  *    rx_done_pkts, rx_done_slots, rxmod, net_dim's calls on rx_dim and
- *    arming rx_notify_timer) and turn_left: the
+ *    arming rx_notify_timer), turn_left and turn_debt: the
  *    pass of the queue's group, which holds that group's pass lock
  *    (pass_busy); while the queue is in no group, the xenbus thread.
- *    Except turn_left, which every attach clears under xnb_assign_mutex
- *    and the new group's lock, before it publishes the group: the
+ *    Except turn_left and turn_debt, which every attach clears under
+ *    xnb_assign_mutex and the new group's lock, before it publishes
+ *    the group (a reconnect or a move owes nothing): the
  *    xenbus thread's, and the balancer's and a regroup's moves, each
  *    after its detach.  A detach waits for the group's poll
  *    (xnb_group_sync), so the pass and these never overlap.
@@ -400,9 +409,11 @@ struct xnb_queue {
 	u32 share_pass;			/* group->pass_seq of its last turn */
 	u32 share_slots;		/* the slots it was given then */
 	struct xnb_pass_ways turn_left;	/* a cut turn's rest (see above) */
+	struct xnb_pass_ways turn_debt;	/* spent past its shares, owed */
 
 	/* Guest TX ring and its per-slot answers, by ring index. */
 	struct xen_netif_tx_back_ring tx;
+	RING_IDX tx_pushed;		/* rsp_prod we last published */
 	unsigned int tx_irq;
 	u16 tx_id[XNB_TX_RING_SIZE];
 	u8 tx_extra[XNB_TX_RING_SIZE];
@@ -412,6 +423,7 @@ struct xnb_queue {
 
 	/* Guest RX ring, its per-slot request ids and queued skbs. */
 	struct xen_netif_rx_back_ring rx;
+	RING_IDX rx_pushed;		/* rsp_prod we last published */
 	unsigned int rx_irq;
 	u16 rx_id[XNB_RX_RING_SIZE];
 	u16 rx_len[XNB_RX_RING_SIZE];
@@ -518,11 +530,11 @@ struct xnb_queue {
  *  - credit_lock: credit; its bytes is peeked at lockless (READ_ONCE,
  *    stored with WRITE_ONCE by proto.c) to skip the lock when no rate
  *    is set.
- *  - ctrl, ctrl_dead, ctrl_buf: ctrl_work alone while the control ring
- *    is connected (a work item never runs twice at once; xnb_vif_start
- *    only peeks at ctrl_dead, READ_ONCE, which the work stores with
- *    WRITE_ONCE), the xenbus thread at connect and disconnect (the work
- *    cancelled first).  ctrl_budget: ctrl_work alone, filled once by
+ *  - ctrl, ctrl_pushed, ctrl_dead, ctrl_buf: ctrl_work alone while the
+ *    control ring is connected (a work item never runs twice at once;
+ *    xnb_vif_start only peeks at ctrl_dead, READ_ONCE, which the work
+ *    stores with WRITE_ONCE), the xenbus thread at connect and
+ *    disconnect (the work cancelled first).  ctrl_budget: ctrl_work alone, filled once by
  *    xnb_ctrl_init (a reconnect does not refill it).  ctrl_irq: stored
  *    by the handler and the connect (WRITE_ONCE), read by the work and
  *    the disconnect with READ_ONCE.
@@ -590,6 +602,7 @@ struct xnb_vif {
 	 * without a control ring; hash is written under hash_lock.
 	 */
 	struct xen_netif_ctrl_back_ring ctrl;
+	RING_IDX ctrl_pushed;		/* rsp_prod we last published */
 	unsigned int ctrl_irq;
 	bool ctrl_dead;			/* overflowed: served, EOI'd no more */
 	struct delayed_work ctrl_work;	/* delayed: the budget is spent */
@@ -983,6 +996,36 @@ static inline void xnb_stat_add(struct xnb_queue *q, u64_stats_t *field,
 	u64_stats_update_begin(&q->stats.sync);
 	u64_stats_add(field, v);
 	u64_stats_update_end(&q->stats.sync);
+}
+
+/**
+ * xnb_ring_push() - Publish a back ring's new responses.
+ * @rsp_prod: the shared ring's rsp_prod
+ * @rsp_event: the shared ring's rsp_event
+ * @prod_pvt: the ring's private response producer
+ * @pushed: the rsp_prod the last push published, the backend's own copy
+ *
+ * The ring's push, with the previous producer taken from @pushed: the
+ * shared rsp_prod is the frontend's to rewrite, so a push judged by it
+ * could notify for responses that never came.  Nothing is written when
+ * none came since the last push.
+ *
+ * Context: The ring's one response producer (see struct xnb_queue).
+ * Return: true when the frontend is to be notified (xnb_push_notify()).
+ */
+static inline bool xnb_ring_push(RING_IDX *rsp_prod,
+				 const RING_IDX *rsp_event,
+				 RING_IDX prod_pvt, RING_IDX *pushed)
+{
+	RING_IDX old = *pushed;
+
+	if (prod_pvt == old)
+		return false;
+	*pushed = prod_pvt;
+	virt_wmb();	/* the responses before the index that shows them */
+	WRITE_ONCE(*rsp_prod, prod_pvt);
+	virt_mb();	/* the index out before the guest's rsp_event is read */
+	return xnb_push_notify(old, prod_pvt, READ_ONCE(*rsp_event));
 }
 
 #endif /* XNB_COMMON_H */

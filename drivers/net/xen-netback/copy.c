@@ -311,7 +311,8 @@ void xnb_copy_flush(struct xnb_group *g)
 	}
 
 	/* Push each touched queue's rings once, TX then RX, whichever way
-	 * its packets went; clearing the mark dedups.
+	 * its packets went: a ring with no new responses publishes and
+	 * notifies nothing (xnb_ring_push).  Clearing the mark dedups.
 	 */
 	for (i = 0; i < g->nr_inflight; i++) {
 		struct xnb_queue *q = g->inflight[i].queue;

@@ -131,7 +131,7 @@ static void xnb_ctrl_work(struct work_struct *work)
 	bool spurious = true, spent = false;
 	u64 now = ktime_get_ns(), wait = 0;
 	RING_IDX prod;
-	int more, notify;
+	int more;
 
 	/* Bounded by the budget, or without one (ctrl_rate=0) by a ring's
 	 * worth a run: each round serves a request at least.
@@ -168,8 +168,9 @@ static void xnb_ctrl_work(struct work_struct *work)
 			served++;
 			spurious = false;
 		}
-		RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(ring, notify);
-		if (notify)
+		if (xnb_ring_push(&ring->sring->rsp_prod,
+				  &ring->sring->rsp_event, ring->rsp_prod_pvt,
+				  &vif->ctrl_pushed))
 			notify_remote_via_irq(READ_ONCE(vif->ctrl_irq));
 		if (spent)
 			break;
@@ -305,6 +306,7 @@ int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 	sring = addr;
 	BACK_RING_ATTACH(&vif->ctrl, sring, READ_ONCE(sring->rsp_prod),
 			 XEN_PAGE_SIZE);
+	vif->ctrl_pushed = vif->ctrl.rsp_prod_pvt;
 	/* Indices that describe no possible ring: refuse to connect. */
 	if (!xnb_ring_sane(READ_ONCE(sring->req_prod), vif->ctrl.rsp_prod_pvt,
 			   XNB_CTRL_RING_SIZE)) {

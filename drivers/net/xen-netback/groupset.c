@@ -127,6 +127,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	g->nr_queues++;
 	q->share_slots = 0;	/* no turn in g's pass yet */
 	q->turn_left = (struct xnb_pass_ways){};
+	q->turn_debt = (struct xnb_pass_ways){};
 	/* Publishes g to xnb_group_kick()'s lockless read. */
 	rcu_assign_pointer(q->group, g);
 	spin_unlock_irq(&g->lock);

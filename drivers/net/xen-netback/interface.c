@@ -2,7 +2,8 @@
 /*
  * The vif: its netdev, its queues' rings and event channels.
  *
- * Lifecycle (all from the xenbus watch thread, under the backend mutex):
+ * Lifecycle (all from the xenbus watch thread, or a held connect from
+ * xenbus.c's connect work, under the backend mutex):
  *   xnb_vif_create      netdev registered, carrier off (probe)
  *   xnb_vif_alloc_queues + xnb_vif_connect_queue (per queue) +
  *   xnb_vif_start       rings mapped, irqs bound, queues join groups
@@ -568,6 +569,8 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	BACK_RING_ATTACH(&q->rx, rxs, READ_ONCE(rxs->rsp_prod), XEN_PAGE_SIZE);
 
 	q->tx_prod_eoi = q->tx.rsp_prod_pvt;
+	q->tx_pushed = q->tx.rsp_prod_pvt;
+	q->rx_pushed = q->rx.rsp_prod_pvt;
 
 	/* Indices that describe no possible ring: refuse to connect. */
 	if (!xnb_ring_sane(READ_ONCE(txs->req_prod), q->tx.rsp_prod_pvt,
@@ -803,8 +806,9 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 		return;
 
 	/* ethtool shows no row of a queue on its way out, debugfs no file.
-	 * This thread alone writes the count: when it is 0 already (never
-	 * started) the shared xenbus thread need not wait for rtnl.
+	 * Only the backend lock's holder writes the count: when it is 0
+	 * already (never started) the shared xenbus thread need not wait
+	 * for rtnl.
 	 */
 	if (vif->stats_queues) {
 		rtnl_lock();

@@ -46,16 +46,19 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 	return xnb_queue_share(budget, active, used);
 }
 
-/* The next queue with work, its share each way in *way (its vif's, or
- * what each way of a turn cut in the last pass has left if less, unless
- * it is the group's only active queue: nr_active counts it, and those
- * on @waiting or put back), the more of the two in *share, and its
- * turn's slots in *turn: *share clipped to what is left of the pass's
- * cap (@a).  The vif's other queues are charged the turn, what the
- * queue was given, not its share.  A queue whose vif had its budget in
- * this pass already gets none: it moves to @waiting, still queued, and
- * goes back to the head of the active list when the pass ends
- * (xnb_group_pass), so its turn comes first next time.
+/* The next queue with work, its vif's share in *share, its turn's
+ * share each way in *way (the vif's share less what the queue owes
+ * that way, or what each way of a turn cut in the last pass has left
+ * if less; the vif's share, owing nothing, if it is the group's only
+ * active queue: nr_active counts it, and those on @waiting or put
+ * back), and its turn's slots in *turn: the more of the two ways
+ * clipped to what is left of the pass's cap (@a), or 0 when its debt
+ * took both (its turn moves nothing).  The vif's other queues are
+ * charged the turn, what the queue was given, not its share.  A queue
+ * whose vif had its budget in this pass already gets none (*share 0):
+ * it moves to @waiting, still queued, and goes back to the head of the
+ * active list when the pass ends (xnb_group_pass), so its turn comes
+ * first next time.
  */
 static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 				       const struct xnb_pass_acct *a,
@@ -64,6 +67,7 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q;
+	u32 give;
 
 	lockdep_assert_held(&g->pass_busy);
 	spin_lock_irq(&g->lock);
@@ -72,9 +76,10 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	if (q) {
 		*share = xnb_group_share(g, q, budget);
 		if (*share) {
-			*share = xnb_pass_turn_share(&q->turn_left, *share,
-						     g->nr_active == 1, way);
-			*turn = xnb_pass_turn_slots(a, *share);
+			give = xnb_pass_turn_share(&q->turn_left, *share,
+						   g->nr_active == 1,
+						   &q->turn_debt, way);
+			*turn = give ? xnb_pass_turn_slots(a, give) : 0;
 			list_del_init(&q->active_node);
 			q->queued = false;
 			WRITE_ONCE(g->nr_active, g->nr_active - 1);
@@ -97,7 +102,9 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
  * that has a share.  Charges the turn's TX packets and slots, both
  * ways, to @a, RX's before TX's turn is sized.  A way the cap or NAPI's
  * budget cut keeps in turn_left what it has left for the next pass
- * (xnb_pass_turn_left).  True when the queue still has work.
+ * (xnb_pass_turn_left); what a way used past its share, the packet
+ * that crossed it, goes to turn_debt, paid from the queue's next turns
+ * (xnb_pass_debt).  True when the queue still has work.
  *
  * A drained queue goes on @settle: its guest TX ring is re-armed and
  * its EOIs sent after the pass's flush (xnb_pass_settle()), not now,
@@ -133,6 +140,8 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	xnb_pass_charge(a, tx, tx_used);
 	q->turn_left.rx = xnb_pass_turn_left(way->rx, rx_limit, rx_used);
 	q->turn_left.tx = xnb_pass_turn_left(way->tx, tx_limit, tx_used);
+	q->turn_debt.rx = xnb_pass_debt(q->turn_debt.rx, way->rx, rx_used);
+	q->turn_debt.tx = xnb_pass_debt(q->turn_debt.tx, way->tx, tx_used);
 	u64_stats_update_begin(&g->stats.sync);
 	u64_stats_add(&g->stats.packets, rx + tx);
 	u64_stats_update_end(&g->stats.sync);
@@ -152,7 +161,9 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	 */
 	if (xnb_tx_waiting(q))
 		return true;
-	/* Drained: its next turn is a new one. */
+	/* Drained: its next turn is a new one, its debt still owed
+	 * (xnb_pass_debt).
+	 */
 	q->turn_left = (struct xnb_pass_ways){};
 	/* Once, should a kick give it a second turn in this pass. */
 	if (list_empty(&q->settle_node))
@@ -264,8 +275,12 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * next pass, each way with what it has left, so a cut turn is neither
  * lost nor charged twice (a queue alone on the list starts a new turn
  * instead: none waits for it, and its way done first would sit out
- * the other's rest, with work).  Either way, or when the pass stopped with
- * queues left, the poll keeps the group scheduled (xnb_group_run).
+ * the other's rest, with work).  The packet that crosses a turn's share
+ * goes whole, and its queue's next turns are that much shorter, or
+ * move nothing, until the excess is paid (deficit round robin: a GSO
+ * packet charged many times a share costs its queue as many turns).
+ * Either way, or when the pass stopped with queues left, the poll keeps
+ * the group scheduled (xnb_group_run).
  *
  * tests/unit/test_pass_model.c's model_pass() mirrors this loop, with
  * xnb_group_pop() and xnb_group_serve(): change them together.
@@ -317,8 +332,8 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		start_slots = a->slots;
 		more = xnb_group_serve(g, q, &way, turn, a, &settle);
 		/* One slot at least a turn, so the cap bounds the turns too:
-		 * a disabled vif, RX waiting for buffers, TX held for credit
-		 * or a full response ring use none.
+		 * a disabled vif, RX waiting for buffers, TX held for credit,
+		 * a full response ring or a turn its debt took use none.
 		 */
 		xnb_pass_turn_end(a, start_slots);
 		if (!more)

@@ -28,6 +28,12 @@ bool xnb_ring_room(u32 req_cons, u32 rsp_prod_pvt, u32 nr, u32 ring_size)
 	return owed <= ring_size && nr <= ring_size - owed;
 }
 
+bool xnb_push_notify(u32 pushed, u32 rsp_prod, u32 rsp_event)
+{
+	/* Unsigned: rsp_event in (pushed, rsp_prod], wrapping. */
+	return rsp_prod - rsp_event < rsp_prod - pushed;
+}
+
 enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
 				  bool held, bool disabled)
 {
@@ -78,6 +84,54 @@ u32 xnb_connect_wait(u32 fails, u64 last, u64 now)
 	u64 gone = now > last ? now - last : 0;
 
 	return gone >= hold ? 0 : (u32)(hold - gone);
+}
+
+/* Is a connect at @now a quick reconnect?  @gone: the time since the
+ * last connect.
+ */
+static bool xnb_reconnect_quick(const struct xnb_reconnect *r, u64 now,
+				u64 *gone)
+{
+	*gone = now > r->last ? now - r->last : 0;
+	return r->seen && *gone < XNB_RECONNECT_WINDOW_MS;
+}
+
+u32 xnb_reconnect_wait(const struct xnb_reconnect *r, u64 now)
+{
+	u32 hold;
+	u64 gone;
+
+	if (!xnb_reconnect_quick(r, now, &gone))
+		return 0;
+	/* The hold of the quick reconnect this one would be. */
+	hold = xnb_spurious_hold(r->run < ~0U ? r->run + 1 : r->run,
+				 XNB_RECONNECT_FREE,
+				 XNB_RECONNECT_HOLD_MAX_MS /
+				 XNB_RECONNECT_HOLD_MIN_MS) *
+	       XNB_RECONNECT_HOLD_MIN_MS;
+	return gone >= hold ? 0 : (u32)(hold - gone);
+}
+
+void xnb_reconnect_done(struct xnb_reconnect *r, u64 now)
+{
+	u64 gone;
+
+	if (!xnb_reconnect_quick(r, now, &gone)) {
+		r->run = 0;
+		r->logged = false;
+	} else if (r->run < ~0U) {
+		r->run++;
+	}
+	r->last = now;
+	r->seen = true;
+}
+
+bool xnb_reconnect_log(struct xnb_reconnect *r, u32 wait)
+{
+	if (!wait || r->logged)
+		return false;
+	r->logged = true;
+	return true;
 }
 
 unsigned int xnb_spurious_next(struct xnb_spurious *s, bool spurious,
@@ -676,17 +730,41 @@ u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share)
 	return share < left ? share : left;
 }
 
-u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
-			bool alone, struct xnb_pass_ways *way)
+/* One way of a new turn: @share less what is owed, paid from *@debt. */
+static u32 xnb_pass_pay(u32 share, u32 *debt)
 {
-	if (!alone && (left->rx || left->tx)) {
+	u32 paid = *debt < share ? *debt : share;
+
+	*debt -= paid;
+	return share - paid;
+}
+
+u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
+			bool alone, struct xnb_pass_ways *debt,
+			struct xnb_pass_ways *way)
+{
+	if (alone) {
+		*debt = (struct xnb_pass_ways){};
+		way->rx = share;
+		way->tx = share;
+	} else if (left->rx || left->tx) {
 		way->rx = left->rx < share ? left->rx : share;
 		way->tx = left->tx < share ? left->tx : share;
 	} else {
-		way->rx = share;
-		way->tx = share;
+		way->rx = xnb_pass_pay(share, &debt->rx);
+		way->tx = xnb_pass_pay(share, &debt->tx);
 	}
 	return way->rx > way->tx ? way->rx : way->tx;
+}
+
+u32 xnb_pass_debt(u32 debt, u32 share, u32 used)
+{
+	if (debt > XNB_PASS_DEBT_MAX)
+		debt = XNB_PASS_DEBT_MAX;
+	if (used > share)
+		debt += used - share < XNB_PASS_DEBT_MAX - debt ?
+			used - share : XNB_PASS_DEBT_MAX - debt;
+	return debt;
 }
 
 u32 xnb_pass_turn_left(u32 share, u32 limit, u32 used)

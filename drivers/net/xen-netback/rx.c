@@ -736,17 +736,20 @@ void xnb_rx_notify_check(struct xnb_queue *q)
  *
  * The responses are always pushed at once, so a guest still polling its
  * ring takes them without an event; the event a guest asked for (its
- * rsp_event) goes now or later (xnb_rx_notify).
+ * rsp_event) goes now or later (xnb_rx_notify).  A push with no new
+ * responses (the flush completed only the queue's TX) asks for none;
+ * it only looks at one owed already, as a turn does.
  *
  * Context: The group's poll (BH off), from xnb_copy_flush(), in the pass
  * that completed the queue's packets.
  */
 static void xnb_rx_push(struct xnb_queue *q)
 {
-	int notify;
+	bool asked;
 
-	RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&q->rx, notify);
-	xnb_rx_notify(q, notify);
+	asked = xnb_ring_push(&q->rx.sring->rsp_prod, &q->rx.sring->rsp_event,
+			      q->rx.rsp_prod_pvt, &q->rx_pushed);
+	xnb_rx_notify(q, asked);
 }
 
 /* What copy.c's flush calls for guest RX: see struct xnb_copy_ops.

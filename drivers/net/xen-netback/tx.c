@@ -560,15 +560,16 @@ static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
  * xnb_tx_push() - Push a queue's guest TX responses, notify if asked.
  * @q: the queue
  *
+ * A queue with no TX responses since its last push (the flush completed
+ * only its RX) publishes and notifies nothing.
+ *
  * Context: The group's poll (BH off), from xnb_copy_flush(), in the pass
  * that completed the queue's packets.
  */
 static void xnb_tx_push(struct xnb_queue *q)
 {
-	int notify;
-
-	RING_PUSH_RESPONSES_AND_CHECK_NOTIFY(&q->tx, notify);
-	if (notify)
+	if (xnb_ring_push(&q->tx.sring->rsp_prod, &q->tx.sring->rsp_event,
+			  q->tx.rsp_prod_pvt, &q->tx_pushed))
 		notify_remote_via_irq(q->tx_irq);
 }
 

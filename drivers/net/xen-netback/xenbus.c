@@ -24,8 +24,9 @@
  * The frontend's "xdp-headroom" is read at connect and when it
  * reconfigures (netfront attaching or removing an XDP program:
  * Reconfiguring, we answer Reconfigured, it goes back to Connected).
- * All callbacks run in the xenwatch thread; be->lock orders them
- * against remove.
+ * All callbacks run in the xenwatch thread, a connect held back by the
+ * reconnect back-off in a work item (xnb_connect_work()); be->lock
+ * orders them against each other and against remove.
  *
  * What a guest can make us log, or write to our "error" node, goes
  * through one budget per backend (xnb_guest_msg_ok()): a frontend that
@@ -36,6 +37,7 @@
 #include <linux/string.h>
 #include <linux/ktime.h>
 #include <linux/ratelimit.h>
+#include <linux/workqueue.h>
 
 #include "common.h"
 
@@ -43,7 +45,10 @@
  *  - dev: set at probe, fixed.
  *  - lock: the backend's state (vif, hotplug_ok, want_connected, the
  *    offer, the watches' registration, msg_missed, connect_fails,
- *    connect_last) for the xenwatch callbacks, probe and remove.
+ *    connect_last, reconnect, connect_queued) for the xenwatch
+ *    callbacks, connect_work, probe and remove.
+ *  - connect_work: queued and cancelled under lock; remove() waits for
+ *    it (cancel_delayed_work_sync()) before anything goes.
  *  - mcast_queued: an atomic, set by xnb_mcast_will_handle() in the
  *    xenbus core's reader thread, cleared by the watch's callback, reset
  *    under lock while the watch is not registered.
@@ -79,6 +84,12 @@ struct xnb_backend {
 	 */
 	unsigned int connect_fails;
 	u64 connect_last;
+	/* The reconnect back-off (row 10d): the run of quick reconnects,
+	 * and a Connected of the frontend's held until connect_work runs.
+	 */
+	struct xnb_reconnect reconnect;
+	struct delayed_work connect_work;
+	bool connect_queued;
 };
 
 #define XNB_MSG_INTERVAL	(10 * HZ)
@@ -546,18 +557,94 @@ static bool xnb_connect_held(struct xnb_backend *be)
 	return true;
 }
 
-/* Row 10: connect, and count a failure for the back-off. */
-static void xnb_connect_counted(struct xnb_backend *be)
+/* Row 10d: a frontend whose connects succeed but come in a loop must
+ * wait (xnb_reconnect_wait()); meanwhile its Connected is held, nothing
+ * read, and connect_work takes it up when the hold ends.  True when
+ * held.
+ */
+static bool xnb_reconnect_held(struct xnb_backend *be)
+	__must_hold(&be->lock)
+{
+	u32 wait;
+
+	lockdep_assert_held(&be->lock);
+	wait = xnb_reconnect_wait(&be->reconnect, ktime_to_ms(ktime_get()));
+	if (!wait)
+		return false;
+	/* One line at the run's first hold, within the budget; the held
+	 * connect would be the run's next quick reconnect.
+	 */
+	if (xnb_reconnect_log(&be->reconnect, wait) && xnb_guest_msg_ok(be))
+		dev_warn(&be->dev->dev,
+			 "frontend reconnects in a loop (%u times in a row, each within %u s of the last): next connect held %u ms, later ones up to %u ms\n",
+			 be->reconnect.run < UINT_MAX ?
+			 be->reconnect.run + 1 : UINT_MAX,
+			 XNB_RECONNECT_WINDOW_MS / 1000u, wait,
+			 XNB_RECONNECT_HOLD_MAX_MS);
+	be->connect_queued = true;
+	mod_delayed_work(system_wq, &be->connect_work, msecs_to_jiffies(wait));
+	return true;
+}
+
+/* Drop a held Connected: its work, if it runs still, finds nothing. */
+static void xnb_connect_unqueue(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
 	lockdep_assert_held(&be->lock);
-	if (!xnb_connect(be)) {
+	be->connect_queued = false;
+	cancel_delayed_work(&be->connect_work);
+}
+
+/* Row 10: connect, and count a failure or a success for the back-offs. */
+static void xnb_connect_counted(struct xnb_backend *be)
+	__must_hold(&be->lock)
+{
+	int err;
+	u64 now;
+
+	lockdep_assert_held(&be->lock);
+	err = xnb_connect(be);
+	now = ktime_to_ms(ktime_get());
+	if (!err) {
 		be->connect_fails = 0;
+		xnb_reconnect_done(&be->reconnect, now);
 		return;
 	}
 	if (be->connect_fails < UINT_MAX)
 		be->connect_fails++;
-	be->connect_last = ktime_to_ms(ktime_get());
+	be->connect_last = now;
+}
+
+/* Rows 10h, 10d and 10: the frontend Connected, no connection up. */
+static void xnb_connect_rows(struct xnb_backend *be)
+	__must_hold(&be->lock)
+{
+	lockdep_assert_held(&be->lock);
+	if (xnb_connect_held(be)) {		/* row 10h */
+		xnb_connect_unqueue(be);
+		return;
+	}
+	if (xnb_reconnect_held(be))		/* row 10d */
+		return;
+	xnb_connect_unqueue(be);
+	xnb_connect_counted(be);		/* row 10 */
+}
+
+/* The end of a row 10d hold: the frontend's Connected, unless a later
+ * state of its dropped it.  Never unregisters a watch: remove() waits
+ * for this work, maybe in the xenwatch thread, which unregistering a
+ * watch would wait for in turn.
+ */
+static void xnb_connect_work(struct work_struct *work)
+{
+	struct xnb_backend *be = container_of(to_delayed_work(work),
+					      struct xnb_backend,
+					      connect_work);
+
+	mutex_lock(&be->lock);
+	if (be->connect_queued)
+		xnb_connect_rows(be);
+	mutex_unlock(&be->lock);
 }
 
 static void xnb_unwatch(struct xenbus_watch *w);
@@ -577,13 +664,30 @@ static void xnb_disconnect(struct xnb_backend *be)
 	}
 }
 
+/* Row 16: whether the frontend's directory is gone.  Only xenstore
+ * saying so (ENOENT) counts: any other failure to read it (no memory,
+ * xenstored restarting) says nothing, and row 17 takes it.
+ */
+static bool xnb_frontend_gone(struct xenbus_device *dev)
+{
+	char *val = xenbus_read(XBT_NIL, dev->otherend, "", NULL);
+
+	if (IS_ERR(val))
+		return PTR_ERR(val) == -ENOENT;
+	kfree(val);
+	return false;
+}
+
 /* The state machine: what each state the frontend can write does, given
  * ours.  The switch below takes the rows in this order, each branch
  * marked with its rows.  Row H, the hotplug script's report, is the
  * other way in to Connected.
  *
  *   fe          the frontend's state as the xenbus core read it:
- *               Unknown also when its "state" key is gone or not a number
+ *               Unknown also when its "state" key is gone or not a number;
+ *               only a directory gone means the device was removed, by
+ *               the toolstack or by the guest, which owns the directory
+ *               (its own vif's device only, as with stock)
  *   ours        dev->state; probe() leaves InitWait, !up, !hp
  *   up          be->want_connected: xnb_connect() succeeded and nothing
  *               has disconnected since (rings mapped, event channels
@@ -618,8 +722,10 @@ static void xnb_disconnect(struct xnb_backend *be)
  * 10h Connected      other, !up; held   fatal "N failed         Closing
  *                    (c)                connects in a row",
  *                                       nothing read
+ * 10d Connected      other, !up; not    hold the Connected (d), same
+ *                    held; delayed (d)  nothing read
  * 10  Connected      other, !up; not    connect (b), then if    Connected
- *                    held               up go Connected if hp   if hp (a)
+ *                    held nor delayed   up go Connected if hp   if hp (a)
  * 11  Reconfiguring  any, !up           -                       same
  * 12  Reconfiguring  any, up            read xdp-headroom,      Reconfigured
  *                                       go Reconfigured
@@ -627,9 +733,11 @@ static void xnb_disconnect(struct xnb_backend *be)
  * 14  Closed         any; online        disconnect, go Closed   Closed
  * 15  Closed         any; not online    disconnect, go Closed,  removed
  *                                       then row 16
- * 16  Unknown        any                unregister the device:  removed
- *                                       remove() runs
- * 17  InitWait, Reconfigured, any value out of range:
+ * 16  Unknown, the   any                unregister the device:  removed
+ *     frontend's                        remove() runs
+ *     directory gone
+ * 17  InitWait, Reconfigured, any value out of range, Unknown with the
+ *     frontend's directory there (its "state" deleted, or no number):
  *                    any                fatal "saw state %d at  Closing
  *                                       frontend"
  *  H  "hotplug-status" written, xnb_hotplug_changed() (its watch also
@@ -644,7 +752,8 @@ static void xnb_disconnect(struct xnb_backend *be)
  *     event channels, starts the vif: up.  A failure undoes that (!up)
  *     and is fatal (next Closing), except a failed allocation of a
  *     queue's xenstore path: no message, ours stays.  Either way it
- *     counts as a failed connect for (c); a success clears the count.
+ *     counts as a failed connect for (c); a success clears the count
+ *     and counts for (d).
  * (c) held: xnb_connect_wait() (proto.c) says to wait.  After up to
  *     XNB_CONNECT_FREE (8) failed connects in a row the next goes at
  *     once; after more, not before 1 s from the last failure, doubling
@@ -656,13 +765,29 @@ static void xnb_disconnect(struct xnb_backend *be)
  *     the xenbus core's own log line for a grant that does not map)
  *     per 8 s, and an honest one that reconnects properly afterwards
  *     connects at most 8 s after the last failure.
+ * (d) delayed: xnb_reconnect_wait() (proto.c) says to wait.  A connect
+ *     that succeeds within 60 s (XNB_RECONNECT_WINDOW_MS) of the last
+ *     one is a quick reconnect; after XNB_RECONNECT_FREE (2) in a row,
+ *     the next may not come before 1 s from the last connect, doubling
+ *     with each further one up to 8 s; a connect 60 s or more after the
+ *     last starts over.  The Connected is held in connect_work until the
+ *     hold ends, which then runs rows 10h, 10d and 10 again; a state of
+ *     the frontend's other than Connected before that drops it (the
+ *     "drop" at the top of the switch), and so does remove.  A line
+ *     (within the budget) as a run starts to be held.  So a frontend
+ *     looping on connects that succeed (Initialising, Connected, ...)
+ *     costs dom0 one connect and disconnect per 8 s, and an honest
+ *     one's reconnect or two (a resume, a netfront reload) goes at once.
  */
 static void xnb_frontend_changed(struct xenbus_device *dev,
 				 enum xenbus_state fe_state)
 {
 	struct xnb_backend *be = dev_get_drvdata(&dev->dev);
+	bool gone = false;
 
 	mutex_lock(&be->lock);
+	if (fe_state != XenbusStateConnected)		/* drop (d) */
+		xnb_connect_unqueue(be);
 	switch (fe_state) {
 	case XenbusStateInitialising:			/* rows 1-5 */
 		/* A frontend starting over (reset, reload): drop the old
@@ -682,7 +807,7 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		break;
 	case XenbusStateInitialised:			/* row 6 */
 		break;
-	case XenbusStateConnected:			/* rows 7-10h */
+	case XenbusStateConnected:			/* rows 7-10 */
 		if (dev->state == XenbusStateConnected)	/* row 7 */
 			break;
 		if (be->want_connected) {		/* rows 8, 9 */
@@ -696,9 +821,7 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 			xnb_maybe_connected(be);
 			break;
 		}
-		if (xnb_connect_held(be))		/* row 10h */
-			break;
-		xnb_connect_counted(be);		/* row 10 */
+		xnb_connect_rows(be);			/* rows 10h, 10d, 10 */
 		break;
 	case XenbusStateReconfiguring:			/* rows 11, 12 */
 		/* netfront changes its XDP program on a live connection:
@@ -717,14 +840,18 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 	case XenbusStateClosed:				/* rows 14, 15 */
 		xnb_disconnect(be);
 		xenbus_switch_state(dev, XenbusStateClosed);
-		if (xenbus_dev_is_online(dev))		/* row 14 */
+		gone = !xenbus_dev_is_online(dev);	/* row 15, else 14 */
+		break;
+	case XenbusStateUnknown:			/* rows 16, 17 */
+		/* A guest may delete its own "state" or write no number
+		 * there: with its directory still there that is a state
+		 * it may not write, not the device's removal.
+		 */
+		if (xnb_frontend_gone(dev)) {
+			gone = true;			/* row 16 */
 			break;
-		fallthrough;				/* row 15 */
-	case XenbusStateUnknown:			/* row 16 */
-		mutex_unlock(&be->lock);
-		/* The toolstack took the device away: remove() runs now. */
-		device_unregister(&dev->dev);
-		return;
+		}
+		fallthrough;
 	case XenbusStateInitWait:			/* row 17 */
 	case XenbusStateReconfigured:
 	default:
@@ -732,6 +859,11 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		break;
 	}
 	mutex_unlock(&be->lock);
+	/* The frontend's directory is gone, or it closed while the
+	 * toolstack takes the device offline: remove() runs now.
+	 */
+	if (gone)
+		device_unregister(&dev->dev);
 }
 
 static void xnb_unwatch(struct xenbus_watch *w)
@@ -747,6 +879,10 @@ static void xnb_remove(struct xenbus_device *dev)
 {
 	struct xnb_backend *be = dev_get_drvdata(&dev->dev);
 
+	/* The xenbus core stopped the frontend's state reaching us, so
+	 * nothing queues a held connect again once this returns.
+	 */
+	cancel_delayed_work_sync(&be->connect_work);
 	xnb_unwatch(&be->rate_watch);
 	xnb_unwatch(&be->group_watch);
 	xnb_unwatch(&be->hotplug_watch);
@@ -778,6 +914,7 @@ static int xnb_probe(struct xenbus_device *dev,
 	}
 	be->dev = dev;
 	mutex_init(&be->lock);
+	INIT_DELAYED_WORK(&be->connect_work, xnb_connect_work);
 	/* Our own line says what was left out, naming the device. */
 	ratelimit_state_init(&be->msg_rs, XNB_MSG_INTERVAL, XNB_MSG_BURST);
 	ratelimit_set_flags(&be->msg_rs, RATELIMIT_MSG_ON_RELEASE);

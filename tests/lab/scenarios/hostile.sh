@@ -44,12 +44,24 @@
 # only, and one flooding request-multicast-control (39) queues one watch
 # event at most: dom0's slab stays put and another vif still connects.
 # 35, 36 and 39 run scaled-down floods; HOSTILE_FULL=1 (make hostile
-# HOSTILE_FULL=1) gives them the issue's counts.
+# HOSTILE_FULL=1) gives them the issue's counts.  A frontend looping on
+# connects that succeed (45, 1 and max queues in turn) is held back by
+# the reconnect back-off: a bounded number of cycles, g1 answering
+# meanwhile, dom0's slab, threads and interrupts back where they were.
 # The group "netconsole": dom0 keeps printing through netconsole, across
 # the hostile vif, while the program rewrites its hash configuration;
 # dom0 must not hang nor log a lockup or stall.  The control ring's
 # budget is off for that group (ctrl_rate=0), so that the stream writes
 # the hash seqlock as fast as dom0 serves it; restored after.
+# Cases 46-48: one grant offered as two rings (TX and RX, two queues',
+# control and TX) is connected and served; dom0's copy into an RX buffer
+# that is a ring page is one more guest write to that page (the vif goes
+# on while the indices it writes are possible, and is disabled once one
+# is not: 46, fatal); a guest rewriting rsp_prod, req_event and
+# rsp_event under traffic gets at most a notification a packet, at
+# little CPU (47); RX buffers withheld and posted as fast as the stall
+# detection turns log a few lines and queue a bounded amount (48).
+# dom0 sends to the guest all through 47 and 48 (rxflood_start).
 H=20
 HG=g$H
 pass=0 fail=0 failed=""
@@ -261,6 +273,7 @@ ngroup=0 R_FATALS=0 R_LINE=""
 run_group() {
 	local ids=$1 hook=${2:-} args=${3:-} out rc final last why="" n0 nf st bg="" samples="" t0 tmo mbg="" nbg=""
 	local id cs line res expect cwhy nl a chunk nlog quiet="" xbg="" xsamples="" abg="" attach39="" ks=0 cbg=""
+	local rbg="" rsamples=""
 	ngroup=$((ngroup + 1))
 	for id in $ids; do case " ${HOSTILE_FRESH:-} " in *" $id "*) fresh=1 ;; esac; done
 	if [ "$fresh" = 1 ] || [ -z "$DEV" ]; then
@@ -323,6 +336,24 @@ run_group() {
 		  echo "$r ${st:-none} $(awk -v a="$a" -v b="$(cut -d' ' -f1 /proc/uptime)" 'BEGIN {printf "%.1f", b - a}')"
 		) > /run/hostile-attach39 &
 		abg=$! ;;
+	esac
+	case " $ids " in *" 45 "*)
+		# Case 45: the program's phase (reconn-base, reconn,
+		# reconn-after), g1's ping during the loop (reconn), the
+		# kernel's log records so far, SUnreclaim (kB), dom0's threads
+		# and the lines of /proc/interrupts:
+		# phase:ping:rtt_ms:kmsg:sunreclaim:threads:irq_lines:uptime
+		( while :; do
+			ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
+			pg=- rtt=-
+			if [ "$ph" = reconn ]; then
+				rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
+				if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi
+			fi
+			echo "$ph:$pg:$rtt:$(kmsg_seq):$(awk '/^SUnreclaim:/ {print $2}' /proc/meminfo):$(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l):$(wc -l < /proc/interrupts):$(cut -d' ' -f1 /proc/uptime)"
+			sleep 0.5
+		  done ) > /run/hostile-reconn-samples &
+		rbg=$! ;;
 	esac
 	case " $ids " in *" 43 "*)
 		# Case 43: dom0's CPU over the program's ctrl-flood phase,
@@ -393,6 +424,11 @@ run_group() {
 			timeout 60 xl network-detach -f g1 1 >/dev/null 2>&1
 		lab_wait 60 test ! -e "/sys/class/net/$(lab_vif_name 1 1)" ||
 			why="${why:+$why; }g1's vif 1 (case 39) still there after detach"
+	fi
+	if [ -n "$rbg" ]; then
+		kill "$rbg" 2>/dev/null
+		wait "$rbg" 2>/dev/null
+		rsamples=$(tr '\n' ' ' < /run/hostile-reconn-samples)
 	fi
 	[ -n "$nbg" ] && nc_stop
 	echo "$out" | grep -E '^HOSTILE|XNB-FAILREASON' | sed "s/^/  [g$H] /"
@@ -486,12 +522,16 @@ run_group() {
 		fi
 		[ "$id" = 28 ] && case28 "$samples"
 		[ "$id" = 44 ] && case44
+		[ "$id" = 52 ] && case52
+		case $id in 46) case46 ;; 47) case47 ;; 48) case48 ;; esac
 		[ "$id" = 40 ] && [ "$GSO_SEGS" != 64 ] &&
 			cwhy="${cwhy:+$cwhy; }gso_max_segs of $VIF not lowered to 64: 40b did not test the limit"
 		case $id in 35|36|39) xs_case "$id" "$xsamples" "$attach39" ;; esac
 		case $id in 37|38) ks=$((ks + 1)); ctrl_storm_check "$id" "$samples" "$ks" ;; esac
 		[ "$id" = 43 ] && ctrl_flood_check "$samples"
+		[ "$id" = 45 ] && case45 "$rsamples"
 		[ "$id" = netconsole ] && netconsole_check
+		case $id in 49|50|51) hc2_judge "$id" ;; esac
 		[ -n "$why" ] && cwhy="${cwhy:+$cwhy; }group [$ids]: $why"
 		if [ -z "$cwhy" ]; then case_result "$id" PASS; else case_result "$id" FAIL "$cwhy"; fi
 	done
@@ -623,6 +663,61 @@ xs_case() {
 			cwhy="${cwhy:+$cwhy; }$ph: g1's vif 1 took $3 s to connect (max ${HOSTILE_ATTACH_MAX:-45})"
 		fi ;;
 	esac
+}
+
+# case45 SAMPLES: dom0's checks of case 45 (a loop of connects that
+# succeed, one queue and the most in turn, held back by the reconnect
+# back-off) from its sampler's lines
+# (phase:ping:rtt:kmsg:sunreclaim:threads:irq_lines:uptime); appends to
+# cwhy.  During the loop (phase reconn) g1 answers at least half of
+# dom0's pings, within 1 s each, and dom0's log grows by 20 records plus
+# 2 a second at most (HOSTILE_RECONN_LOG_MAX; each cycle logs the
+# bridge port's states).  From the last sample before the loop
+# (reconn-base, a one-queue connection) to the last after it
+# (reconn-after, one queue again): SUnreclaim grows by
+# HOSTILE_RECONN_SLAB_KB at most (1024), the threads by
+# HOSTILE_RECONN_THREADS (4: a group gets its NAPI thread with its first
+# queue and keeps it, kworkers linger), and /proc/interrupts has as many
+# lines give or take HOSTILE_RECONN_IRQ_SLACK (0: every channel the
+# loop bound is unbound again).
+case45() {
+	local res n a rtt lines secs slab thr irq whole lmax
+	lab_log "case 45 samples (phase:ping:rtt:kmsg:sunreclaim:threads:irq_lines:uptime): $1"
+	res=$(echo "$1" | tr ' ' '\n' | awk -F: '
+		NF >= 8 {
+			if ($1 == "reconn-base") { k0 = $4; t0 = $8; b5 = $5; b6 = $6; b7 = $7; hb = 1 }
+			if ($1 == "reconn" && hb) {
+				n++; k1 = $4; t1 = $8
+				if ($2 == "y") { a++; if ($3 + 0 > mx) mx = $3 + 0 }
+			}
+			if ($1 == "reconn-after" && hb) {
+				if (!ha) { k1 = $4; t1 = $8 }
+				a5 = $5; a6 = $6; a7 = $7; ha = 1
+			}
+		}
+		END {
+			if (!hb || !ha) { printf "%d %d - 0 0 0 0 0 0\n", n, a + 0; exit }
+			printf "%d %d %s %d %.1f %d %d %d 1\n", n, a + 0, a ? mx : "-", k1 - k0, t1 - t0, a5 - b5, a6 - b6, a7 - b7
+		}')
+	# shellcheck disable=SC2086 # the fields
+	set -- $res
+	n=$1 a=$2 rtt=$3 lines=$4 secs=$5 slab=$6 thr=$7 irq=$8 whole=$9
+	lab_log "case 45 (reconn, $secs s): kernel log $lines records; from before the loop to after it SUnreclaim $slab kB, threads $thr, interrupt lines $irq; g1 answered $a/$n pings, max RTT $rtt ms"
+	echo "XNB-METRIC hostile case45 seconds=$secs log_records=$lines sunreclaim_kb=$slab threads=$thr irq_lines=$irq pings=$a/$n max_rtt_ms=$rtt"
+	if [ "$whole" != 1 ]; then
+		cwhy="${cwhy:+$cwhy; }the sampler did not see the phases reconn-base and reconn-after"
+		return
+	fi
+	ping_judge reconn "$a" "$n" "$rtt"
+	lmax=${HOSTILE_RECONN_LOG_MAX:-$(awk -v s="$secs" 'BEGIN { printf "%d", 20 + 2 * s }')}
+	[ "$lines" -le "$lmax" ] ||
+		cwhy="${cwhy:+$cwhy; }reconn: dom0's kernel log grew by $lines records in $secs s (max $lmax)"
+	[ "$slab" -le "${HOSTILE_RECONN_SLAB_KB:-1024}" ] ||
+		cwhy="${cwhy:+$cwhy; }reconn: SUnreclaim grew by $slab kB (max ${HOSTILE_RECONN_SLAB_KB:-1024})"
+	[ "$thr" -le "${HOSTILE_RECONN_THREADS:-4}" ] ||
+		cwhy="${cwhy:+$cwhy; }reconn: $thr more threads after the loop (max ${HOSTILE_RECONN_THREADS:-4})"
+	[ "${irq#-}" -le "${HOSTILE_RECONN_IRQ_SLACK:-0}" ] ||
+		cwhy="${cwhy:+$cwhy; }reconn: /proc/interrupts changed by $irq lines over the loop (slack ${HOSTILE_RECONN_IRQ_SLACK:-0})"
 }
 
 # ctrl_storm_check ID SAMPLES K: the interrupts on the vif's control
@@ -863,12 +958,16 @@ gso_measure() {
 # phase 9 of its 10 pings answered, their mean RTT at most
 # HOSTILE_GSO_RTT_X (4) times alone's plus 20 ms, with our driver both
 # vifs in group 0 throughout; beside the refused sizes (gso-tiny) TCP
-# each way at least HOSTILE_GSO_TPUT_PCT (50) % of g1's alone.  Beside
-# 48-byte segments (legal, cut in dom0) g1's TCP is reported only: a
-# turn's charge carries no debt to the next (docs/design.md, "Known
+# each way at least HOSTILE_GSO_TPUT_PCT (40) % of g1's alone (its half
+# of a group of two busy vifs, less the noise of its alone run); beside
+# 48-byte segments (legal, cut in dom0) at least HOSTILE_GSO48_PCT (5)
+# %: not starved, which it was before a packet's charge past its turn's
+# share was owed by the sender's next turns; not its fair half either,
+# the pass sharing slots, not dom0's time (design.md, "Known
 # weaknesses").  The passes' worst is reported.  Appends to cwhy.
 case44() {
-	local lines alone l ph res pct=${HOSTILE_GSO_TPUT_PCT:-50} x=${HOSTILE_GSO_RTT_X:-4}
+	local lines alone l ph res pct=${HOSTILE_GSO_TPUT_PCT:-40} x=${HOSTILE_GSO_RTT_X:-4}
+	local pct48=${HOSTILE_GSO48_PCT:-5}
 	lines=$(cat /run/hostile-gso 2>/dev/null)
 	lab_log "case 44 (phase pings answered avg_rtt max_rtt dom0->g1 g1->dom0 Mbit/s max_pass_us max_pass_slots groups): $(echo "$lines" | tr '\n' ';')"
 	alone=$(echo "$lines" | grep '^gso-alone ')
@@ -884,13 +983,13 @@ case44() {
 			continue
 		fi
 		echo "XNB-METRIC hostile case44 $l"
-		res=$(awk -v a="$alone" -v l="$l" -v pct="$pct" -v x="$x" -v ours="$GSO_GROUP" 'BEGIN {
+		res=$(awk -v a="$alone" -v l="$l" -v pct="$pct" -v x="$x" -v ours="$GSO_GROUP" -v pct48="$pct48" 'BEGIN {
 			split(a, A, " "); split(l, L, " ")
 			if (L[3] < 9) print "g1 answered " L[3] "/10 pings"
 			if (A[4] != "-" && L[4] != "-" && L[4] + 0 > x * A[4] + 20)
 				print "g1 mean ping RTT " L[4] " ms (alone " A[4] ")"
 			if (L[1] == "gso-48")
-				pct = 0
+				pct = pct48
 			if (L[6] + 0 < A[6] * pct / 100)
 				print "g1 dom0->g1 " L[6] " Mbit/s (alone " A[6] ")"
 			if (L[7] + 0 < A[7] * pct / 100)
@@ -902,6 +1001,622 @@ case44() {
 	done
 }
 
+# ---- cases 49, 50, 51: churn on a live connection ------------------------
+# Each case's hook (hc49, hc50, hc51) starts hc2_start's sampler, which
+# writes the fields of cases 35/36/39's (phase:ping:rtt:kmsg:slab:
+# sunreclaim:uptime, for xs_phase) to /run/hostile-hc2-samples and
+# pings g1 in the case's phases; the hook's _undo stops it and whatever
+# else the hook started; hc2_judge judges the case from dom0's side.
+HC2_BG="" HC2_JOB="" HC2_N0=0 HC2_IFINDEX=""
+# What dom0's log must not show while one of these cases plays.
+HC2_BAD_RE='WARNING:|Call Trace|BUG:|Oops|soft lockup|hard LOCKUP|rcu.*stall|hung task'
+# hc2_start PHASES: the sampler; PHASES a regex of the phases in which
+# g1 is pinged.
+hc2_start() {
+	HC2_N0=$(dmesg | wc -l) HC2_JOB=""
+	( while :; do
+		ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
+		pg=- rtt=-
+		if [[ $ph =~ ^($1)$ ]]; then
+			rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
+			if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi
+		fi
+		echo "$ph:$pg:$rtt:$(kmsg_seq):$(awk '/^Slab:/ {s = $2} /^SUnreclaim:/ {u = $2} END {print s ":" u}' /proc/meminfo):$(cut -d' ' -f1 /proc/uptime)"
+		sleep 0.5
+	  done ) > /run/hostile-hc2-samples &
+	HC2_BG=$!
+}
+hc2_stop() {
+	local p
+	for p in $HC2_BG $HC2_JOB; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	HC2_BG="" HC2_JOB=""
+}
+# Case 49: dom0 sends to 224.0.0.251 (listed) and 224.0.0.252 while the
+# program's phase is mcast-on, as for case 15.
+hc49() {
+	hc2_start mcchurn
+	( while :; do
+		case $(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null) in
+		mcast-on)
+			ping -c1 -W1 -I xenbr0 224.0.0.251 >/dev/null 2>&1
+			ping -c1 -W1 -I xenbr0 224.0.0.252 >/dev/null 2>&1 ;;
+		*) sleep 0.3 ;;
+		esac
+	  done ) &
+	HC2_JOB=$!
+}
+hc49_undo() { hc2_stop; }
+# Case 50: the netdev's ifindex, which a device unregistered (and made
+# anew) would not keep.
+hc50() {
+	hc2_start badstate
+	HC2_IFINDEX=$(cat "/sys/class/net/$2/ifindex" 2>/dev/null || echo none)
+}
+hc50_undo() { hc2_stop; }
+# Case 51: dom0 knows the program's address (192.0.2.99) as the hostile
+# vif's MAC, so that it can send to it without ARP (the program answers
+# none); hc51_job does dom0's side of the program's phases.
+HC51_IP=192.0.2.99
+hc51() {
+	local mac
+	rm -f /run/hostile-hc51-snd
+	: > /run/hostile-hc51
+	hc2_start 'mq-.*'
+	mac=$(xenstore-read "/local/domain/0/backend/vif/$HD/$1/mac" 2>/dev/null)
+	ip neigh replace "$HC51_IP" lladdr "$mac" dev "${LAB_BRIDGE:-xenbr0}" nud permanent ||
+		lab_log "case 51: no neighbour entry for $HC51_IP ($mac)"
+	command -v tc >/dev/null || lab_log "case 51: no tc: qdisc backlogs read as 0"
+	hc51_job "$2" > /dev/null 2>&1 &
+	HC2_JOB=$!
+}
+hc51_undo() {
+	hc2_stop
+	if [ -s /run/hostile-hc51-snd ]; then
+		kill "$(cat /run/hostile-hc51-snd)" 2>/dev/null
+		rm -f /run/hostile-hc51-snd
+	fi
+	ip neigh del "$HC51_IP" dev "${LAB_BRIDGE:-xenbr0}" 2>/dev/null
+	xenstore-rm "/local/domain/$HD/data/hostile-mq-ack" 2>/dev/null
+	xenstore-rm "/local/domain/$HD/data/hostile-mq-top" 2>/dev/null
+}
+# hc51_qdisc VIF: "<tx queue> <packets queued>" for each child qdisc of
+# VIF's root (mq: parent :1 for tx queue 0, in hex).
+hc51_qdisc() {
+	tc -s qdisc show dev "$1" 2>/dev/null | awk '
+		function hex(s,   i, v) {
+			v = 0; s = tolower(s)
+			for (i = 1; i <= length(s); i++)
+				v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v
+		}
+		/^qdisc / { p = ""; for (i = 1; i < NF; i++) if ($i == "parent") p = $(i + 1) }
+		/^ *backlog / && p ~ /^:[0-9a-f]+$/ { v = $3; sub(/p$/, "", v); print hex(substr(p, 2)) - 1, v + 0 }'
+}
+# hc51_job VIF: from the program's first mq-fill phase until its phases
+# end, dom0 pings the program's address every 2 ms (1000-octet packets:
+# the Toeplitz table steers them all to the queue it names).  In each
+# mq-fill phase, once dom0 sees packets wait for the queue the program
+# names (data/hostile-mq-top) in our driver's queue (debugfs) and, the
+# netdev queue stopped, in its qdisc (stock: the qdisc), or after 3 s,
+# it writes what it saw to data/hostile-mq-ack and /run/hostile-hc51
+# ("fill QUEUE RX_SKBS BACKLOG"); 1-2 s into each mq-flow phase (after
+# a reconnect), the real tx queue count and the packets left in the
+# qdiscs of the queues beyond it ("flow REAL STALE").
+hc51_job() {
+	local vif=$1 ph last="" t0=0 done_=0 top rx bl q dbg="" snd real stale
+	local dp=/local/domain/$HD/data
+	if [ "$NETBACK" = ours ]; then
+		mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+		dbg=/sys/kernel/debug/xen-netback/$(basename "$(readlink -f "/sys/class/net/$vif/device")")
+	fi
+	lab_wait 120 phase_is mq-fill || return 0
+	ping -q -i 0.002 -s 1000 -W 1 "$HC51_IP" >/dev/null 2>&1 &
+	snd=$!
+	echo "$snd" > /run/hostile-hc51-snd
+	while ph=$(xenstore-read "$dp/hostile-phase" 2>/dev/null); do
+		case $ph in mq-*) ;; *) break ;; esac
+		[ "$ph" = "$last" ] || { t0=$SECONDS done_=0 last=$ph; }
+		if [ "$ph" = mq-fill ] && [ "$done_" = 0 ]; then
+			top=$(xenstore-read "$dp/hostile-mq-top" 2>/dev/null || echo 0)
+			rx=-
+			[ -n "$dbg" ] && rx=$(sed -n 's/.* rx_skbs \([0-9]*\).*/\1/p' "$dbg/io_ring_q$top" 2>/dev/null)
+			bl=$(hc51_qdisc "$vif" | awk -v q="$top" '$1 == q { s = $2 } END { print s + 0 }')
+			q=0
+			case ${rx:--} in -) ;; *) q=$rx ;; esac
+			# Both the driver's queue and the qdisc behind it (ours),
+			# or 3 s: whatever waits then.
+			if { [ "$q" -gt 0 ] || [ -z "$dbg" ]; } && [ "$bl" -gt 0 ] ||
+				[ $((SECONDS - t0)) -ge 3 ]; then
+				echo "fill $top ${rx:--} $bl" >> /run/hostile-hc51
+				xenstore-write "$dp/hostile-mq-ack" "queue $top: rx_skbs ${rx:--}, qdisc backlog $bl"
+				done_=1
+			fi
+		elif [ "$ph" = mq-flow ] && [ "$done_" = 0 ] && [ $((SECONDS - t0)) -ge 2 ]; then
+			real=$(find "/sys/class/net/$vif/queues" -maxdepth 1 -name 'tx-*' | wc -l)
+			stale=$(hc51_qdisc "$vif" | awk -v r="$real" '$1 >= r { s += $2 } END { print s + 0 }')
+			echo "flow $real $stale" >> /run/hostile-hc51
+			done_=1
+		fi
+		sleep 0.2
+	done
+	kill "$snd" 2>/dev/null
+	wait "$snd" 2>/dev/null
+	rm -f /run/hostile-hc51-snd
+}
+# hc2_judge ID: dom0's checks of case 49, 50 or 51; appends to cwhy.
+# All three: dom0 logs no warning, oops, lockup or RCU stall while the
+# case plays, and g1 answers at least half of dom0's pings in the
+# case's phases, each within 1 s (ping_judge).
+# 49 (phase mcchurn): SUnreclaim, where the list's entries and those
+# freed after a grace period live, grows by HOSTILE_CHURN_SLAB_MAX_KB
+# at most (2048) over the phase; the log by 20 records plus 3 a second
+# (HOSTILE_CHURN_LOG_MAX: the vif's budget for its "flooding multicast"
+# line is 10 per 5 s).
+# 50 (phase badstate): the log grows as in 35 (20 records plus one a
+# second, HOSTILE_XS_LOG_MAX); the netdev is the one the case began with
+# (same ifindex: never unregistered) and the backend ends Connected.
+# 51 (phases mq-*): dom0 saw packets wait for the last queue before each
+# reconnect (our driver: its queue in debugfs or the qdisc; stock: the
+# qdisc, reported only); after each, no packet is left in the qdisc of
+# a queue beyond the real count; no "selects TX queue" (the core
+# capping a queue the driver chose) or "Invalid queue" line; SUnreclaim
+# at the end within HOSTILE_CHURN_SLAB_MAX_KB of its start.
+hc2_judge() {
+	local id=$1 samples hits n a mx lines slab sunr secs whole lmax now st l top rx bl
+	samples=$(tr '\n' ' ' < /run/hostile-hc2-samples 2>/dev/null)
+	lab_log "case $id samples (phase:ping:rtt:kmsg:slab:sunreclaim:uptime): $samples"
+	hits=$(dmesg | tail -n +$((HC2_N0 + 1)) | grep -E "$HC2_BAD_RE" | head -n 2 | tr '\n' ' ')
+	[ -z "$hits" ] || cwhy="${cwhy:+$cwhy; }kernel log: $hits"
+	case $id in
+	49|50)
+		l=mcchurn
+		[ "$id" = 50 ] && l=badstate
+		# shellcheck disable=SC2046 # xs_phase prints the fields to split
+		set -- $(xs_phase "$samples" "$l")
+		n=$1 a=$2 mx=$3 lines=$4 slab=$5 sunr=$6 secs=$7 whole=$8
+		lab_log "case $id ($l, $secs s): kernel log $lines records, Slab $slab kB, SUnreclaim $sunr kB more; g1 answered $a/$n pings, max RTT $mx ms"
+		echo "XNB-METRIC hostile case$id phase=$l seconds=$secs log_records=$lines slab_kb=$slab sunreclaim_kb=$sunr pings=$a/$n max_rtt_ms=$mx"
+		if [ "$whole" != 1 ]; then
+			cwhy="${cwhy:+$cwhy; }phase $l not seen whole by the sampler"
+		else
+			ping_judge "$l" "$a" "$n" "$mx"
+		fi
+		;;
+	esac
+	case $id in
+	49)
+		[ "$whole" != 1 ] || [ "$sunr" -le "${HOSTILE_CHURN_SLAB_MAX_KB:-2048}" ] ||
+			cwhy="${cwhy:+$cwhy; }mcchurn: SUnreclaim grew by $sunr kB (max ${HOSTILE_CHURN_SLAB_MAX_KB:-2048})"
+		lmax=${HOSTILE_CHURN_LOG_MAX:-$(awk -v s="$secs" 'BEGIN { printf "%d", 20 + 3 * s }')}
+		[ "$lines" -le "$lmax" ] ||
+			cwhy="${cwhy:+$cwhy; }mcchurn: dom0's kernel log grew by $lines records in $secs s (max $lmax)" ;;
+	50)
+		lmax=${HOSTILE_XS_LOG_MAX:-$(awk -v s="$secs" 'BEGIN { printf "%d", 20 + s }')}
+		[ "$lines" -le "$lmax" ] ||
+			cwhy="${cwhy:+$cwhy; }badstate: dom0's kernel log grew by $lines records in $secs s (max $lmax)"
+		now=$(cat "/sys/class/net/$VIF/ifindex" 2>/dev/null || echo none)
+		st=$(xenstore-read "/local/domain/0/backend/vif/$HD/$DEV/state" 2>/dev/null)
+		lab_log "case 50: $VIF ifindex $HC2_IFINDEX -> $now, backend state ${st:-none}"
+		if [ "$now" != "$HC2_IFINDEX" ] || [ "$st" != 4 ]; then
+			cwhy="${cwhy:+$cwhy; }$VIF ifindex $HC2_IFINDEX -> $now, backend state ${st:-none} (want the same netdev, Connected)"
+			# The next group needs a vif that works.
+			fresh=1
+		fi ;;
+	51)
+		# shellcheck disable=SC2046 # the three fields
+		set -- $(echo "$samples" | tr ' ' '\n' | awk -F: '$1 ~ /^mq-/ {
+			n++; if ($2 == "y") { a++; if ($3 + 0 > mx) mx = $3 + 0 } }
+			END { printf "%d %d %s\n", n, a + 0, a ? mx : "-" }')
+		n=$1 a=$2 mx=$3
+		# shellcheck disable=SC2046 # first and last SUnreclaim
+		set -- $(echo "$samples" | tr ' ' '\n' | awk -F: 'NF >= 7 { if (!h) { f = $6; h = 1 } l = $6 } END { print f + 0, l + 0 }')
+		sunr=$(($2 - $1))
+		lab_log "case 51: $(tr '\n' ';' < /run/hostile-hc51 2>/dev/null) SUnreclaim $sunr kB more at the end; g1 answered $a/$n pings, max RTT $mx ms"
+		echo "XNB-METRIC hostile case51 sunreclaim_kb=$sunr pings=$a/$n max_rtt_ms=$mx $(tr ' \n' '_ ' < /run/hostile-hc51 2>/dev/null)"
+		ping_judge mq "$a" "$n" "$mx"
+		[ "$sunr" -le "${HOSTILE_CHURN_SLAB_MAX_KB:-2048}" ] ||
+			cwhy="${cwhy:+$cwhy; }SUnreclaim $sunr kB above its start after the reconnects (max ${HOSTILE_CHURN_SLAB_MAX_KB:-2048})"
+		grep -q '^fill ' /run/hostile-hc51 2>/dev/null ||
+			cwhy="${cwhy:+$cwhy; }dom0 saw no mq-fill phase"
+		grep -q '^flow ' /run/hostile-hc51 2>/dev/null ||
+			cwhy="${cwhy:+$cwhy; }dom0 saw no mq-flow phase"
+		# "fill QUEUE RX_SKBS BACKLOG" and "flow REAL STALE"
+		while read -r l top rx bl; do
+			case $l:$rx in
+			fill:|fill:-) rx=0 ;;
+			esac
+			case $l in
+			fill)
+				if [ "$NETBACK" = ours ] && [ "$rx" = 0 ] && [ "${bl:-0}" = 0 ]; then
+					cwhy="${cwhy:+$cwhy; }nothing waited for queue $top before the reconnect: the removal went untested"
+				fi ;;
+			flow)
+				[ "${rx:-0}" = 0 ] ||
+					cwhy="${cwhy:+$cwhy; }$rx packets left in the qdiscs of tx queues $top and up after the reconnect" ;;
+			esac
+		done < /run/hostile-hc51
+		hits=$(dmesg | tail -n +$((HC2_N0 + 1)) | grep -E 'selects TX queue|Invalid queue' | head -n 2 | tr '\n' ' ')
+		[ -z "$hits" ] || cwhy="${cwhy:+$cwhy; }kernel log: $hits" ;;
+	esac
+}
+# Case 52: valid 64-byte UDP frames flooded on every queue of the
+# hostile vif beside g1 in the same worker group.  The hostile vif is
+# replaced by one made while max_queues is 4 (a vif's queues are fixed
+# when it is made; restored after), it and g1's vif are pinned to group
+# 0 (our driver), and a sink goes on the bridge as for case 44: veth
+# xnbflda, its peer xnbfldb in the namespace xnbfld (no address: dom0
+# drops the frames there), known to the bridge by a static entry.  Its
+# MAC goes to the guest's data/hostile-flood-sink; flood_measure
+# measures g1 in each phase.
+P_MAX_QUEUES=/sys/module/xen_netback/parameters/max_queues
+FLOOD_BG="" FLOOD_GROUP="" MQ_WAS=""
+flood_sink() {
+	local mac br=${LAB_BRIDGE:-xenbr0}
+	FLOOD_BG="" FLOOD_GROUP="" MQ_WAS=""
+	rm -f /run/hostile-flood
+	xenstore-rm "/local/domain/$HD/data/hostile-flood-ack" 2>/dev/null
+	if [ -w "$P_MAX_QUEUES" ]; then
+		MQ_WAS=$(cat "$P_MAX_QUEUES")
+		echo 4 > "$P_MAX_QUEUES" || lab_log "case 52: max_queues 4 refused"
+		# run_group goes on with the new DEV and VIF.
+		fresh_vif || { lab_log "case 52: no vif of 4 queues"; fresh=1; return 0; }
+	fi
+	if [ "$NETBACK" = ours ]; then
+		xenstore-write "$(lab_backend_path 1)/worker-group" 0
+		xenstore-write "/local/domain/0/backend/vif/$HD/$DEV/worker-group" 0
+		FLOOD_GROUP=0
+	fi
+	modprobe veth 2>/dev/null
+	ip netns add xnbfld 2>/dev/null
+	if ! { ip link add xnbflda type veth peer name xnbfldb netns xnbfld &&
+		ip link set xnbflda master "$br" && ip link set xnbflda up &&
+		ip netns exec xnbfld ip link set xnbfldb up; }; then
+		lab_log "case 52: no sink"
+		return 0
+	fi
+	mac=$(ip netns exec xnbfld ip -o link show xnbfldb | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+	bridge fdb replace "$mac" dev xnbflda master static ||
+		{ lab_log "case 52: no static entry for $mac on $br"; return 0; }
+	lab_wait 30 test "$(cat /sys/class/net/xnbflda/brport/state 2>/dev/null)" = 3 ||
+		lab_log "case 52: xnbflda not forwarding"
+	xenstore-write "/local/domain/$HD/data/hostile-flood-sink" "$mac"
+	lab_log "case 52: $VIF made with max_queues $(cat "$P_MAX_QUEUES" 2>/dev/null), sink $mac on $br"
+	flood_measure > /run/hostile-flood 2>/dev/null &
+	FLOOD_BG=$!
+}
+flood_sink_undo() {
+	[ -n "$FLOOD_BG" ] && { kill "$FLOOD_BG" 2>/dev/null; wait "$FLOOD_BG" 2>/dev/null; }
+	ip link del xnbflda 2>/dev/null
+	ip netns del xnbfld 2>/dev/null
+	[ -n "$MQ_WAS" ] && { echo "$MQ_WAS" > "$P_MAX_QUEUES" || lab_log "max_queues $MQ_WAS not restored"; }
+	xenstore-rm "$(lab_backend_path 1)/worker-group" 2>/dev/null
+	xenstore-rm "/local/domain/0/backend/vif/$HD/$DEV/worker-group" 2>/dev/null
+	xenstore-rm "/local/domain/$HD/data/hostile-flood-sink" 2>/dev/null
+	xenstore-rm "/local/domain/$HD/data/hostile-flood-ack" 2>/dev/null
+}
+# flood_groups VIF: the groups of VIF's queues (ethtool -S), "0/0/0/0",
+# or -.
+flood_groups() {
+	ethtool -S "$1" 2>/dev/null | awk '$1 ~ /^q[0-9]+_group:$/ { g = g (g == "" ? "" : "/") $2 }
+		END { print g == "" ? "-" : g }'
+}
+# flood_measure: in each phase of case 52 (the program's data/hostile-
+# phase flood-alone, flood-64), as gso_measure does for case 44: g1's
+# ping (10, 0.2 s apart) and a 3 s TCP run each way, group FLOOD_GROUP's
+# longest pass and most slots (reset as the phase starts); then it
+# acknowledges the phase (data/hostile-flood-ack), which ends it.  A
+# line a phase: PHASE SENT RECEIVED AVG_RTT_MS MAX_RTT_MS
+# DOM0_TO_G1_MBPS G1_TO_DOM0_MBPS MAX_PASS_US MAX_PASS_SLOTS G1_GROUP
+# HOSTILE_GROUPS (every queue's).
+flood_measure() {
+	local ph g=/sys/module/xen_netback/groups/$FLOOD_GROUP p rx tx mp=- msl=- gg hg
+	for ph in flood-alone flood-64; do
+		lab_wait 300 phase_is "$ph" || { echo "$ph missing"; return; }
+		if [ -n "$FLOOD_GROUP" ]; then
+			echo 0 > "$g/max_pass_us"
+			echo 0 > "$g/max_pass_slots"
+		fi
+		sleep 1
+		gg=$(flood_groups "$G1VIF") hg=$(flood_groups "$VIF")
+		p=$(ping -c 10 -i 0.2 -W 2 "$G1IP" 2>/dev/null | awk '/bytes from/ && /time=/ {
+			t = $0; sub(/.*time=/, "", t); sub(/ .*/, "", t)
+			n++; s += t; if (t + 0 > m) m = t + 0 }
+			END { if (n) printf "10 %d %.2f %.2f\n", n, s / n, m; else print "10 0 - -" }')
+		rx=$(lab_iperf_out 40 "$G1IP" -t 3 | lab_iperf_result tcp) || rx=0
+		tx=$(lab_iperf_out 40 "$G1IP" -R -t 3 | lab_iperf_result tcp) || tx=0
+		if [ -n "$FLOOD_GROUP" ]; then
+			mp=$(cat "$g/max_pass_us") msl=$(cat "$g/max_pass_slots")
+		fi
+		echo "$ph $p $rx $tx $mp $msl $gg $hg"
+		xenstore-write "/local/domain/$HD/data/hostile-flood-ack" "$ph"
+	done
+}
+# case52: g1 beside the flood (flood_measure's lines): 9 of its 10 pings
+# answered, their mean RTT at most HOSTILE_FLOOD_RTT_X (4) times alone's
+# plus 20 ms, and its TCP each way at least HOSTILE_FLOOD_TPUT_PCT (5)
+# % of alone: not starved; not its fair half either, a 64-byte frame
+# costing dom0 more than the slot it is charged (design.md, "Known
+# weaknesses"); with our driver every queue of both vifs
+# in group 0 throughout, the hostile one with two queues at least.  The
+# passes' worst is reported.  Appends to cwhy.
+case52() {
+	local lines alone l res pct=${HOSTILE_FLOOD_TPUT_PCT:-5} x=${HOSTILE_FLOOD_RTT_X:-4}
+	lines=$(cat /run/hostile-flood 2>/dev/null)
+	lab_log "case 52 (phase pings answered avg_rtt max_rtt dom0->g1 g1->dom0 Mbit/s max_pass_us max_pass_slots groups): $(echo "$lines" | tr '\n' ';')"
+	alone=$(echo "$lines" | grep '^flood-alone ')
+	l=$(echo "$lines" | grep '^flood-64 ')
+	if [ -z "$alone" ] || [ -z "$l" ]; then
+		cwhy="${cwhy:+$cwhy; }g1 not measured alone and beside the flood (no sink?)"
+		return
+	fi
+	echo "XNB-METRIC hostile case52 $alone"
+	echo "XNB-METRIC hostile case52 $l"
+	res=$(awk -v a="$alone" -v l="$l" -v pct="$pct" -v x="$x" -v ours="$FLOOD_GROUP" 'BEGIN {
+		split(a, A, " "); split(l, L, " ")
+		if (L[3] < 9) print "g1 answered " L[3] "/10 pings"
+		if (A[4] != "-" && L[4] != "-" && L[4] + 0 > x * A[4] + 20)
+			print "g1 mean ping RTT " L[4] " ms (alone " A[4] ")"
+		if (L[6] + 0 < A[6] * pct / 100)
+			print "g1 dom0->g1 " L[6] " Mbit/s (alone " A[6] ", want " pct " %)"
+		if (L[7] + 0 < A[7] * pct / 100)
+			print "g1 g1->dom0 " L[7] " Mbit/s (alone " A[7] ", want " pct " %)"
+		if (ours != "") {
+			n = split(L[10] "/" L[11], G, "/")
+			for (i = 1; i <= n; i++)
+				if (G[i] != ours) bad = 1
+			if (bad)
+				print "groups " L[10] " and " L[11] ", not all " ours
+			if (n < 3)
+				print "the hostile vif had " n - 1 " queue(s), not several"
+		}
+	}')
+	[ -z "$res" ] || cwhy="${cwhy:+$cwhy; }flood-64: $(echo "$res" | tr '\n' ';')"
+}
+
+# splat_since_group: a warning, oops or BUG in dom0's log since the
+# group began (run_group's n0) fails the case; appends to cwhy.
+splat_since_group() {
+	dmesg | tail -n +$((n0 + 1)) | grep -qE "$SPLAT_RE" &&
+		cwhy="${cwhy:+$cwhy; }a kernel warning while it played"
+}
+
+# case46: beyond its final state (fatal: one "vif disabled" line, carrier
+# off), no warning while one grant served as two rings and dom0's copies
+# landed on ring pages.
+case46() {
+	splat_since_group
+}
+
+# Cases 47 and 48: dom0 sends to the hostile guest all through the
+# group: pings to 192.0.2.99 (every HOSTILE_RXFLOOD_INTERVAL s, 0.005),
+# which a permanent neighbour entry gives the vif's MAC and a static
+# bridge entry sends to the vif alone (to nothing while its carrier is
+# off).
+RXF_BG="" RXF_MAC=""
+rxflood_start() { # DEV VIF
+	local br=${LAB_BRIDGE:-xenbr0} iv=${HOSTILE_RXFLOOD_INTERVAL:-0.005}
+	RXF_BG=""
+	RXF_MAC=$(xenstore-read "/local/domain/0/backend/vif/$HD/$1/mac" 2>/dev/null)
+	if [ -z "$RXF_MAC" ]; then
+		lab_log "$2: no mac in its backend node: no traffic to the guest"
+		return 0
+	fi
+	bridge fdb replace "$RXF_MAC" dev "$2" master static ||
+		lab_log "$2: no static entry for $RXF_MAC on $br"
+	ip neigh replace 192.0.2.99 lladdr "$RXF_MAC" dev "$br" nud permanent ||
+		lab_log "no neighbour entry 192.0.2.99 -> $RXF_MAC"
+	ping -q -i "$iv" -s 200 192.0.2.99 >/dev/null 2>&1 &
+	RXF_BG=$!
+	lab_log "$2: dom0 pings 192.0.2.99 ($RXF_MAC) every $iv s"
+}
+rxflood_stop() { # DEV VIF
+	if [ -n "$RXF_BG" ]; then
+		kill "$RXF_BG" 2>/dev/null
+		wait "$RXF_BG" 2>/dev/null
+	fi
+	ip neigh del 192.0.2.99 dev "${LAB_BRIDGE:-xenbr0}" 2>/dev/null
+	[ -z "$RXF_MAC" ] || bridge fdb del "$RXF_MAC" dev "$2" master 2>/dev/null
+	RXF_BG="" RXF_MAC=""
+}
+
+# Case 47 (hook rwring): rxflood, and every 0.5 s a sample with the
+# program's phase (rw-honest: the fields left to dom0; rw-hostile: the
+# guest rewrites rsp_prod, req_event and rsp_event of both rings):
+# phase:ping:rtt_ms:irqs:rx_notify:packets:errors:busy:total:uptime,
+# g1's ping in those two phases, the vif's interrupts, ethtool's
+# rx_notify ("-" without: stock), the packets dom0 gave the guest and
+# those it answered with an error (the vif's tx_packets and tx_errors),
+# /proc/stat's busy and total jiffies.
+RW_BG=""
+rw_sample() { # VIF
+	local ph pg rtt nt st=/sys/class/net/$1/statistics
+	while :; do
+		ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
+		pg=- rtt=-
+		case $ph in rw-honest|rw-hostile)
+			rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
+			if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi ;;
+		esac
+		nt=$(ethtool -S "$1" 2>/dev/null | awk '$1 == "rx_notify:" { n = $2 } END { print (n == "" ? "-" : n) }')
+		echo "$ph:$pg:$rtt:$(irqs "$1"):$nt:$(cat "$st/tx_packets" 2>/dev/null || echo 0):$(cat "$st/tx_errors" 2>/dev/null || echo 0):$(awk '$1 == "cpu" { print ($2 + $3 + $4 + $7 + $8) ":" ($2 + $3 + $4 + $5 + $6 + $7 + $8 + $9) }' /proc/stat):$(cut -d' ' -f1 /proc/uptime)"
+		sleep 0.5
+	done
+}
+rwring() {
+	rxflood_start "$1" "$2"
+	rw_sample "$2" > /run/hostile-rw-samples 2>/dev/null &
+	RW_BG=$!
+}
+rwring_undo() {
+	if [ -n "$RW_BG" ]; then
+		kill "$RW_BG" 2>/dev/null
+		wait "$RW_BG" 2>/dev/null
+	fi
+	RW_BG=""
+	rxflood_stop "$1" "$2"
+}
+# rw_window SAMPLES PHASE: case 47's PHASE, from the last sample before
+# it to the first after it: "SAMPLES ANSWERED MAX_RTT IRQS NOTIFY
+# PACKETS ERRORS BUSY_PCT SECONDS WHOLE", NOTIFY "-" without rx_notify,
+# WHOLE 0 when the window has no start or no end.
+rw_window() {
+	echo "$1" | tr ' ' '\n' | awk -F: -v p="$2" '
+		NF >= 10 && !done {
+			if ($1 != p && !inp) { i0 = $4; n0 = $5; k0 = $6; e0 = $7; b0 = $8; t0 = $9; u0 = $10; have0 = 1; next }
+			if ($1 == p) {
+				inp = 1; n++
+				if ($2 == "y") { a++; if ($3 + 0 > mx) mx = $3 + 0 }
+				next
+			}
+			done = 1; i1 = $4; n1 = $5; k1 = $6; e1 = $7; b1 = $8; t1 = $9; u1 = $10
+		}
+		END {
+			if (!have0 || !done) { print "0 0 - 0 - 0 0 0 0 0"; exit }
+			nt = (n0 == "-" || n1 == "-") ? "-" : n1 - n0
+			bp = t1 > t0 ? 100 * (b1 - b0) / (t1 - t0) : 0
+			printf "%d %d %s %d %s %d %d %.1f %.1f 1\n", n, a + 0, a ? mx : "-", i1 - i0, nt, k1 - k0, e1 - e0, bp, u1 - u0
+		}'
+}
+# case47: dom0's side of case 47 (rw_window over its samples): while the
+# guest rewrites the fields (rw-hostile) dom0 still gives it packets,
+# sends it at most one notification a response with our driver
+# (ethtool's rx_notify at most the vif's tx_packets + tx_errors, plus
+# HOSTILE_RW_NOTIFY_SLACK, 5, for counters read at different moments),
+# is at most HOSTILE_RW_CPU_PTS (35) points busier than while the guest
+# left the fields alone (rw-honest: a dom0 CPU spinning on them would
+# add 50 on the lab's two), and g1 answers at least half of its pings,
+# each within 1 s; no warning.  Appends to cwhy.
+case47() {
+	local smp ph honest_busy="" slack=${HOSTILE_RW_NOTIFY_SLACK:-5} pts=${HOSTILE_RW_CPU_PTS:-35}
+	smp=$(tr '\n' ' ' < /run/hostile-rw-samples 2>/dev/null)
+	lab_log "case 47 samples (phase:ping:rtt:irqs:rx_notify:packets:errors:busy:total:uptime): $smp"
+	for ph in rw-honest rw-hostile; do
+		# shellcheck disable=SC2046 # rw_window prints the fields to split
+		set -- $(rw_window "$smp" "$ph")
+		lab_log "case 47 $ph ($9 s): $6 packets to the guest, $7 answered with an error, $5 notifications, $4 interrupts from it; dom0 busy $8 %; g1 answered $2/$1 pings, max RTT $3 ms"
+		echo "XNB-METRIC hostile case47 phase=$ph seconds=$9 packets=$6 errors=$7 rx_notify=$5 irqs=$4 dom0_busy_pct=$8 pings=$2/$1 max_rtt_ms=$3"
+		if [ "${10}" != 1 ]; then
+			cwhy="${cwhy:+$cwhy; }phase $ph not seen whole by the sampler"
+			continue
+		fi
+		if [ "$ph" = rw-honest ]; then
+			honest_busy=$8
+			continue
+		fi
+		ping_judge "$ph" "$2" "$1" "$3"
+		[ "$6" -gt 0 ] || cwhy="${cwhy:+$cwhy; }$ph: dom0 gave the guest no packet"
+		if [ "$5" != - ] && [ "$5" -gt $(($6 + $7 + slack)) ]; then
+			cwhy="${cwhy:+$cwhy; }$ph: $5 notifications for $6 packets and $7 errors (more than one a response)"
+		fi
+		if [ -n "$honest_busy" ] &&
+			! awk -v h="$honest_busy" -v b="$8" -v m="$pts" 'BEGIN { exit !(b + 0 <= h + m) }'; then
+			cwhy="${cwhy:+$cwhy; }$ph: dom0 busy $8 % against $honest_busy % with the fields left alone (max +$pts)"
+		fi
+	done
+	splat_since_group
+}
+
+# Case 48 (hook rxflap): rxflood; the guest learns dom0's
+# rx_stall_timeout_msecs (data/hostile-rx-stall-ms); every 0.25 s a
+# sample with the program's phase (flap-fast: a buffer at a time, each
+# as soon as the last is filled; flap-stall: none for longer than the
+# stall timeout, then a few, three times):
+# phase:carrier:ping:rtt_ms:queued:uptime, queued the bytes (truesize)
+# the vif's queues hold for the guest (our debugfs io_ring files; "-"
+# without).  SUnreclaim before the group, and after the flood stopped.
+FLAP_BG="" FLAP_SUNR0=0 FLAP_END=""
+flap_queued() { # DEV
+	cat "/sys/kernel/debug/xen-netback/vif-$HD-$1"/io_ring_q* 2>/dev/null | awk '
+		{ for (i = 1; i < NF; i++) if ($i == "rx_bytes_queued") { s += $(i + 1); n++ } }
+		END { print (n ? s : "-") }'
+}
+rxflap() {
+	local ms
+	ms=$(cat /sys/module/xen_netback/parameters/rx_stall_timeout_msecs 2>/dev/null || echo 4000)
+	xenstore-write "/local/domain/$HD/data/hostile-rx-stall-ms" "$ms"
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	FLAP_SUNR0=$(awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo)
+	FLAP_END=""
+	rxflood_start "$1" "$2"
+	( while :; do
+		ph=$(xenstore-read "/local/domain/$HD/data/hostile-phase" 2>/dev/null || echo -)
+		pg=- rtt=-
+		case $ph in flap-fast|flap-stall)
+			rtt=$(ping -c1 -W2 "$G1IP" 2>/dev/null | sed -n 's/.* time=\([0-9.]*\) ms.*/\1/p')
+			if [ -n "$rtt" ]; then pg=y; else pg=n rtt=-; fi ;;
+		esac
+		echo "$ph:$(carrier "$2"):$pg:$rtt:$(flap_queued "$1"):$(cut -d' ' -f1 /proc/uptime)"
+		sleep 0.25
+	  done ) > /run/hostile-flap-samples &
+	FLAP_BG=$!
+}
+rxflap_undo() {
+	if [ -n "$FLAP_BG" ]; then
+		kill "$FLAP_BG" 2>/dev/null
+		wait "$FLAP_BG" 2>/dev/null
+	fi
+	FLAP_BG=""
+	rxflood_stop "$1" "$2"
+	xenstore-rm "/local/domain/$HD/data/hostile-rx-stall-ms" 2>/dev/null
+	# The program's lingering child posts buffers: what the flood left
+	# queued is the guest's within a moment.
+	sleep 2
+	FLAP_END="$(flap_queued "$1") $(awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo)"
+}
+# case48: dom0's side of case 48 (its samples, its log since the group
+# began): in flap-fast the carrier never went off (a queue that blocks
+# and unblocks every few ms is no stall); in flap-stall it went off and
+# came back; the stall and unstall lines (ours and stock's, and our
+# "suppressed" ones) number HOSTILE_FLAP_LOG_MAX (16) at most: two a
+# round, three rounds, and slack, where a line a transition would be
+# hundreds; with our driver, the bytes queued for the guest never passed
+# rx_queue_bytes by more than 64 KiB and were none once the flood
+# stopped; SUnreclaim grew by HOSTILE_SLAB_MAX_KB (1024) at most; g1
+# answered at least half of its pings, each within 1 s; no warning.
+# Appends to cwhy.
+case48() {
+	local smp n a rtt nfast fastoff off on maxq lines endq endsu limit lmax=${HOSTILE_FLAP_LOG_MAX:-16}
+	smp=$(tr '\n' ' ' < /run/hostile-flap-samples 2>/dev/null)
+	lab_log "case 48 samples (phase:carrier:ping:rtt:queued:uptime): $smp"
+	# shellcheck disable=SC2046 # the fields to split
+	set -- $(echo "$smp" | tr ' ' '\n' | awk -F: '
+		NF >= 6 && $1 ~ /^flap-/ {
+			n++
+			if ($3 == "y") { a++; if ($4 + 0 > mx) mx = $4 + 0 }
+			if ($1 == "flap-fast") { nf++; if ($2 == "0") fo++ }
+			if ($1 == "flap-stall") { if ($2 == "0") off++; if ($2 == "1") on++ }
+			if ($5 != "-") { hq = 1; if ($5 + 0 > mq) mq = $5 + 0 }
+		}
+		END { printf "%d %d %s %d %d %d %d %s\n", n, a + 0, a ? mx : "-", nf + 0, fo + 0, off + 0, on + 0, hq ? mq + 0 : "-" }')
+	n=$1 a=$2 rtt=$3 nfast=$4 fastoff=$5 off=$6 on=$7 maxq=$8
+	lines=$(dmesg | tail -n +$((n0 + 1)) | grep -F "$VIF" |
+		grep -cE 'guest posts no RX buffers|RX buffers back|messages about the guest suppressed|Guest Rx stalled|Guest Rx ready')
+	endq=${FLAP_END%% *} endsu=${FLAP_END##* }
+	lab_log "case 48: carrier off in $fastoff/$nfast flap-fast samples, off $off and on $on in flap-stall's; $lines stall/unstall log lines; most bytes queued $maxq, $endq after; SUnreclaim ${FLAP_SUNR0} -> $endsu kB; g1 answered $a/$n pings, max RTT $rtt ms"
+	echo "XNB-METRIC hostile case48 fast_off=$fastoff/$nfast stall_off=$off stall_on=$on log_lines=$lines max_queued=$maxq end_queued=$endq sunreclaim_kb=$((${endsu:-0} - FLAP_SUNR0)) pings=$a/$n max_rtt_ms=$rtt"
+	[ "$nfast" -gt 0 ] || cwhy="${cwhy:+$cwhy; }the sampler saw no flap-fast phase"
+	[ "$fastoff" -eq 0 ] ||
+		cwhy="${cwhy:+$cwhy; }carrier off in $fastoff flap-fast samples: a queue given a buffer every few ms was taken for stalled"
+	[ "$off" -gt 0 ] || cwhy="${cwhy:+$cwhy; }carrier never off in flap-stall: no stall seen"
+	[ "$on" -gt 0 ] || cwhy="${cwhy:+$cwhy; }carrier never on in flap-stall"
+	[ "$lines" -le "$lmax" ] ||
+		cwhy="${cwhy:+$cwhy; }$lines stall/unstall log lines (max $lmax: not bounded by the stall timeout or the budget)"
+	limit=$(cat /sys/module/xen_netback/parameters/rx_queue_bytes 2>/dev/null)
+	if [ "$maxq" != - ] && [ -n "$limit" ] && [ "$maxq" -gt $((limit + 65536)) ]; then
+		cwhy="${cwhy:+$cwhy; }$maxq bytes queued for the guest (rx_queue_bytes $limit)"
+	fi
+	if [ -n "$endq" ] && [ "$endq" != - ] && [ "$endq" -ne 0 ]; then
+		cwhy="${cwhy:+$cwhy; }$endq bytes still queued for the guest after the flood"
+	fi
+	[ $((${endsu:-0} - FLAP_SUNR0)) -le "${HOSTILE_SLAB_MAX_KB:-1024}" ] ||
+		cwhy="${cwhy:+$cwhy; }SUnreclaim grew by $((${endsu:-0} - FLAP_SUNR0)) kB (max ${HOSTILE_SLAB_MAX_KB:-1024})"
+	ping_judge flap "$a" "$n" "$rtt"
+	splat_since_group
+}
+
 # Time kept back for the random run and the baseline comparison.
 R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 # Groups: cases that leave the vif up, then at most one fatal case last.
@@ -910,7 +1625,7 @@ R_RESERVE=${HOSTILE_RANDOM_RESERVE:-$((90 + ${HOSTILE_COUNT:-100000} / 1000))}
 if [ -n "${HOSTILE_CASES:-}" ]; then
 	GROUPS_=$HOSTILE_CASES
 else
-	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 43 35,36,39 27 27w 28 33 38 40 44 41,42"
+	GROUPS_="1 2,3 4 5,6 7,8,9,10,11 12 13 14,15 16,17,18,19,20,21,22,23,24,25,26,29,32,34,37 netconsole 43 35,36,39 45 27 27w 28 33 38 40 44 41,42 46 47 48 49 50 51 52"
 fi
 for g in $GROUPS_; do
 	ids=$(echo "$g" | tr ',' ' ')
@@ -923,6 +1638,12 @@ for g in $GROUPS_; do
 	27w) run_group 27w rate_wrap ;;
 	40) run_group 40 gso_segs_64 ;;
 	44) run_group 44 gso_sink ;;
+	47) run_group 47 rwring ;;
+	48) run_group 48 rxflap ;;
+	49) run_group 49 hc49 ;;
+	50) run_group 50 hc50 ;;
+	51) run_group 51 hc51 ;;
+	52) run_group 52 flood_sink ;;
 	netconsole) run_group netconsole ctrl_rate_off "--ctrl-stream $NC_SECS" ;;
 	*) run_group "$ids" ;;
 	esac
