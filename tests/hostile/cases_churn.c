@@ -17,11 +17,6 @@
 #include "cases.h"
 #include "../common/rss_key.h"
 
-static void churn_phase(struct fe *f, const char *ph)
-{
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
-}
-
 /* ---- 49: multicast ADD/DEL churn ----------------------------------------- */
 
 #define CHURN49_MS	20000
@@ -157,7 +152,7 @@ enum hostile_end case_mcast_churn(struct fe *f)
 		return END_REFUSED;
 	xs_put(f, "request-multicast-control", "1");
 	frame(f, 0, 0, 60);
-	churn_phase(f, "mcchurn");
+	set_phase(f, "mcchurn");
 	t0 = now_ms();
 	while (!stalled && now_ms() - t0 < CHURN49_MS) {
 		for (i = 0; i < CHURN49_BATCH; i++) {
@@ -174,7 +169,7 @@ enum hostile_end case_mcast_churn(struct fe *f)
 	ms = now_ms() - t0;
 	/* dom0's sampler takes one more sample within the phase. */
 	usleep(1000000);
-	churn_phase(f, "-");
+	set_phase(f, "-");
 	report(49, "b", "ok", stalled ? "stalled" : c.bad ? "mismatch" : "ok",
 	       "%lu ADD/DEL in %ld ms (%ld a second, %lu pushes): %lu ADD listed, %lu ADD refused, %lu DEL; %lu answers not as a list of %d gives",
 	       c.ops, ms, ms ? (long)(c.ops * 1000 / ms) : 0, c.pushes,
@@ -210,7 +205,7 @@ enum hostile_end case_mcast_churn(struct fe *f)
 	memcpy(f->mc_b, "\x01\x00\x5e\x00\x00\xfc", 6);
 	mcast_req(f, XEN_NETIF_EXTRA_TYPE_MCAST_ADD, 0, f->mc_a, &o);
 	mcast_listen(f, "mcast-on");
-	churn_phase(f, "-");
+	set_phase(f, "-");
 	report(49, "e", "filtered", mcast_filtered(f),
 	       "one group listed after the churn: listed %lu, not listed %lu",
 	       f->rx_mc_a, f->rx_mc_b);
@@ -280,7 +275,7 @@ enum hostile_end case_state_garbage(struct fe *f)
 	long t0, ms;
 
 	frame(f, 0, 0, 60);
-	churn_phase(f, "badstate");
+	set_phase(f, "badstate");
 	t0 = now_ms();
 	while (!lost && now_ms() - t0 < BAD50_MS) {
 		for (i = 0; i < (int)(sizeof(bad) / sizeof(bad[0])); i++) {
@@ -308,7 +303,7 @@ enum hostile_end case_state_garbage(struct fe *f)
 	       now_ms() - t0 < BAD50_WAIT_MS)
 		usleep(20000);
 	usleep(1000000);
-	churn_phase(f, "-");
+	set_phase(f, "-");
 	report(50, "a", "ok", lost ? "lost" : okay < sent ? "errors" : "ok",
 	       "%lu writes (deleted, abc, empty, 4x, 99999999999) in %ld ms, %lu refused; %lu frames, %lu answered, %lu OKAY; backend Closing %d, Connected %d, Closed %d, other %d",
 	       writes, ms, werr, sent, answered, okay, seen[0], seen[1],
@@ -500,7 +495,7 @@ static void mq_serve(struct fe *f, struct mq *m, const char *ph, int ms)
 {
 	long t0 = now_ms();
 
-	churn_phase(f, ph);
+	set_phase(f, ph);
 	while (now_ms() - t0 < ms) {
 		mq_poll(f, m);
 		usleep(20000);
@@ -524,7 +519,7 @@ static char *mq_fill(struct fe *f, struct mq *m)
 	snprintf(want, sizeof(want), "queue %d:", m->nq - 1);
 	xs_write(f->xs, XBT_NULL, "data/hostile-mq-top", top, strlen(top));
 	m->serve = m->nq - 1;
-	churn_phase(f, "mq-fill");
+	set_phase(f, "mq-fill");
 	while (now_ms() - t0 < MQ_FILL_MS) {
 		mq_poll(f, m);
 		usleep(50000);
@@ -582,7 +577,7 @@ enum hostile_end case_fewer_queues(struct fe *f)
 		int nq = qs[st];
 
 		if (st) {
-			churn_phase(f, "mq-reconnect");
+			set_phase(f, "mq-reconnect");
 			if (fe_reset(f))
 				die("reset before %d queue(s): backend state %d",
 				    nq, be_state(f));
@@ -633,7 +628,7 @@ enum hostile_end case_fewer_queues(struct fe *f)
 		       old_top, ack ? ack : "no answer", below);
 		free(ack);
 	}
-	churn_phase(f, "-");
+	set_phase(f, "-");
 	xs_rm(f->xs, XBT_NULL, "data/hostile-mq-ack");
 	xs_rm(f->xs, XBT_NULL, "data/hostile-mq-top");
 	/* fe.c serves queue 0 again from where the case left it. */

@@ -334,14 +334,14 @@ static void ctrl_storm(struct fe *f, int cs)
 	 */
 	usleep(1200000);
 	t0 = now_ms();
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "ctrl-storm", 10);
+	set_phase(f, "ctrl-storm");
 	while (now_ms() - t0 < CTRL_STORM_MS) {
 		for (i = 0; i < 1000; i++)
 			ctrl_notify(f);
 		k += 1000;
 		service_rx(f);
 	}
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "-", 1);
+	set_phase(f, "-");
 	report(cs, "c", "ok", "ok", "%ld notifications in %ld ms", k,
 	       now_ms() - t0);
 }
@@ -806,7 +806,7 @@ enum hostile_end case_evtchn_storm(struct fe *f)
 	long t0 = now_ms();
 	int i, k = 0;
 
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "storm", 5);
+	set_phase(f, "storm");
 	while (now_ms() - t0 < 8000) {
 		for (i = 0; i < 1000; i++) {
 			xenevtchn_notify(f->xce, f->ptx);
@@ -815,7 +815,7 @@ enum hostile_end case_evtchn_storm(struct fe *f)
 		k += 2000;
 		service_rx(f);
 	}
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "-", 1);
+	set_phase(f, "-");
 	report(26, "a", "ok", "ok", "%d notifications in %ld ms", k,
 	       now_ms() - t0);
 	check(f, 26, "b", "ok", chain_even(f, 1, 60));
@@ -929,7 +929,7 @@ int ctrl_stream(struct fe *f, int seconds)
 		die("sharing the key page");
 	hash_setup(f, 0, 'a', XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
 		   XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP, CS_TABLE, NULL);
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "ctrl-stream", 11);
+	set_phase(f, "ctrl-stream");
 	t0 = now_ms();
 	while (now_ms() - t0 < seconds * 1000L) {
 		for (i = 0; i < 40; i++)
@@ -941,7 +941,7 @@ int ctrl_stream(struct fe *f, int seconds)
 			break;
 		service_rx(f);
 	}
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "-", 1);
+	set_phase(f, "-");
 	f->cs->rsp_event = f->ctrl_cons + 1;
 	printf("HOSTILE-CTRLSTREAM requests=%lu ok=%lu bad=%lu lost=%u batches=%lu ms=%ld rx_ok=%lu\n",
 	       batches * CS_BATCH, ok, bad, lost, batches, now_ms() - t0,
@@ -1068,7 +1068,7 @@ enum hostile_end case_ctrl_flood(struct fe *f)
 		   XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP, CS_TABLE, NULL);
 	/* hash_setup left the table all 0: valid for any queue count. */
 	base = f->ctrl_prod;
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "ctrl-flood", 10);
+	set_phase(f, "ctrl-flood");
 	t0 = now_ms();
 	next_probe = t0 + CF_PROBE_MS;
 	while ((t = now_ms()) - t0 < CF_MS) {
@@ -1089,7 +1089,7 @@ enum hostile_end case_ctrl_flood(struct fe *f)
 		}
 	}
 	ms = now_ms() - t0;
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "-", 1);
+	set_phase(f, "-");
 	cf_collect(f, &ok, &bad, &extra);
 	served = ok + bad;
 	most = CF_BURST + CF_RATE * (ms / 1000 + 1);

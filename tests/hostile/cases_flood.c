@@ -35,11 +35,6 @@ struct flood_q {
 	unsigned long sent, ok, bad;
 };
 
-static void flood_phase(struct fe *f, const char *ph)
-{
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
-}
-
 /* dom0 wrote @ph to data/hostile-flood-ack: it measured g1 in that phase. */
 static int flood_acked(struct fe *f, const char *ph)
 {
@@ -216,7 +211,7 @@ static const char *flood_run(struct fe *f, struct flood_q *mq, int nq,
 	long t0 = now_ms(), last = t0, look = 0;
 	int q, moved, flying;
 
-	flood_phase(f, ph);
+	set_phase(f, ph);
 	for (;;) {
 		if (now_ms() - look >= 200) {
 			look = now_ms();
@@ -322,7 +317,7 @@ enum hostile_end case_udp_flood(struct fe *f)
 	}
 
 	t0 = now_ms();
-	flood_phase(f, "flood-alone");
+	set_phase(f, "flood-alone");
 	while (!flood_acked(f, "flood-alone") &&
 	       now_ms() - t0 < FLOOD_PHASE_MS) {
 		for (q = 0; q < nq; q++)
@@ -344,7 +339,7 @@ enum hostile_end case_udp_flood(struct fe *f)
 	       sent, FLOOD_LEN, nq, ms, ms ? sent * 1000.0 / ms : 0.0, ok,
 	       bad);
 out:
-	flood_phase(f, "-");
+	set_phase(f, "-");
 	/* Queues 1.. keep buffers for what dom0 sends them until the next
 	 * invocation resets the connection: nothing recycles theirs.
 	 */

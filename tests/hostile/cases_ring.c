@@ -25,7 +25,7 @@
 
 static void ring_phase(struct fe *f, int cs, const char *ph)
 {
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
+	set_phase(f, ph);
 	printf("HOSTILE-MARK case=%d phase=%s\n", cs, ph);
 	fflush(stdout);
 }

@@ -12,13 +12,7 @@
 
 #include "cases.h"
 
-/* Publish a phase for dom0's sampler. */
-static void set_phase(struct fe *f, const char *ph)
-{
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
-}
-
-/* ...and mark it in our output too. */
+/* Publish a phase for dom0's sampler, and mark it in our output too. */
 static void mark_phase(struct fe *f, int cs, const char *ph)
 {
 	set_phase(f, ph);

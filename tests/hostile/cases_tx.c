@@ -218,7 +218,7 @@ void mcast_listen(struct fe *f, const char *ph)
 
 	f->rx_mc_a = 0;
 	f->rx_mc_b = 0;
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
+	set_phase(f, ph);
 	while (now_ms() - t0 < 4000) {
 		service_rx(f);
 		usleep(50000);
@@ -281,7 +281,7 @@ enum hostile_end case_mcast_extras(struct fe *f)
 	       "request-multicast-control=0 (watched): listed %lu, not listed %lu",
 	       f->rx_mc_a, f->rx_mc_b);
 	xs_put(f, "request-multicast-control", "1");
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", "after", 5);
+	set_phase(f, "after");
 
 	/* 3 in the list: 61 more fit, then the bound (64, as stock). */
 	for (i = 0; i < 70; i++) {
@@ -640,11 +640,6 @@ enum hostile_end case_gso_by_frags(struct fe *f)
 /* 64 KiB packets a push: 15 of 17 slots fill 255 of the 256. */
 #define GSO_FLOOD_BATCH 15
 
-static void gso_phase(struct fe *f, const char *ph)
-{
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
-}
-
 /* dom0 wrote @ph to data/hostile-gso-ack: it measured g1 in that phase. */
 static int gso_acked(struct fe *f, const char *ph)
 {
@@ -688,7 +683,7 @@ static const char *gso_flood(struct fe *f, const char *ph, const uint8_t *sink,
 	*sent = 0;
 	gso_frame(f, &g);
 	memcpy(f->tx, sink, 6);
-	gso_phase(f, ph);
+	set_phase(f, ph);
 	while (!gso_acked(f, ph)) {
 		if (now_ms() - t0 > GSO_PHASE_MS) {
 			*ms = now_ms() - t0;
@@ -746,7 +741,7 @@ enum hostile_end case_gso_flood(struct fe *f)
 		    "data/hostile-gso-sink from dom0"))
 		return END_UP;
 	t0 = now_ms();
-	gso_phase(f, "gso-alone");
+	set_phase(f, "gso-alone");
 	while (!gso_acked(f, "gso-alone") && now_ms() - t0 < GSO_PHASE_MS)
 		usleep(200000);
 	if (!report(44, "b", "acked", gso_acked(f, "gso-alone") ?
@@ -764,7 +759,7 @@ enum hostile_end case_gso_flood(struct fe *f)
 		if (!strcmp(got, "stalled") || !strcmp(got, "timeout"))
 			break;
 	}
-	gso_phase(f, "-");
+	set_phase(f, "-");
 	check(f, 44, "e", "ok", 0);
 	return END_UP;
 }

@@ -22,11 +22,6 @@
 #define PHASE_MIN_MS	2000
 #define PHASE_TAIL_MS	1000
 
-static void set_phase(struct fe *f, const char *ph)
-{
-	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
-}
-
 static void end_phase(struct fe *f, long t0)
 {
 	long left = PHASE_MIN_MS - (now_ms() - t0);

@@ -81,6 +81,12 @@ void xs_put(struct fe *f, const char *key, const char *fmt, ...)
 		die("xs_write %s", path);
 }
 
+/* Tell dom0's side of the case (hostile.sh) which phase we are in. */
+void set_phase(struct fe *f, const char *ph)
+{
+	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
+}
+
 static void xs_del(struct fe *f, const char *key)
 {
 	char path[256];

@@ -117,6 +117,7 @@ char *xs_get(struct fe *f, const char *path);
 int xs_int(struct fe *f, const char *path, int dflt);
 void xs_put(struct fe *f, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+void set_phase(struct fe *f, const char *ph);
 int be_state(struct fe *f);
 void fe_state(struct fe *f, int st);
 
