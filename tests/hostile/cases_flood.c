@@ -15,6 +15,11 @@
 
 /* Each phase lasts until dom0 acknowledges it, this long at most. */
 #define FLOOD_PHASE_MS 120000
+/* dom0 writes a phase's name to FLOOD_ACK once it measured g1 in it;
+ * the MAC of its sink is in FLOOD_SINK.
+ */
+#define FLOOD_ACK "data/hostile-flood-ack"
+#define FLOOD_SINK "data/hostile-flood-sink"
 /* A flood's frame: 64 bytes, Ethernet, IPv4 and UDP headers included. */
 #define FLOOD_LEN 64
 /* RX buffers kept posted on each queue while it floods, and left posted
@@ -34,31 +39,6 @@ struct flood_q {
 	int ptx, prx;
 	unsigned long sent, ok, bad;
 };
-
-/* dom0 wrote @ph to data/hostile-flood-ack: it measured g1 in that phase. */
-static int flood_acked(struct fe *f, const char *ph)
-{
-	char *s = xs_get(f, "data/hostile-flood-ack");
-	int done = s && !strcmp(s, ph);
-
-	free(s);
-	return done;
-}
-
-/* The MAC of dom0's sink (data/hostile-flood-sink, "xx:xx:..."). */
-static int flood_sink_mac(struct fe *f, uint8_t *mac)
-{
-	char *s = xs_get(f, "data/hostile-flood-sink");
-	unsigned int b[6];
-	int i, ok;
-
-	ok = s && sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3],
-			 &b[4], &b[5]) == 6;
-	free(s);
-	for (i = 0; ok && i < 6; i++)
-		mac[i] = (uint8_t)b[i];
-	return ok;
-}
 
 static uint16_t ip_csum(const uint8_t *h, unsigned int len)
 {
@@ -215,7 +195,7 @@ static const char *flood_run(struct fe *f, struct flood_q *mq, int nq,
 	for (;;) {
 		if (now_ms() - look >= 200) {
 			look = now_ms();
-			if (flood_acked(f, ph))
+			if (xs_is(f, FLOOD_ACK, ph))
 				break;
 			if (look - t0 > FLOOD_PHASE_MS) {
 				*ms = look - t0;
@@ -277,7 +257,8 @@ enum hostile_end case_udp_flood(struct fe *f)
 	long t0, ms;
 	int q, nq;
 
-	if (!report(52, "a", "sink", flood_sink_mac(f, sink) ? "sink" : "none",
+	if (!report(52, "a", "sink",
+		    xs_mac(f, FLOOD_SINK, sink) ? "sink" : "none",
 		    "data/hostile-flood-sink from dom0"))
 		return honest_after(f, 52, 'e', "honest connect");
 	nq = max < 4 ? max : 4;
@@ -318,13 +299,13 @@ enum hostile_end case_udp_flood(struct fe *f)
 
 	t0 = now_ms();
 	set_phase(f, "flood-alone");
-	while (!flood_acked(f, "flood-alone") &&
+	while (!xs_is(f, FLOOD_ACK, "flood-alone") &&
 	       now_ms() - t0 < FLOOD_PHASE_MS) {
 		for (q = 0; q < nq; q++)
 			flood_rx(f, &mq[q]);
 		usleep(200000);
 	}
-	if (!report(52, "c", "acked", flood_acked(f, "flood-alone") ?
+	if (!report(52, "c", "acked", xs_is(f, FLOOD_ACK, "flood-alone") ?
 		    "acked" : "timeout", "g1 measured alone in %ld ms",
 		    now_ms() - t0))
 		goto out;

@@ -637,33 +637,13 @@ enum hostile_end case_gso_by_frags(struct fe *f)
 
 /* Each phase lasts until dom0 acknowledges it, this long at most. */
 #define GSO_PHASE_MS 180000
+/* dom0 writes a phase's name to GSO_ACK once it measured g1 in it; the
+ * MAC of its sink is in GSO_SINK.
+ */
+#define GSO_ACK "data/hostile-gso-ack"
+#define GSO_SINK "data/hostile-gso-sink"
 /* 64 KiB packets a push: 15 of 17 slots fill 255 of the 256. */
 #define GSO_FLOOD_BATCH 15
-
-/* dom0 wrote @ph to data/hostile-gso-ack: it measured g1 in that phase. */
-static int gso_acked(struct fe *f, const char *ph)
-{
-	char *s = xs_get(f, "data/hostile-gso-ack");
-	int done = s && !strcmp(s, ph);
-
-	free(s);
-	return done;
-}
-
-/* The MAC of dom0's sink (data/hostile-gso-sink, "xx:xx:xx:xx:xx:xx"). */
-static int gso_sink_mac(struct fe *f, uint8_t *mac)
-{
-	char *s = xs_get(f, "data/hostile-gso-sink");
-	unsigned int b[6];
-	int i, ok;
-
-	ok = s && sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3],
-			 &b[4], &b[5]) == 6;
-	free(s);
-	for (i = 0; ok && i < 6; i++)
-		mac[i] = (uint8_t)b[i];
-	return ok;
-}
 
 /* Phase @ph: 65,535-byte TCPv4 GSO packets to @sink, GSO sizes @lo..@hi
  * in turn, a ring's worth a push, as fast as the backend answers, until
@@ -684,7 +664,7 @@ static const char *gso_flood(struct fe *f, const char *ph, const uint8_t *sink,
 	gso_frame(f, &g);
 	memcpy(f->tx, sink, 6);
 	set_phase(f, ph);
-	while (!gso_acked(f, ph)) {
+	while (!xs_is(f, GSO_ACK, ph)) {
 		if (now_ms() - t0 > GSO_PHASE_MS) {
 			*ms = now_ms() - t0;
 			return "timeout";
@@ -737,14 +717,15 @@ enum hostile_end case_gso_flood(struct fe *f)
 	unsigned int i;
 	long t0, ms;
 
-	if (!report(44, "a", "sink", gso_sink_mac(f, sink) ? "sink" : "none",
+	if (!report(44, "a", "sink",
+		    xs_mac(f, GSO_SINK, sink) ? "sink" : "none",
 		    "data/hostile-gso-sink from dom0"))
 		return END_UP;
 	t0 = now_ms();
 	set_phase(f, "gso-alone");
-	while (!gso_acked(f, "gso-alone") && now_ms() - t0 < GSO_PHASE_MS)
+	while (!xs_is(f, GSO_ACK, "gso-alone") && now_ms() - t0 < GSO_PHASE_MS)
 		usleep(200000);
-	if (!report(44, "b", "acked", gso_acked(f, "gso-alone") ?
+	if (!report(44, "b", "acked", xs_is(f, GSO_ACK, "gso-alone") ?
 		    "acked" : "timeout", "g1 measured alone in %ld ms",
 		    now_ms() - t0))
 		return END_UP;

@@ -87,6 +87,31 @@ void set_phase(struct fe *f, const char *ph)
 	xs_write(f->xs, XBT_NULL, "data/hostile-phase", ph, strlen(ph));
 }
 
+/* @path holds exactly @val (dom0's answer to a phase of ours). */
+int xs_is(struct fe *f, const char *path, const char *val)
+{
+	char *s = xs_get(f, path);
+	int is = s && !strcmp(s, val);
+
+	free(s);
+	return is;
+}
+
+/* The MAC that @path holds, "xx:xx:xx:xx:xx:xx", into @mac; 0 if none. */
+int xs_mac(struct fe *f, const char *path, uint8_t *mac)
+{
+	char *s = xs_get(f, path);
+	unsigned int b[6];
+	int i, ok;
+
+	ok = s && sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3],
+			 &b[4], &b[5]) == 6;
+	free(s);
+	for (i = 0; ok && i < 6; i++)
+		mac[i] = (uint8_t)b[i];
+	return ok;
+}
+
 static void xs_del(struct fe *f, const char *key)
 {
 	char path[256];

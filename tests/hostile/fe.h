@@ -118,6 +118,8 @@ int xs_int(struct fe *f, const char *path, int dflt);
 void xs_put(struct fe *f, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void set_phase(struct fe *f, const char *ph);
+int xs_is(struct fe *f, const char *path, const char *val);
+int xs_mac(struct fe *f, const char *path, uint8_t *mac);
 int be_state(struct fe *f);
 void fe_state(struct fe *f, int st);
 
