@@ -5,7 +5,6 @@
  * malformed request.
  */
 #define _GNU_SOURCE
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,19 +165,6 @@ static void flood_tx_fill(struct fe *f, struct flood_q *m, int q)
 		xenevtchn_notify(f->xce, m->ptx);
 }
 
-/* Sleep until an event on any of our ports, @ms at most. */
-static void flood_wait(struct fe *f, int ms)
-{
-	struct pollfd pfd = { .fd = xenevtchn_fd(f->xce), .events = POLLIN };
-	int port;
-
-	if (poll(&pfd, 1, ms) > 0) {
-		port = xenevtchn_pending(f->xce);
-		if (port >= 0)
-			xenevtchn_unmask(f->xce, port);
-	}
-}
-
 /* Phase @ph: every queue's ring kept full of its frame, as fast as the
  * backend answers, until dom0 acknowledges the phase; then what is in
  * flight is collected.  "ok" (every frame answered OK), "mixed",
@@ -215,7 +201,7 @@ static const char *flood_run(struct fe *f, struct flood_q *mq, int nq,
 			*ms = now_ms() - t0;
 			return "stalled";
 		}
-		flood_wait(f, 10);
+		wait_event(f, 10);
 	}
 	*ms = now_ms() - t0;
 	/* What is in flight, answered. */
@@ -227,7 +213,7 @@ static const char *flood_run(struct fe *f, struct flood_q *mq, int nq,
 			flying += mq[q].tx_prod != mq[q].tx_cons;
 		}
 		if (flying)
-			flood_wait(f, 10);
+			wait_event(f, 10);
 	} while (flying && now_ms() - last < 5000);
 	if (flying)
 		return "stalled";

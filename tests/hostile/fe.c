@@ -360,7 +360,7 @@ void service_rx(struct fe *f)
 }
 
 /* Wait up to @ms for an event on any of our ports. */
-static void wait_event(struct fe *f, int ms)
+void wait_event(struct fe *f, int ms)
 {
 	struct pollfd pfd = { .fd = xenevtchn_fd(f->xce), .events = POLLIN };
 	int port;

@@ -133,6 +133,7 @@ void linger(struct fe *f, int seconds);
 void notify_rx(struct fe *f);
 void post_rx(struct fe *f);
 void service_rx(struct fe *f);
+void wait_event(struct fe *f, int ms);
 
 /* control ring: one request, its response (status, *data); -1 when
  * none came within @ms.
