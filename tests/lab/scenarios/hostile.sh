@@ -924,33 +924,44 @@ gso_sink_undo() {
 gso_q0_group() {
 	ethtool -S "$1" 2>/dev/null | awk '$1 == "q0_group:" { g = $2 } END { print g == "" ? "-" : g }'
 }
+# pass_reset GROUP: GROUP's longest pass and most slots back to 0 (no
+# GROUP, the stock driver: nothing).
+pass_reset() {
+	[ -n "$1" ] || return 0
+	echo 0 > "/sys/module/xen_netback/groups/$1/max_pass_us"
+	echo 0 > "/sys/module/xen_netback/groups/$1/max_pass_slots"
+}
+# g1_line PHASE SECONDS GROUP GROUPS: g1 measured in PHASE of case 44 or
+# 52, a line: PHASE SENT RECEIVED AVG_RTT_MS MAX_RTT_MS DOM0_TO_G1_MBPS
+# G1_TO_DOM0_MBPS MAX_PASS_US MAX_PASS_SLOTS GROUPS, from g1's ping (10,
+# 0.2 s apart), a SECONDS s TCP run each way and GROUP's longest pass
+# and most slots since pass_reset ("- -" without a GROUP).
+g1_line() {
+	local g=/sys/module/xen_netback/groups/$3 p rx tx mp=- msl=-
+	p=$(ping -c 10 -i 0.2 -W 2 "$G1IP" 2>/dev/null | awk '/bytes from/ && /time=/ {
+		t = $0; sub(/.*time=/, "", t); sub(/ .*/, "", t)
+		n++; s += t; if (t + 0 > m) m = t + 0 }
+		END { if (n) printf "10 %d %.2f %.2f\n", n, s / n, m; else print "10 0 - -" }')
+	rx=$(lab_iperf_out 40 "$G1IP" -t "$2" | lab_iperf_result tcp) || rx=0
+	tx=$(lab_iperf_out 40 "$G1IP" -R -t "$2" | lab_iperf_result tcp) || tx=0
+	if [ -n "$3" ]; then
+		mp=$(cat "$g/max_pass_us") msl=$(cat "$g/max_pass_slots")
+	fi
+	echo "$1 $p $rx $tx $mp $msl $4"
+}
 # gso_measure: in each phase of case 44 (the program's data/hostile-phase
-# gso-alone, gso-tiny, gso-48), g1's ping (10, 0.2 s apart) and a 4 s TCP
-# run each way, and the longest pass of group GSO_GROUP and the most
-# slots one was charged meanwhile (reset as the phase starts); then it
-# acknowledges the phase (data/hostile-gso-ack), which ends it.  A line
-# a phase: PHASE SENT RECEIVED AVG_RTT_MS MAX_RTT_MS DOM0_TO_G1_MBPS
-# G1_TO_DOM0_MBPS MAX_PASS_US MAX_PASS_SLOTS G1_GROUP HOSTILE_GROUP.
+# gso-alone, gso-tiny, gso-48), g1_line with a 4 s TCP run each way and
+# group GSO_GROUP, its GROUPS G1_GROUP HOSTILE_GROUP (each vif's first
+# queue's); then it acknowledges the phase (data/hostile-gso-ack), which
+# ends it.
 gso_measure() {
-	local ph g=/sys/module/xen_netback/groups/$GSO_GROUP p rx tx mp=- msl=- gg hg
+	local ph gg hg
 	for ph in gso-alone gso-tiny gso-48; do
 		lab_wait 300 phase_is "$ph" || { echo "$ph missing"; return; }
 		gg=$(gso_q0_group "$G1VIF") hg=$(gso_q0_group "$VIF")
-		if [ -n "$GSO_GROUP" ]; then
-			echo 0 > "$g/max_pass_us"
-			echo 0 > "$g/max_pass_slots"
-		fi
+		pass_reset "$GSO_GROUP"
 		sleep 1
-		p=$(ping -c 10 -i 0.2 -W 2 "$G1IP" 2>/dev/null | awk '/bytes from/ && /time=/ {
-			t = $0; sub(/.*time=/, "", t); sub(/ .*/, "", t)
-			n++; s += t; if (t + 0 > m) m = t + 0 }
-			END { if (n) printf "10 %d %.2f %.2f\n", n, s / n, m; else print "10 0 - -" }')
-		rx=$(lab_iperf_out 40 "$G1IP" -t 4 | lab_iperf_result tcp) || rx=0
-		tx=$(lab_iperf_out 40 "$G1IP" -R -t 4 | lab_iperf_result tcp) || tx=0
-		if [ -n "$GSO_GROUP" ]; then
-			mp=$(cat "$g/max_pass_us") msl=$(cat "$g/max_pass_slots")
-		fi
-		echo "$ph $p $rx $tx $mp $msl $gg $hg"
+		g1_line "$ph" 4 "$GSO_GROUP" "$gg $hg"
 		xenstore-write "/local/domain/$HD/data/hostile-gso-ack" "$ph"
 	done
 }
@@ -1304,33 +1315,18 @@ flood_groups() {
 		END { print g == "" ? "-" : g }'
 }
 # flood_measure: in each phase of case 52 (the program's data/hostile-
-# phase flood-alone, flood-64), as gso_measure does for case 44: g1's
-# ping (10, 0.2 s apart) and a 3 s TCP run each way, group FLOOD_GROUP's
-# longest pass and most slots (reset as the phase starts); then it
-# acknowledges the phase (data/hostile-flood-ack), which ends it.  A
-# line a phase: PHASE SENT RECEIVED AVG_RTT_MS MAX_RTT_MS
-# DOM0_TO_G1_MBPS G1_TO_DOM0_MBPS MAX_PASS_US MAX_PASS_SLOTS G1_GROUP
-# HOSTILE_GROUPS (every queue's).
+# phase flood-alone, flood-64), as gso_measure does for case 44:
+# g1_line with a 3 s TCP run each way and group FLOOD_GROUP, its GROUPS
+# G1_GROUPS HOSTILE_GROUPS (every queue's); then it acknowledges the
+# phase (data/hostile-flood-ack), which ends it.
 flood_measure() {
-	local ph g=/sys/module/xen_netback/groups/$FLOOD_GROUP p rx tx mp=- msl=- gg hg
+	local ph gg hg
 	for ph in flood-alone flood-64; do
 		lab_wait 300 phase_is "$ph" || { echo "$ph missing"; return; }
-		if [ -n "$FLOOD_GROUP" ]; then
-			echo 0 > "$g/max_pass_us"
-			echo 0 > "$g/max_pass_slots"
-		fi
+		pass_reset "$FLOOD_GROUP"
 		sleep 1
 		gg=$(flood_groups "$G1VIF") hg=$(flood_groups "$VIF")
-		p=$(ping -c 10 -i 0.2 -W 2 "$G1IP" 2>/dev/null | awk '/bytes from/ && /time=/ {
-			t = $0; sub(/.*time=/, "", t); sub(/ .*/, "", t)
-			n++; s += t; if (t + 0 > m) m = t + 0 }
-			END { if (n) printf "10 %d %.2f %.2f\n", n, s / n, m; else print "10 0 - -" }')
-		rx=$(lab_iperf_out 40 "$G1IP" -t 3 | lab_iperf_result tcp) || rx=0
-		tx=$(lab_iperf_out 40 "$G1IP" -R -t 3 | lab_iperf_result tcp) || tx=0
-		if [ -n "$FLOOD_GROUP" ]; then
-			mp=$(cat "$g/max_pass_us") msl=$(cat "$g/max_pass_slots")
-		fi
-		echo "$ph $p $rx $tx $mp $msl $gg $hg"
+		g1_line "$ph" 3 "$FLOOD_GROUP" "$gg $hg"
 		xenstore-write "/local/domain/$HD/data/hostile-flood-ack" "$ph"
 	done
 }
