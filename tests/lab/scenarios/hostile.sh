@@ -874,16 +874,44 @@ ctrl_rate_off_undo() {
 	echo "$CTRL_RATE_WAS" > "$P_CTRL_RATE" || lab_log "ctrl_rate $CTRL_RATE_WAS not restored"
 }
 
+# sink_veth NS CASE [FEATURE on|off ...]: case CASE's sink on the
+# bridge: veth NSa, whose peer NSb sits in the namespace NS (nothing
+# there routes or answers), with ethtool -K's FEATUREs, known to the
+# bridge by a static entry, so that what the program sends to it
+# reaches no other port.  Its MAC in SINK_MAC; 1, logged, if it could
+# not be made.  sink_veth_undo NS removes it.
+SINK_MAC=""
+sink_veth() {
+	local ns=$1 cs=$2 mac br=${LAB_BRIDGE:-xenbr0}
+	shift 2
+	SINK_MAC=""
+	modprobe veth 2>/dev/null
+	ip netns add "$ns" 2>/dev/null
+	if ! { ip link add "${ns}a" type veth peer name "${ns}b" netns "$ns" &&
+		{ [ $# -eq 0 ] || ethtool -K "${ns}a" "$@" >/dev/null; } &&
+		ip link set "${ns}a" master "$br" && ip link set "${ns}a" up &&
+		ip netns exec "$ns" ip link set "${ns}b" up; }; then
+		lab_log "case $cs: no sink"
+		return 1
+	fi
+	mac=$(ip netns exec "$ns" ip -o link show "${ns}b" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+	bridge fdb replace "$mac" dev "${ns}a" master static ||
+		{ lab_log "case $cs: no static entry for $mac on $br"; return 1; }
+	lab_wait 30 test "$(cat "/sys/class/net/${ns}a/brport/state" 2>/dev/null)" = 3 ||
+		lab_log "case $cs: ${ns}a not forwarding"
+	SINK_MAC=$mac
+}
+sink_veth_undo() {
+	ip link del "${1}a" 2>/dev/null
+	ip netns del "$1" 2>/dev/null
+}
 # Case 44: g1's vif and the hostile one pinned to group 0 (our driver),
-# and a sink without TSO on the bridge: veth xnbgsoa, whose peer
-# xnbgsob sits in the namespace xnbgso (nothing there routes or
-# answers), known to the bridge by a static entry, so that the
-# program's GSO packets to it are cut into their segments in the pass
-# of the group and reach no other port.  Its MAC goes to the guest's
-# data/hostile-gso-sink; gso_measure measures g1 in each phase.
+# and a sink_veth without TSO (xnbgso), so that the program's GSO
+# packets to it are cut into their segments in the pass of the group.
+# Its MAC goes to the guest's data/hostile-gso-sink; gso_measure
+# measures g1 in each phase.
 GSO_BG="" GSO_GROUP=""
 gso_sink() {
-	local mac br=${LAB_BRIDGE:-xenbr0}
 	GSO_BG="" GSO_GROUP=""
 	rm -f /run/hostile-gso
 	xenstore-rm "/local/domain/$HD/data/hostile-gso-ack" 2>/dev/null
@@ -892,29 +920,15 @@ gso_sink() {
 		xenstore-write "/local/domain/0/backend/vif/$HD/$1/worker-group" 0
 		GSO_GROUP=0
 	fi
-	modprobe veth 2>/dev/null
-	ip netns add xnbgso 2>/dev/null
-	if ! { ip link add xnbgsoa type veth peer name xnbgsob netns xnbgso &&
-		ethtool -K xnbgsoa tso off >/dev/null &&
-		ip link set xnbgsoa master "$br" && ip link set xnbgsoa up &&
-		ip netns exec xnbgso ip link set xnbgsob up; }; then
-		lab_log "case 44: no sink"
-		return 0
-	fi
-	mac=$(ip netns exec xnbgso ip -o link show xnbgsob | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-	bridge fdb replace "$mac" dev xnbgsoa master static ||
-		{ lab_log "case 44: no static entry for $mac on $br"; return 0; }
-	lab_wait 30 test "$(cat /sys/class/net/xnbgsoa/brport/state 2>/dev/null)" = 3 ||
-		lab_log "case 44: xnbgsoa not forwarding"
-	xenstore-write "/local/domain/$HD/data/hostile-gso-sink" "$mac"
-	lab_log "case 44: sink $mac on $br, $(ethtool -k xnbgsoa | grep '^tcp-segmentation-offload:')"
+	sink_veth xnbgso 44 tso off || return 0
+	xenstore-write "/local/domain/$HD/data/hostile-gso-sink" "$SINK_MAC"
+	lab_log "case 44: sink $SINK_MAC on ${LAB_BRIDGE:-xenbr0}, $(ethtool -k xnbgsoa | grep '^tcp-segmentation-offload:')"
 	gso_measure > /run/hostile-gso 2>/dev/null &
 	GSO_BG=$!
 }
 gso_sink_undo() {
 	[ -n "$GSO_BG" ] && { kill "$GSO_BG" 2>/dev/null; wait "$GSO_BG" 2>/dev/null; }
-	ip link del xnbgsoa 2>/dev/null
-	ip netns del xnbgso 2>/dev/null
+	sink_veth_undo xnbgso
 	xenstore-rm "$(lab_backend_path 1)/worker-group" 2>/dev/null
 	xenstore-rm "/local/domain/0/backend/vif/$HD/$1/worker-group" 2>/dev/null
 	xenstore-rm "/local/domain/$HD/data/hostile-gso-sink" 2>/dev/null
@@ -1257,15 +1271,12 @@ hc2_judge() {
 # hostile vif beside g1 in the same worker group.  The hostile vif is
 # replaced by one made while max_queues is 4 (a vif's queues are fixed
 # when it is made; restored after), it and g1's vif are pinned to group
-# 0 (our driver), and a sink goes on the bridge as for case 44: veth
-# xnbflda, its peer xnbfldb in the namespace xnbfld (no address: dom0
-# drops the frames there), known to the bridge by a static entry.  Its
-# MAC goes to the guest's data/hostile-flood-sink; flood_measure
-# measures g1 in each phase.
+# 0 (our driver), and a sink_veth goes on the bridge (xnbfld; no
+# address: dom0 drops the frames there).  Its MAC goes to the guest's
+# data/hostile-flood-sink; flood_measure measures g1 in each phase.
 P_MAX_QUEUES=/sys/module/xen_netback/parameters/max_queues
 FLOOD_BG="" FLOOD_GROUP="" MQ_WAS=""
 flood_sink() {
-	local mac br=${LAB_BRIDGE:-xenbr0}
 	FLOOD_BG="" FLOOD_GROUP="" MQ_WAS=""
 	rm -f /run/hostile-flood
 	xenstore-rm "/local/domain/$HD/data/hostile-flood-ack" 2>/dev/null
@@ -1280,28 +1291,15 @@ flood_sink() {
 		xenstore-write "/local/domain/0/backend/vif/$HD/$DEV/worker-group" 0
 		FLOOD_GROUP=0
 	fi
-	modprobe veth 2>/dev/null
-	ip netns add xnbfld 2>/dev/null
-	if ! { ip link add xnbflda type veth peer name xnbfldb netns xnbfld &&
-		ip link set xnbflda master "$br" && ip link set xnbflda up &&
-		ip netns exec xnbfld ip link set xnbfldb up; }; then
-		lab_log "case 52: no sink"
-		return 0
-	fi
-	mac=$(ip netns exec xnbfld ip -o link show xnbfldb | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-	bridge fdb replace "$mac" dev xnbflda master static ||
-		{ lab_log "case 52: no static entry for $mac on $br"; return 0; }
-	lab_wait 30 test "$(cat /sys/class/net/xnbflda/brport/state 2>/dev/null)" = 3 ||
-		lab_log "case 52: xnbflda not forwarding"
-	xenstore-write "/local/domain/$HD/data/hostile-flood-sink" "$mac"
-	lab_log "case 52: $VIF made with max_queues $(cat "$P_MAX_QUEUES" 2>/dev/null), sink $mac on $br"
+	sink_veth xnbfld 52 || return 0
+	xenstore-write "/local/domain/$HD/data/hostile-flood-sink" "$SINK_MAC"
+	lab_log "case 52: $VIF made with max_queues $(cat "$P_MAX_QUEUES" 2>/dev/null), sink $SINK_MAC on ${LAB_BRIDGE:-xenbr0}"
 	flood_measure > /run/hostile-flood 2>/dev/null &
 	FLOOD_BG=$!
 }
 flood_sink_undo() {
 	[ -n "$FLOOD_BG" ] && { kill "$FLOOD_BG" 2>/dev/null; wait "$FLOOD_BG" 2>/dev/null; }
-	ip link del xnbflda 2>/dev/null
-	ip netns del xnbfld 2>/dev/null
+	sink_veth_undo xnbfld
 	[ -n "$MQ_WAS" ] && { echo "$MQ_WAS" > "$P_MAX_QUEUES" || lab_log "max_queues $MQ_WAS not restored"; }
 	xenstore-rm "$(lab_backend_path 1)/worker-group" 2>/dev/null
 	xenstore-rm "/local/domain/0/backend/vif/$HD/$DEV/worker-group" 2>/dev/null
