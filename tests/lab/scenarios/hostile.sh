@@ -685,7 +685,13 @@ case45() {
 	lab_log "case 45 samples (phase:ping:rtt:kmsg:sunreclaim:threads:irq_lines:uptime): $1"
 	res=$(echo "$1" | tr ' ' '\n' | awk -F: '
 		NF >= 8 {
-			if ($1 == "reconn-base") { k0 = $4; t0 = $8; b5 = $5; b6 = $6; b7 = $7; hb = 1 }
+			# The base: its first sample, once connected (the last
+			# may see the first disconnect of the loop); the start
+			# of the loop: its last.
+			if ($1 == "reconn-base") {
+				if (!hb) { b5 = $5; b6 = $6; b7 = $7 }
+				k0 = $4; t0 = $8; hb = 1
+			}
 			if ($1 == "reconn" && hb) {
 				n++; k1 = $4; t1 = $8
 				if ($2 == "y") { a++; if ($3 + 0 > mx) mx = $3 + 0 }
