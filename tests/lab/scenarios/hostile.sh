@@ -1132,12 +1132,12 @@ hc51_qdisc() {
 # mq-fill phase, once dom0 sees packets wait for the queue the program
 # names (data/hostile-mq-top) in our driver's queue (debugfs) and, the
 # netdev queue stopped, in its qdisc (stock: the qdisc), or after 3 s,
-# it writes what it saw to data/hostile-mq-ack and /run/hostile-hc51
-# ("fill QUEUE RX_SKBS BACKLOG"); 1-2 s into each mq-flow phase (after
+# it writes the most it saw of each to data/hostile-mq-ack and
+# /run/hostile-hc51 ("fill QUEUE RX_SKBS BACKLOG"); 1-2 s into each mq-flow phase (after
 # a reconnect), the real tx queue count and the packets left in the
 # qdiscs of the queues beyond it ("flow REAL STALE").
 hc51_job() {
-	local vif=$1 ph last="" t0=0 done_=0 top rx bl q dbg="" snd real stale
+	local vif=$1 ph last="" t0=0 done_=0 top rx bl mrx=- mbl=0 dbg="" snd real stale
 	local dp=/local/domain/$HD/data
 	if [ "$NETBACK" = ours ]; then
 		mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
@@ -1149,20 +1149,22 @@ hc51_job() {
 	echo "$snd" > /run/hostile-hc51-snd
 	while ph=$(xenstore-read "$dp/hostile-phase" 2>/dev/null); do
 		case $ph in mq-*) ;; *) break ;; esac
-		[ "$ph" = "$last" ] || { t0=$SECONDS done_=0 last=$ph; }
+		[ "$ph" = "$last" ] || { t0=$SECONDS done_=0 last=$ph mrx=- mbl=0; }
 		if [ "$ph" = mq-fill ] && [ "$done_" = 0 ]; then
 			top=$(xenstore-read "$dp/hostile-mq-top" 2>/dev/null || echo 0)
 			rx=-
 			[ -n "$dbg" ] && rx=$(sed -n 's/.* rx_skbs \([0-9]*\).*/\1/p' "$dbg/io_ring_q$top" 2>/dev/null)
 			bl=$(hc51_qdisc "$vif" | awk -v q="$top" '$1 == q { s = $2 } END { print s + 0 }')
-			q=0
-			case ${rx:--} in -) ;; *) q=$rx ;; esac
+			# The most seen of each: the drain and the stall timers
+			# empty both, so one late sample can read nothing.
+			case ${rx:--} in -) ;; *) [ "$rx" -le "${mrx/-/0}" ] || mrx=$rx ;; esac
+			[ "$bl" -le "$mbl" ] || mbl=$bl
 			# Both the driver's queue and the qdisc behind it (ours),
-			# or 3 s: whatever waits then.
-			if { [ "$q" -gt 0 ] || [ -z "$dbg" ]; } && [ "$bl" -gt 0 ] ||
+			# or 3 s: whatever waited by then.
+			if { [ "${mrx/-/0}" -gt 0 ] || [ -z "$dbg" ]; } && [ "$mbl" -gt 0 ] ||
 				[ $((SECONDS - t0)) -ge 3 ]; then
-				echo "fill $top ${rx:--} $bl" >> /run/hostile-hc51
-				xenstore-write "$dp/hostile-mq-ack" "queue $top: rx_skbs ${rx:--}, qdisc backlog $bl"
+				echo "fill $top $mrx $mbl" >> /run/hostile-hc51
+				xenstore-write "$dp/hostile-mq-ack" "queue $top: rx_skbs $mrx, qdisc backlog $mbl (the most seen)"
 				done_=1
 			fi
 		elif [ "$ph" = mq-flow ] && [ "$done_" = 0 ] && [ $((SECONDS - t0)) -ge 2 ]; then
