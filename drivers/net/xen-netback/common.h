@@ -686,7 +686,7 @@ enum {
 
 /* Locking:
  *  - lock (irq-safe: xnb_group_kick runs in hard irq): queues, active,
- *    nr_queues, nr_active, pass_seq, and the member queues' scheduling
+ *    nr_queues, nr_active, woken, pass_seq, and the member queues' scheduling
  *    fields (see struct xnb_queue).  pass_seq is written only by the
  *    pass (under the pass lock as well).  queues and nr_queues change only under
  *    xnb_assign_mutex as well, so its holder walks them without lock
@@ -739,6 +739,10 @@ struct xnb_group {
 	struct list_head active;
 	unsigned int nr_queues;
 	unsigned int nr_active;		/* written under lock, read lockless */
+	/* A poll is due that will look at active before it completes: a
+	 * kick then only queues its queue (group.c).
+	 */
+	bool woken;
 	u32 pass_seq;			/* the pass's number: vifs' turns */
 
 	/* The group's pass is the poll of one of its NAPI contexts.  napi

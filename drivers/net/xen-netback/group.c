@@ -78,13 +78,16 @@ static void xnb_group_wake_task(struct xnb_group *g)
 }
 
 /* Queue @q on its group's active list unless it is there already, and
- * wake the group: with xnb_group_wake_task() when @task, for a caller
- * in process context with BH on.
+ * wake the group unless a poll is due already (g->woken): with
+ * xnb_group_wake_task() when @task, for a caller in process context with
+ * BH on.  Waking a scheduled context would only set NAPI's missed bit
+ * and cost a poll that finds nothing: the one due serves @q.
  */
 static void xnb_group_kick_how(struct xnb_queue *q, bool task)
 {
 	struct xnb_group *g;
 	unsigned long flags;
+	bool wake;
 
 	rcu_read_lock();
 	g = rcu_dereference(q->group);
@@ -102,10 +105,12 @@ static void xnb_group_kick_how(struct xnb_queue *q, bool task)
 		q->queued = true;
 		WRITE_ONCE(g->nr_active, g->nr_active + 1);
 	}
+	wake = !g->woken;
+	g->woken = true;
 	spin_unlock_irqrestore(&g->lock, flags);
-	if (task)
+	if (wake && task)
 		xnb_group_wake_task(g);
-	else
+	else if (wake)
 		xnb_group_wake(g);
 	rcu_read_unlock();
 }
@@ -195,6 +200,41 @@ static void xnb_pass_unlock(struct xnb_group *g)
 		xnb_group_wake(g);
 }
 
+/* Run passes while queues are active, until NAPI's budget or the pass
+ * cap is used or a pass put a queue back (past its share: sustained
+ * load), and judge what the poll does next (xnb_pass_decide).  The
+ * queues kicked during a pass, whose kicks found g->woken and scheduled
+ * nothing, and those its settle found with new requests get the next
+ * pass.  The last look at the active list and the verdict are one
+ * section of g->lock: a poll that completes has none left, and clears
+ * woken there, so a later kick schedules it again.
+ */
+static void xnb_group_passes(struct xnb_group *g, u8 me,
+			     struct xnb_pass_acct *a,
+			     struct xnb_pass_verdict *v)
+	__must_hold(&g->pass_busy)
+{
+	unsigned int active, passes = 0;
+
+	lockdep_assert_held(&g->pass_busy);
+	for (;;) {
+		xnb_group_pass(g, a);
+		passes++;
+		spin_lock_irq(&g->lock);
+		active = g->nr_active;
+		if (!active || a->requeued || !xnb_pass_may_serve(a))
+			break;
+		spin_unlock_irq(&g->lock);
+	}
+	/* A light poll that ran passes for kicks is not idle either. */
+	xnb_pass_decide(a, me == XNB_RUN_LIGHT,
+			active || (me == XNB_RUN_LIGHT && passes > 1),
+			&g->light_repolls, v);
+	if (v->next == XNB_NEXT_COMPLETE)
+		g->woken = false;
+	spin_unlock_irq(&g->lock);
+}
+
 /* The poll of either context.  worker=kthread: the light (softirq)
  * context runs the passes while the load is light, so a lone packet is
  * served in the softirq that took its event, with no thread to wake.  A
@@ -202,8 +242,8 @@ static void xnb_pass_unlock(struct xnb_group *g)
  * XNB_PASS_SLOTS with queues left, or put a queue back for having work
  * past its share, is sustained load, and so are XNB_LIGHT_REPOLLS light
  * polls in a row that found queues kicked meanwhile (one such poll is
- * not: the kick set NAPI's MISSED bit and the light context is simply
- * polled again); proto.c's xnb_pass_decide() judges.  The light context
+ * not: it runs another pass, xnb_group_passes); proto.c's
+ * xnb_pass_decide() judges.  The light context
  * then hands the passes to the thread, bound to the group's CPU, which
  * polls until a pass drains the group and hands them back.
  * worker=tasklet: the main context is softirq and keeps them; NAPI hands
@@ -218,8 +258,9 @@ static void xnb_pass_unlock(struct xnb_group *g)
  * taken before the pass and released after that completion, holds the
  * new owner off until then.  Both contexts are added without busy
  * polling (netif_napi_add_tx), whose napi_complete_done() would return
- * without flushing GRO.  A kick racing with a completion sets MISSED
- * and the context is polled again.
+ * without flushing GRO.  A kick between a completing poll's last look
+ * and napi_complete_done() sets NAPI's missed bit: the context is
+ * polled again.
  */
 static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 			 u8 me, int budget)
@@ -243,9 +284,7 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 
 	g->polling = napi;
 	xnb_pass_begin(&a, budget, XNB_PASS_SLOTS);
-	xnb_group_pass(g, &a);
-	xnb_pass_decide(&a, me == XNB_RUN_LIGHT, READ_ONCE(g->nr_active),
-			&g->light_repolls, &v);
+	xnb_group_passes(g, me, &a, &v);
 
 	switch (v.next) {
 	case XNB_NEXT_HANDOFF:
@@ -302,6 +341,8 @@ static void xnb_group_rewake(struct xnb_group *g)
 
 	spin_lock_irq(&g->lock);
 	n = g->nr_active;
+	/* A poll cut by the pause, or a kick refused, left it set. */
+	g->woken = n;
 	spin_unlock_irq(&g->lock);
 	if (n)
 		xnb_group_wake_task(g);

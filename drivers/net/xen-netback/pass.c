@@ -180,22 +180,18 @@ eoi:
 /* The queues this pass drained, once its copies are made and their
  * responses out: each one's guest TX ring is re-armed and looked at
  * again (xnb_tx_pending()); requests posted meanwhile put it back on the
- * active list, unannounced, else its EOIs go.  Re-armed when the gather
- * found the ring empty, before the copy hypercall, a guest that posts
- * while the copies run raises an event the re-arm after them would not
- * have asked for (netfront notifies once per re-arm), and that event
- * costs an upcall and a pass once the EOI unmasks it: 0.62 events a
- * packet against the stock driver's 0.44 (it re-arms after its copies)
- * under the bench's 64 B floods.  A queue back on the active list (a
- * kick, a later turn with work left) is settled by its next turn; one
- * detached meanwhile with requests waiting is served by its next
- * group's kick, or its channels close.
+ * active list, for the poll's next pass (group.c), else its EOIs go.
+ * Re-armed after the copies, as stock does: re-armed before them, a
+ * guest posting meanwhile raises an event (netfront notifies once per
+ * re-arm) that costs an upcall and a pass.  A queue back on the active
+ * list (a kick, a later turn with work left) is settled by its next
+ * turn; one detached meanwhile with requests waiting is served by its
+ * next group's kick, or its channels close.
  */
 static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q, *n;
-	bool wake = false;
 
 	lockdep_assert_held(&g->pass_busy);
 	list_for_each_entry_safe(q, n, settle, settle_node) {
@@ -212,7 +208,6 @@ static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 				list_add_tail(&q->active_node, &g->active);
 				q->queued = true;
 				WRITE_ONCE(g->nr_active, g->nr_active + 1);
-				wake = true;
 			}
 		}
 		spin_unlock_irq(&g->lock);
@@ -222,9 +217,6 @@ static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 			xnb_vif_eoi(q, XNB_EOI_RX);
 		}
 	}
-	/* As a kick during the poll would: NAPI polls again (missed). */
-	if (wake)
-		xnb_group_wake(g);
 }
 
 /* Keep the longest pass and the most slots one used, for sysfs.  A
