@@ -947,10 +947,10 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  */
 #define XNB_PASS_MAX_SLOTS	(XNB_PASS_SLOTS - 1u + XNB_RX_MAX_SLOTS + \
 				 XNB_TX_MAX_SLOTS)
-/* Light polls in a row that ended with queues kicked meanwhile, after
- * which the load counts as sustained.
+/* Passes one poll runs at most, for queues kicked during the ones
+ * before; a light poll that still finds queues then is sustained load.
  */
-#define XNB_LIGHT_REPOLLS	4u
+#define XNB_POLL_PASSES		4u
 
 /**
  * enum xnb_pass_stop - Why a pass started no further turn.
@@ -1228,14 +1228,14 @@ enum xnb_pass_next {
  * enum xnb_handoff_reason - Why the passes changed context.
  * @XNB_HANDOFF_BUDGET: a light pass used NAPI's whole budget
  * @XNB_HANDOFF_REQUEUED: a queue had work past its share
- * @XNB_HANDOFF_REPOLLS: light polls in a row, never idle
+ * @XNB_HANDOFF_PASSES: a light poll ran XNB_POLL_PASSES, queues were left
  * @XNB_HANDOFF_IDLE: a thread pass drained the group
  * @XNB_HANDOFF_CAP: a light pass used XNB_PASS_SLOTS, queues were left
  */
 enum xnb_handoff_reason {
 	XNB_HANDOFF_BUDGET,
 	XNB_HANDOFF_REQUEUED,
-	XNB_HANDOFF_REPOLLS,
+	XNB_HANDOFF_PASSES,
 	XNB_HANDOFF_IDLE,
 	XNB_HANDOFF_CAP,
 };
@@ -1254,27 +1254,26 @@ struct xnb_pass_verdict {
 };
 
 /**
- * xnb_pass_decide() - What the poll does after its pass.
- * @a: the pass's account
+ * xnb_pass_decide() - What the poll does after its passes.
+ * @a: the poll's account, over all its passes
  * @light: the poll is the light (softirq) context's
  * @active: queues are on the group's active list now
- * @repolls: the light context's polls in a row that ended with queues
- *	active; updated for a light poll
+ * @passes: the passes the poll ran
  * @v: the verdict
  *
  * The light context hands the passes to the thread under sustained
- * load: a pass that used NAPI's budget, or stopped at XNB_PASS_SLOTS
- * with queues left (dom0->guest work counts there), or put a queue back,
- * or XNB_LIGHT_REPOLLS polls in a row that found queues kicked
- * meanwhile; else it completes (a kick during the pass has NAPI poll it
- * again).  The thread, or worker=tasklet's softirq, is polled again
- * while any of the first two holds or queues are active, and completes
- * once the group is idle.
+ * load: its passes used NAPI's budget, or stopped at XNB_PASS_SLOTS with
+ * queues left (dom0->guest work counts there), or put a queue back, or
+ * ran XNB_POLL_PASSES and still left queues active; else it completes
+ * once the group is idle.  The thread, or worker=tasklet's softirq, is
+ * polled again while either of the first two holds or queues are
+ * active, and completes once the group is idle.  No verdict completes
+ * with queues active: their kicks scheduled nothing (group.c).
  *
  * Context: Any context; no locks, no sleeping.
  */
 void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
-		     u32 *repolls, struct xnb_pass_verdict *v);
+		     u32 passes, struct xnb_pass_verdict *v);
 
 /* Live rebalancing (balance.c): see xnb_balance_pick() below. */
 #define XNB_BAL_SCALE	1000u	/* busy is in 1/XNB_BAL_SCALE */

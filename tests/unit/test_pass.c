@@ -428,8 +428,8 @@ enum { L = 1, M = 0 };	/* light or main context */
 #define A XNB_NEXT_AGAIN
 #define H XNB_NEXT_HANDOFF
 
-/* The poll after its pass: the old behaviour for TX and requeues, the
- * cap counting both ways, repolls, and NAPI's return rules.
+/* The poll after its passes: TX and requeues, the cap counting both
+ * ways, the passes a poll runs, and NAPI's return rules.
  */
 static void test_pass_decide(void **state)
 {
@@ -438,48 +438,48 @@ static void test_pass_decide(void **state)
 		u32 tx, slots;
 		u8 stopped;
 		bool requeued, active;
-		u32 repolls;
+		u32 passes;
 		u8 next, reason;
-		u32 ret, repolls_after;
+		u32 ret;
 	} c[] = {
-		/* Light: idle, a lone packet, kicked meanwhile. */
-		{ L, 0, 0, XNB_PASS_GO, false, false, 0, C, 0, 0, 0 },
-		{ L, 1, 1, XNB_PASS_GO, false, false, 3, C, 0, 1, 0 },
-		{ L, 1, 1, XNB_PASS_GO, false, true, 0, C, 0, 1, 1 },
-		{ L, 1, 1, XNB_PASS_GO, false, true, 2, C, 0, 1, 3 },
-		{ L, 1, 1, XNB_PASS_GO, false, true, 3, H,
-		  XNB_HANDOFF_REPOLLS, 1, 0 },
-		/* Light: NAPI's budget used; NAPI wants less back. */
-		{ L, 64, 64, XNB_PASS_STOP_NAPI, false, true, 0, H,
-		  XNB_HANDOFF_BUDGET, 63, 0 },
-		{ L, 64, 64, XNB_PASS_GO, false, false, 0, H,
-		  XNB_HANDOFF_BUDGET, 63, 0 },
-		/* Light: RX alone reaches the cap with queues left: before,
-		 * this pass ran on over every queue with tx 0.
+		/* Light: idle, a lone packet, passes for kicks meanwhile. */
+		{ L, 0, 0, XNB_PASS_GO, false, false, 1, C, 0, 0 },
+		{ L, 1, 1, XNB_PASS_GO, false, false, 1, C, 0, 1 },
+		{ L, 3, 3, XNB_PASS_GO, false, false, 4, C, 0, 3 },
+		{ L, 3, 3, XNB_PASS_GO, false, true, 4, H,
+		  XNB_HANDOFF_PASSES, 3 },
+		/* Light: queues left short of the passes: never completes
+		 * with a queue active (its kick scheduled nothing).
 		 */
-		{ L, 0, 300, XNB_PASS_STOP_CAP, false, true, 0, H,
-		  XNB_HANDOFF_CAP, 0, 0 },
-		{ L, 10, 260, XNB_PASS_STOP_CAP, true, true, 1, H,
-		  XNB_HANDOFF_CAP, 10, 0 },
+		{ L, 1, 1, XNB_PASS_GO, false, true, 1, A, 0, 64 },
+		/* Light: NAPI's budget used; NAPI wants less back. */
+		{ L, 64, 64, XNB_PASS_STOP_NAPI, false, true, 1, H,
+		  XNB_HANDOFF_BUDGET, 63 },
+		{ L, 64, 64, XNB_PASS_GO, false, false, 1, H,
+		  XNB_HANDOFF_BUDGET, 63 },
+		/* Light: RX alone reaches the cap with queues left. */
+		{ L, 0, 300, XNB_PASS_STOP_CAP, false, true, 1, H,
+		  XNB_HANDOFF_CAP, 0 },
+		{ L, 10, 260, XNB_PASS_STOP_CAP, true, true, 2, H,
+		  XNB_HANDOFF_CAP, 10 },
 		/* Light: the cap reached by the last queue, none left. */
-		{ L, 0, 300, XNB_PASS_GO, false, false, 0, C, 0, 0, 0 },
+		{ L, 0, 300, XNB_PASS_GO, false, false, 1, C, 0, 0 },
 		/* Light: a queue put back. */
-		{ L, 5, 80, XNB_PASS_GO, true, true, 0, H,
-		  XNB_HANDOFF_REQUEUED, 5, 0 },
+		{ L, 5, 80, XNB_PASS_GO, true, true, 1, H,
+		  XNB_HANDOFF_REQUEUED, 5 },
 		/* Main: again while anything is left, complete once idle. */
-		{ M, 64, 64, XNB_PASS_STOP_NAPI, false, true, 0, A, 0, 64, 0 },
-		{ M, 64, 64, XNB_PASS_GO, false, false, 0, A, 0, 64, 0 },
-		{ M, 0, 300, XNB_PASS_STOP_CAP, false, true, 0, A, 0, 64, 0 },
-		{ M, 0, 300, XNB_PASS_STOP_CAP, false, false, 2, A, 0, 64, 2 },
-		{ M, 3, 3, XNB_PASS_GO, true, true, 0, A, 0, 64, 0 },
-		{ M, 3, 3, XNB_PASS_GO, false, true, 0, A, 0, 64, 0 },
-		{ M, 3, 3, XNB_PASS_GO, false, false, 1, C, 0, 3, 1 },
-		{ M, 0, 0, XNB_PASS_GO, false, false, 0, C, 0, 0, 0 },
+		{ M, 64, 64, XNB_PASS_STOP_NAPI, false, true, 1, A, 0, 64 },
+		{ M, 64, 64, XNB_PASS_GO, false, false, 1, A, 0, 64 },
+		{ M, 0, 300, XNB_PASS_STOP_CAP, false, true, 1, A, 0, 64 },
+		{ M, 0, 300, XNB_PASS_STOP_CAP, false, false, 2, A, 0, 64 },
+		{ M, 3, 3, XNB_PASS_GO, true, true, 1, A, 0, 64 },
+		{ M, 3, 3, XNB_PASS_GO, false, true, 4, A, 0, 64 },
+		{ M, 3, 3, XNB_PASS_GO, false, false, 4, C, 0, 3 },
+		{ M, 0, 0, XNB_PASS_GO, false, false, 1, C, 0, 0 },
 	};
 	struct xnb_pass_verdict v;
 	struct xnb_pass_acct a;
 	unsigned int i;
-	u32 repolls;
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(c); i++) {
@@ -488,25 +488,24 @@ static void test_pass_decide(void **state)
 		xnb_pass_charge(&a, c[i].tx, c[i].slots);
 		a.stopped = c[i].stopped;
 		a.requeued = c[i].requeued;
-		repolls = c[i].repolls;
-		xnb_pass_decide(&a, c[i].light, c[i].active, &repolls, &v);
+		xnb_pass_decide(&a, c[i].light, c[i].active, c[i].passes, &v);
 		assert_int_equal(v.next, c[i].next);
 		if (v.next == XNB_NEXT_HANDOFF)
 			assert_int_equal(v.reason, c[i].reason);
 		assert_int_equal(v.ret, c[i].ret);
-		assert_int_equal(repolls, c[i].repolls_after);
 	}
 }
 
 /* NAPI's rules over every combination: never more than the budget;
- * exactly the budget to be polled again, less once completed; the main
- * context completes only with no queue active and nothing left behind;
- * the light one never asks to be polled again (it hands off instead).
+ * exactly the budget to be polled again, less once completed; never
+ * completed with a queue active; the main context never hands off and
+ * completes only with nothing left behind; the light one hands off
+ * under sustained load.
  */
 static void test_pass_decide_napi_rules(void **state)
 {
 	static const u32 budgets[] = { 0, 1, 2, 8, 64, 300 };
-	u32 b, tx, slots, st, rq, act, light, rp, repolls;
+	u32 b, tx, slots, st, rq, act, light, passes;
 	struct xnb_pass_verdict v;
 	struct xnb_pass_acct a;
 
@@ -518,7 +517,9 @@ static void test_pass_decide_napi_rules(void **state)
 	for (rq = 0; rq < 2; rq++)
 	for (act = 0; act < 2; act++)
 	for (light = 0; light < 2; light++)
-	for (rp = 0; rp <= XNB_LIGHT_REPOLLS; rp++) {
+	for (passes = 1; passes <= XNB_POLL_PASSES + 1; passes++) {
+		bool sustained;
+
 		/* Stopped for NAPI means its budget was used. */
 		if (st == XNB_PASS_STOP_NAPI && tx < budgets[b])
 			continue;
@@ -526,10 +527,8 @@ static void test_pass_decide_napi_rules(void **state)
 		xnb_pass_charge(&a, tx, slots);
 		a.stopped = st;
 		a.requeued = rq;
-		repolls = rp;
-		xnb_pass_decide(&a, light, act, &repolls, &v);
+		xnb_pass_decide(&a, light, act, passes, &v);
 		assert_true(v.ret <= budgets[b]);
-		assert_true(repolls <= XNB_LIGHT_REPOLLS);
 		if (!budgets[b]) {
 			assert_int_equal(v.next, XNB_NEXT_COMPLETE);
 			continue;
@@ -538,14 +537,16 @@ static void test_pass_decide_napi_rules(void **state)
 			assert_int_equal(v.ret, budgets[b]);
 		else
 			assert_true(v.ret < budgets[b]);
+		if (act)
+			assert_int_not_equal(v.next, XNB_NEXT_COMPLETE);
+		sustained = st == XNB_PASS_STOP_CAP || tx >= budgets[b];
 		if (light) {
-			assert_int_not_equal(v.next, XNB_NEXT_AGAIN);
-			if (st == XNB_PASS_STOP_CAP || rq || tx >= budgets[b])
+			if (sustained || rq ||
+			    (act && passes >= XNB_POLL_PASSES))
 				assert_int_equal(v.next, XNB_NEXT_HANDOFF);
 		} else {
 			assert_int_not_equal(v.next, XNB_NEXT_HANDOFF);
-			assert_int_equal(repolls, rp);
-			if (act || st == XNB_PASS_STOP_CAP || tx >= budgets[b])
+			if (act || sustained)
 				assert_int_equal(v.next, XNB_NEXT_AGAIN);
 			else
 				assert_int_equal(v.next, XNB_NEXT_COMPLETE);

@@ -697,7 +697,7 @@ enum {
  *  - pass_busy, the pass lock: held by the poll running the group's
  *    pass, taken with a try only (xnb_pass_trylock), released by the
  *    same poll.  It covers the batch (ops, nr_ops, retry_idx, inflight,
- *    nr_inflight), deliver, polling, light_repolls, stats and the
+ *    nr_inflight), deliver, polling, stats and the
  *    writes of run, besides the ring state of the member queues.
  *    Between passes, with the group paused (sync_mutex) and under
  *    xnb_assign_mutex, the batch arrays and batch are swapped: by a
@@ -760,7 +760,6 @@ struct xnb_group {
 	struct napi_struct light;
 	u8 run;				/* XNB_RUN_* */
 	struct xnb_pass_lock pass_busy;	/* XNB_PASS_* bits, group.c */
-	u32 light_repolls;		/* light polls in a row not idle */
 	struct mutex sync_mutex;	/* pause/resume, one at a time */
 
 	/* The batch: only the poll touches it, between polls the swaps

@@ -6,7 +6,7 @@
  * worker=kthread a softirq context ("xnb-l<N>") while the load is light
  * and a thread ("xnb-g<N>") under sustained load (xnb_group_run), with
  * worker=tasklet one softirq context ("xnb-g<N>").  A queue with work
- * sits once on its group's active list; the poll pops each
+ * sits once on its group's active list; the pass pops each
  * queue that was active when it began, lets it use at most its turn of
  * its vif's xnb_budget ring slots each way (a slot carries at most a
  * page; the packet that crosses the budget still goes), and puts it back
@@ -200,14 +200,14 @@ static void xnb_pass_unlock(struct xnb_group *g)
 		xnb_group_wake(g);
 }
 
-/* Run passes while queues are active, until NAPI's budget or the pass
- * cap is used or a pass put a queue back (past its share: sustained
- * load), and judge what the poll does next (xnb_pass_decide).  The
- * queues kicked during a pass, whose kicks found g->woken and scheduled
- * nothing, and those its settle found with new requests get the next
- * pass.  The last look at the active list and the verdict are one
- * section of g->lock: a poll that completes has none left, and clears
- * woken there, so a later kick schedules it again.
+/* Run passes while queues are active, at most XNB_POLL_PASSES, until
+ * NAPI's budget or the pass cap is used or a pass put a queue back (past
+ * its share: sustained load), and judge what the poll does next
+ * (xnb_pass_decide).  The queues kicked during a pass, whose kicks found
+ * g->woken and scheduled nothing, and those its settle found with new
+ * requests get the next pass.  The last look at the active list and
+ * the verdict are one section of g->lock: a poll completes only with
+ * none left, and clears woken there, so a later kick schedules it again.
  */
 static void xnb_group_passes(struct xnb_group *g, u8 me,
 			     struct xnb_pass_acct *a,
@@ -222,14 +222,12 @@ static void xnb_group_passes(struct xnb_group *g, u8 me,
 		passes++;
 		spin_lock_irq(&g->lock);
 		active = g->nr_active;
-		if (!active || a->requeued || !xnb_pass_may_serve(a))
+		if (!active || a->requeued || passes >= XNB_POLL_PASSES ||
+		    !xnb_pass_may_serve(a))
 			break;
 		spin_unlock_irq(&g->lock);
 	}
-	/* A light poll that ran passes for kicks is not idle either. */
-	xnb_pass_decide(a, me == XNB_RUN_LIGHT,
-			active || (me == XNB_RUN_LIGHT && passes > 1),
-			&g->light_repolls, v);
+	xnb_pass_decide(a, me == XNB_RUN_LIGHT, active, passes, v);
 	if (v->next == XNB_NEXT_COMPLETE)
 		g->woken = false;
 	spin_unlock_irq(&g->lock);
@@ -240,10 +238,9 @@ static void xnb_group_passes(struct xnb_group *g, u8 me,
  * served in the softirq that took its event, with no thread to wake.  A
  * pass that ends with NAPI's budget used up, or stopped at
  * XNB_PASS_SLOTS with queues left, or put a queue back for having work
- * past its share, is sustained load, and so are XNB_LIGHT_REPOLLS light
- * polls in a row that found queues kicked meanwhile (one such poll is
- * not: it runs another pass, xnb_group_passes); proto.c's
- * xnb_pass_decide() judges.  The light context
+ * past its share, is sustained load, and so is a light poll that ran
+ * XNB_POLL_PASSES for queues kicked meanwhile and still finds some
+ * (xnb_group_passes); proto.c's xnb_pass_decide() judges.  The light context
  * then hands the passes to the thread, bound to the group's CPU, which
  * polls until a pass drains the group and hands them back.
  * worker=tasklet: the main context is softirq and keeps them; NAPI hands
@@ -299,7 +296,7 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 		napi_schedule(&g->napi);
 		return v.ret;
 	case XNB_NEXT_AGAIN:
-		/* The thread, or tasklet's softirq: poll again. */
+		/* Poll again: the thread or a softirq context with work. */
 		xnb_pass_unlock(g);
 		return v.ret;
 	}
@@ -329,11 +326,12 @@ static int xnb_group_poll_light(struct napi_struct *napi, int budget)
 	return xnb_group_run(g, napi, XNB_RUN_LIGHT, budget);
 }
 
-/* After napi_enable(): schedule the owner if a kick found it disabled.
- * Under g->lock: a kick adds its queue under the lock and only then
- * looks at the NAPI state, so either we see its queue here or it sees
- * the context enabled (an unlocked read could miss both, and the
- * queue's owed EOI would keep its channel masked).
+/* After napi_enable(): schedule the owner if queues wait, and say so in
+ * woken, which a kick refused meanwhile or a poll the pause cut left set.
+ * Under g->lock: a kick adds its queue and tests woken under the lock,
+ * so either we see its queue here or it sees woken as set here (an
+ * unlocked read could miss both, and the queue's owed EOI would keep its
+ * channel masked).
  */
 static void xnb_group_rewake(struct xnb_group *g)
 {
@@ -341,16 +339,15 @@ static void xnb_group_rewake(struct xnb_group *g)
 
 	spin_lock_irq(&g->lock);
 	n = g->nr_active;
-	/* A poll cut by the pause, or a kick refused, left it set. */
-	g->woken = n;
+	g->woken = n != 0;
 	spin_unlock_irq(&g->lock);
 	if (n)
 		xnb_group_wake_task(g);
 }
 
 /* Stop the group's passes: on return no pass runs, and none starts
- * until xnb_group_resume().  Kicks meanwhile find the contexts disabled
- * and only queue their queue; a handover meanwhile schedules nothing.
+ * until xnb_group_resume().  Kicks meanwhile only queue their queue (the
+ * contexts disabled refuse them); a handover meanwhile schedules nothing.
  * Resuming looks at the active list, so neither is lost.
  */
 static void xnb_group_pause(struct xnb_group *g)

@@ -238,7 +238,7 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
 /**
  * xnb_group_pass() - Run one pass of a group.
  * @g: the group
- * @a: the pass's account (xnb_pass_acct, proto.c): filled with what it did
+ * @a: the poll's account (xnb_pass_acct, proto.c): what it did is added
  *
  * Description: Run by the poll of the context that owns the passes
  * (group.c's xnb_group_run).
@@ -250,13 +250,13 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * order (xnb_tx_deliver), so the ring is consumed only as fast as the
  * stack takes packets, by one context at a time.
  *
- * The pass's work is bounded whatever the number of queues and the
- * budget: it starts no turn once NAPI's budget is used, nor once its
- * turns used XNB_PASS_SLOTS ring slots, dom0->guest (xnb_rx_gather) and
+ * The poll's work is bounded whatever the number of queues and the
+ * budget: a pass starts no turn once the poll's NAPI budget is used, nor
+ * once the poll's turns used XNB_PASS_SLOTS ring slots, dom0->guest (xnb_rx_gather) and
  * guest->dom0 counted alike, since both cost copies in this poll (a
  * softirq, or the thread with BH off), and a turn that used none counts
- * one (so a pass gives XNB_PASS_SLOTS turns at most); and a turn gets
- * no more than what is left of those (xnb_pass_turn_slots), so a pass
+ * one (so a poll gives XNB_PASS_SLOTS turns at most); and a turn gets
+ * no more than what is left of those (xnb_pass_turn_slots), so a poll
  * moves at most XNB_PASS_MAX_SLOTS.  The queues not reached stay at the
  * head of the active list and come first next time, so a pass cut short
  * starves no one.  RX hands nothing to the stack: it is not counted in
@@ -287,6 +287,7 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	u32 share, turn, start_slots, vif_budget = READ_ONCE(xnb_budget);
 	struct xnb_pass_ways way;
 	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
+	u32 tx_then = a->tx_packets, slots_then = a->slots;
 	unsigned int n, served = 0;
 	struct xnb_queue *q;
 	LIST_HEAD(waiting);
@@ -367,13 +368,14 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	u64_stats_inc(&g->stats.passes);
 	u64_stats_add(&g->stats.busy_ns, end - start);
 	u64_stats_update_end(&g->stats.sync);
-	xnb_group_note_max(g, end - start, a->slots);
+	xnb_group_note_max(g, end - start, a->slots - slots_then);
 	if (traced) {
 		packets = u64_stats_read(&g->stats.packets) - packets;
 		ops = u64_stats_read(&g->stats.ops) - ops;
+		tx_then = a->tx_packets - tx_then;
 		/* tx_packets counts guest TX, the rest went to guests. */
-		trace_xnb_group_pass(g->index, served, a->tx_packets,
-				     packets - a->tx_packets, ops,
-				     end - start, a->slots);
+		trace_xnb_group_pass(g->index, served, tx_then,
+				     packets - tx_then, ops, end - start,
+				     a->slots - slots_then);
 	}
 }

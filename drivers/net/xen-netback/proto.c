@@ -812,7 +812,7 @@ void xnb_pass_turn_end(struct xnb_pass_acct *a, u32 start)
 }
 
 void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
-		     u32 *repolls, struct xnb_pass_verdict *v)
+		     u32 passes, struct xnb_pass_verdict *v)
 {
 	bool full = a->tx_packets >= a->napi_budget;
 	bool capped = a->stopped == XNB_PASS_STOP_CAP;
@@ -829,29 +829,15 @@ void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
 		v->ret = 0;
 		return;
 	}
-	if (light) {
-		/* Steady load spread thin (no pass full or capped, no queue
-		 * past its share, but never idle) is sustained too.
-		 */
-		if (!active)
-			*repolls = 0;
-		else if (*repolls < XNB_LIGHT_REPOLLS)
-			(*repolls)++;
+	if (light && (full || capped || a->requeued ||
+		      (active && passes >= XNB_POLL_PASSES))) {
+		v->next = XNB_NEXT_HANDOFF;
+		v->reason = full ? XNB_HANDOFF_BUDGET :
+			    capped ? XNB_HANDOFF_CAP :
+			    a->requeued ? XNB_HANDOFF_REQUEUED :
+			    XNB_HANDOFF_PASSES;
 		v->ret = done;
-		if (full || capped || a->requeued ||
-		    *repolls >= XNB_LIGHT_REPOLLS) {
-			v->next = XNB_NEXT_HANDOFF;
-			v->reason = full ? XNB_HANDOFF_BUDGET :
-				    capped ? XNB_HANDOFF_CAP :
-				    a->requeued ? XNB_HANDOFF_REQUEUED :
-				    XNB_HANDOFF_REPOLLS;
-			*repolls = 0;
-		} else {
-			v->next = XNB_NEXT_COMPLETE;
-		}
-		return;
-	}
-	if (full || capped || active) {
+	} else if (full || capped || active) {
 		v->next = XNB_NEXT_AGAIN;
 		v->ret = a->napi_budget;
 	} else {
