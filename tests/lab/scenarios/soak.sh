@@ -14,7 +14,7 @@
 # must be back where it was.  Run by `make soak` (tests/lab/soak.mk) in
 # its own boot; not part of `make check`.
 #   SOAK_VIFS (default 1000): vif lifecycles, the unit of the soak.
-#   SOAK_VIFS_PER_GUEST (default 4, 1-8): hot vifs per guest and cycle.
+#   SOAK_VIFS_PER_GUEST (default 8, 1-8): hot vifs per guest and cycle.
 #   SOAK_RECREATE (default 200): lifecycles between guest re-creations.
 #   SOAK_TCP_EVERY (default 1): cycles between 1 s TCP runs (0: none).
 #   SOAK_XL_JOBS (default 4): xl commands running at once in a phase.
@@ -25,7 +25,7 @@
 #   (default 1024 + 2 per lifecycle: noise, not a vif's worth each).
 . /lab/xnb.sh
 SOAK_VIFS=${SOAK_VIFS:-1000}
-SOAK_VIFS_PER_GUEST=${SOAK_VIFS_PER_GUEST:-4}
+SOAK_VIFS_PER_GUEST=${SOAK_VIFS_PER_GUEST:-8}
 SOAK_RECREATE=${SOAK_RECREATE:-200}
 SOAK_TCP_EVERY=${SOAK_TCP_EVERY:-1}
 SOAK_HOTPLUG=${SOAK_HOTPLUG:-lean}
