@@ -686,8 +686,8 @@ enum {
 
 /* Locking:
  *  - lock (irq-safe: xnb_group_kick runs in hard irq): queues, active,
- *    nr_queues, nr_active, woken, pass_seq, and the member queues' scheduling
- *    fields (see struct xnb_queue).  pass_seq is written only by the
+ *    nr_queues, nr_active, woken, pass_seq, and the member queues'
+ *    scheduling fields (see struct xnb_queue).  pass_seq is written only by the
  *    pass (under the pass lock as well).  queues and nr_queues change only under
  *    xnb_assign_mutex as well, so its holder walks them without lock
  *    (balance.c, a regroup, debugfs).  nr_active is written with

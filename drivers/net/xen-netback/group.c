@@ -240,8 +240,8 @@ static void xnb_group_passes(struct xnb_group *g, u8 me,
  * XNB_PASS_SLOTS with queues left, or put a queue back for having work
  * past its share, is sustained load, and so is a light poll that ran
  * XNB_POLL_PASSES for queues kicked meanwhile and still finds some
- * (xnb_group_passes); proto.c's xnb_pass_decide() judges.  The light context
- * then hands the passes to the thread, bound to the group's CPU, which
+ * (xnb_group_passes); proto.c's xnb_pass_decide() judges.  The light
+ * context then hands the passes to the thread, bound to the group's CPU, which
  * polls until a pass drains the group and hands them back.
  * worker=tasklet: the main context is softirq and keeps them; NAPI hands
  * it to ksoftirqd after netdev_budget or 2 ms like any other device.

@@ -252,8 +252,8 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  *
  * The poll's work is bounded whatever the number of queues and the
  * budget: a pass starts no turn once the poll's NAPI budget is used, nor
- * once the poll's turns used XNB_PASS_SLOTS ring slots, dom0->guest (xnb_rx_gather) and
- * guest->dom0 counted alike, since both cost copies in this poll (a
+ * once the poll's turns used XNB_PASS_SLOTS ring slots, dom0->guest
+ * (xnb_rx_gather) and guest->dom0 counted alike, since both cost copies in this poll (a
  * softirq, or the thread with BH off), and a turn that used none counts
  * one (so a poll gives XNB_PASS_SLOTS turns at most); and a turn gets
  * no more than what is left of those (xnb_pass_turn_slots), so a poll
@@ -370,12 +370,12 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	u64_stats_update_end(&g->stats.sync);
 	xnb_group_note_max(g, end - start, a->slots - slots_then);
 	if (traced) {
+		u32 tx = a->tx_packets - tx_then;
+
 		packets = u64_stats_read(&g->stats.packets) - packets;
 		ops = u64_stats_read(&g->stats.ops) - ops;
-		tx_then = a->tx_packets - tx_then;
 		/* tx_packets counts guest TX, the rest went to guests. */
-		trace_xnb_group_pass(g->index, served, tx_then,
-				     packets - tx_then, ops, end - start,
-				     a->slots - slots_then);
+		trace_xnb_group_pass(g->index, served, tx, packets - tx, ops,
+				     end - start, a->slots - slots_then);
 	}
 }

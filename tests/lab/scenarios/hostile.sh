@@ -1133,9 +1133,9 @@ hc51_qdisc() {
 # names (data/hostile-mq-top) in our driver's queue (debugfs) and, the
 # netdev queue stopped, in its qdisc (stock: the qdisc), or after 3 s,
 # it writes the most it saw of each to data/hostile-mq-ack and
-# /run/hostile-hc51 ("fill QUEUE RX_SKBS BACKLOG"); 1-2 s into each mq-flow phase (after
-# a reconnect), the real tx queue count and the packets left in the
-# qdiscs of the queues beyond it ("flow REAL STALE").
+# /run/hostile-hc51 ("fill QUEUE RX_SKBS BACKLOG"); 1-2 s into each
+# mq-flow phase (after a reconnect), the real tx queue count and the
+# packets left in the qdiscs of the queues beyond it ("flow REAL STALE").
 hc51_job() {
 	local vif=$1 ph last="" t0=0 done_=0 top rx bl mrx=- mbl=0 dbg="" snd real stale
 	local dp=/local/domain/$HD/data
