@@ -74,6 +74,13 @@
  * an honest packet at that MSS or above is charged its slots only.
  */
 #define XNB_GSO_SEGS_PER_SLOT	8u
+/*
+ * The least ring slots a guest TX packet is charged: a small packet
+ * costs dom0 its skb's way up the stack far more than its copy, so a
+ * vif flooding small frames would otherwise take a group's NAPI budget
+ * for a share of slots that a neighbour's large packets spend on copies.
+ */
+#define XNB_TX_PKT_SLOTS	4u
 
 /* Our flag in xnb_tx_pkt.flags: the chain carried multicast extras. */
 #define XNB_TXF_MCAST		0x8000u
@@ -525,8 +532,11 @@ const char *xnb_tx_reason_str(unsigned int reason);
  * more segments than @lim's gso_max_segs is dropped before it is cut:
  * it is charged as one of gso_max_segs + 1, no more.
  *
+ * Every packet is charged XNB_TX_PKT_SLOTS at least.
+ *
  * Context: Any context; no locks, no sleeping.
- * Return: @p->nr_slots, or more for a GSO packet of many segments.
+ * Return: @p->nr_slots, or more for a small packet or a GSO packet of
+ * many segments.
  */
 u32 xnb_tx_charge(const struct xnb_tx_pkt *p,
 		  const struct xnb_tx_limits *lim);
