@@ -396,9 +396,10 @@ static void test_pass_tx_slots(void **state)
 		u32 napi, tx, slots, share, want;
 	} c[] = {
 		{ 64, 0, 0, 64, 64 },
-		{ 64, 0, 0, 1024, 64 },	/* no more slots than packets left */
-		{ 64, 60, 60, 64, 4 },
-		{ 64, 63, 63, 8, 1 },
+		/* XNB_TX_PKT_SLOTS a packet NAPI's budget has left, at most. */
+		{ 64, 0, 0, 1024, 64 * XNB_TX_PKT_SLOTS },
+		{ 64, 60, 60, 64, 4 * XNB_TX_PKT_SLOTS },
+		{ 64, 63, 63, 8, XNB_TX_PKT_SLOTS },
 		{ 64, 64, 64, 8, 0 },
 		{ 64, 70, 70, 8, 0 },	/* never wraps */
 		{ 300, 0, 0, 8, 8 },

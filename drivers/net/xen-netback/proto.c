@@ -723,8 +723,9 @@ u32 xnb_pass_turn_slots(const struct xnb_pass_acct *a, u32 share)
 
 u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share)
 {
+	/* Every packet is charged XNB_TX_PKT_SLOTS at least. */
 	u32 left = a->tx_packets < a->napi_budget ?
-		   a->napi_budget - a->tx_packets : 0;
+		   (a->napi_budget - a->tx_packets) * XNB_TX_PKT_SLOTS : 0;
 	u32 turn = xnb_pass_turn_slots(a, share);
 
 	if (left > turn)
