@@ -85,7 +85,8 @@ static void test_pass_rx_slots(void **state)
 		{ 64, 0, 0, 64, 64, 64 },	/* fits twice: whole */
 		{ 64, 0, 0, 64, 0, 64 },
 		{ 64, 0, 0, 256, 0, 256 },	/* no TX: all of it */
-		{ 64, 0, 0, 256, 256, 192 },	/* TX's 64 left to it */
+		{ 64, 0, 0, 256, 256, 128 },	/* 64 packets: half at most */
+		{ 16, 0, 0, 256, 256, 256 - 16 * XNB_TX_PKT_SLOTS },
 		{ 300, 0, 0, 256, 256, 128 },	/* at most half */
 		/* NAPI has 4 packets left: XNB_TX_PKT_SLOTS each for TX. */
 		{ 64, 60, 0, 256, 256, 256 - 4 * XNB_TX_PKT_SLOTS },
