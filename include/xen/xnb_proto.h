@@ -71,9 +71,16 @@
 /*
  * Segments a guest TX packet may make per ring slot it is charged:
  * a page of segments of 536 bytes (IPv4's default MSS) rounded up, so
- * an honest packet at that MSS or above is charged its slots only.
+ * an honest packet at that MSS or above is charged no more for them.
  */
 #define XNB_GSO_SEGS_PER_SLOT	8u
+/*
+ * The least ring slots a guest TX packet is charged: a small packet
+ * costs dom0 its skb's way up the stack far more than its copy, so a
+ * vif flooding small frames would otherwise take a group's NAPI budget
+ * for a share of slots that a neighbour's large packets spend on copies.
+ */
+#define XNB_TX_PKT_SLOTS	4u
 
 /* Our flag in xnb_tx_pkt.flags: the chain carried multicast extras. */
 #define XNB_TXF_MCAST		0x8000u
@@ -525,8 +532,11 @@ const char *xnb_tx_reason_str(unsigned int reason);
  * more segments than @lim's gso_max_segs is dropped before it is cut:
  * it is charged as one of gso_max_segs + 1, no more.
  *
+ * Every packet is charged XNB_TX_PKT_SLOTS at least.
+ *
  * Context: Any context; no locks, no sleeping.
- * Return: @p->nr_slots, or more for a GSO packet of many segments.
+ * Return: @p->nr_slots, or more for a small packet or a GSO packet of
+ * many segments.
  */
 u32 xnb_tx_charge(const struct xnb_tx_pkt *p,
 		  const struct xnb_tx_limits *lim);
@@ -1172,16 +1182,18 @@ bool xnb_pass_rx_split(const struct xnb_pass_acct *a, u32 turn);
  *	the turn's RX charged already
  * @share: the turn's share (xnb_queue_share())
  *
- * Every guest TX packet takes a slot at least, so a turn gets no more
- * slots than NAPI's budget has packets left; nor more than RX left of
+ * Every guest TX packet is charged XNB_TX_PKT_SLOTS at least, so a turn
+ * gets no more slots than that many for each packet NAPI's budget has
+ * left; nor more than RX left of
  * the cap (xnb_pass_turn_slots(), a slot at least: the turn's TX still
  * moves a packet after RX took the rest).  Once NAPI's budget is spent,
  * none: not from pass.c, whose pass starts no turn then and whose RX
  * takes none of that budget.
  *
  * Context: Any context; no locks, no sleeping.
- * Return: min(@share, the packets NAPI's budget has left, what is left
- * of the cap or one if none is); 0 when NAPI's budget is spent or
+ * Return: min(@share, XNB_TX_PKT_SLOTS times the packets NAPI's budget
+ * has left, what is left of the cap or one if none is); 0 when NAPI's
+ * budget is spent or
  * @share is 0.
  */
 u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share);

@@ -173,7 +173,7 @@ static void check_pkt(const uint8_t *ring, uint32_t size, uint32_t cons,
 		      enum xnb_tx_verdict v, const struct xnb_tx_pkt *p)
 {
 	struct model m = model_walk(ring, size, cons, avail, lim);
-	uint32_t i, sum = 0, extras = 0, charge;
+	uint32_t i, sum = 0, extras = 0, charge, base;
 
 	CHECK(v == m.v);
 	CHECK(p->reason == m.reason);
@@ -226,15 +226,17 @@ static void check_pkt(const uint8_t *ring, uint32_t size, uint32_t cons,
 	CHECK(p->gso_type == XNB_GSO_NONE ||
 	      (p->gso_size >= XNB_GSO_MIN_SIZE &&
 	       p->gso_size <= XNB_GSO_MAX_SIZE));
-	/* The charge: the slots at least, a slot per 8 segments at most,
-	 * and no more segments than one over the vif's limit.
+	/* The charge: the slots and XNB_TX_PKT_SLOTS at least, a slot per
+	 * 8 segments at most, and no more segments than one over the
+	 * vif's limit.
 	 */
 	charge = xnb_tx_charge(p, lim);
-	CHECK(charge >= p->nr_slots);
-	CHECK(p->gso_type != XNB_GSO_NONE || charge == p->nr_slots);
-	CHECK(charge == p->nr_slots ||
+	base = p->nr_slots > XNB_TX_PKT_SLOTS ? p->nr_slots : XNB_TX_PKT_SLOTS;
+	CHECK(charge >= base);
+	CHECK(p->gso_type != XNB_GSO_NONE || charge == base);
+	CHECK(charge == base ||
 	      (charge - 1) * XNB_GSO_SEGS_PER_SLOT * p->gso_size < p->len);
-	CHECK(charge == p->nr_slots ||
+	CHECK(charge == base ||
 	      (u64)(charge - 1) * XNB_GSO_SEGS_PER_SLOT <= lim->gso_max_segs);
 	CHECK(charge <= 0x10000 / XNB_GSO_MIN_SIZE / XNB_GSO_SEGS_PER_SLOT);
 }

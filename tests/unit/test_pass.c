@@ -85,9 +85,11 @@ static void test_pass_rx_slots(void **state)
 		{ 64, 0, 0, 64, 64, 64 },	/* fits twice: whole */
 		{ 64, 0, 0, 64, 0, 64 },
 		{ 64, 0, 0, 256, 0, 256 },	/* no TX: all of it */
-		{ 64, 0, 0, 256, 256, 192 },	/* TX's 64 left to it */
+		{ 64, 0, 0, 256, 256, 128 },	/* 64 packets: half at most */
+		{ 16, 0, 0, 256, 256, 256 - 16 * XNB_TX_PKT_SLOTS },
 		{ 300, 0, 0, 256, 256, 128 },	/* at most half */
-		{ 64, 60, 0, 256, 256, 252 },	/* NAPI has 4 left */
+		/* NAPI has 4 packets left: XNB_TX_PKT_SLOTS each for TX. */
+		{ 64, 60, 0, 256, 256, 256 - 4 * XNB_TX_PKT_SLOTS },
 		{ 64, 0, 136, 120, 120, 60 },
 		{ 64, 0, 200, 56, 56, 28 },
 		{ 64, 0, 255, 1, 1, 1 },	/* one at least */
@@ -396,9 +398,10 @@ static void test_pass_tx_slots(void **state)
 		u32 napi, tx, slots, share, want;
 	} c[] = {
 		{ 64, 0, 0, 64, 64 },
-		{ 64, 0, 0, 1024, 64 },	/* no more slots than packets left */
-		{ 64, 60, 60, 64, 4 },
-		{ 64, 63, 63, 8, 1 },
+		/* XNB_TX_PKT_SLOTS a packet NAPI's budget has left, at most. */
+		{ 64, 0, 0, 1024, 64 * XNB_TX_PKT_SLOTS },
+		{ 64, 60, 60, 64, 4 * XNB_TX_PKT_SLOTS },
+		{ 64, 63, 63, 8, XNB_TX_PKT_SLOTS },
 		{ 64, 64, 64, 8, 0 },
 		{ 64, 70, 70, 8, 0 },	/* never wraps */
 		{ 300, 0, 0, 8, 8 },

@@ -10,10 +10,10 @@
  * Whether the headers fit the GSO type is checked after the copy
  * (tx.c), not here.
  *
- * xnb_tx_charge(): the slots a packet is charged in its pass, the more
- * of its ring slots and its segments per XNB_GSO_SEGS_PER_SLOT, the
- * segments counted up to the vif's gso_max_segs + 1 (more are dropped
- * before they are cut).
+ * xnb_tx_charge(): the slots a packet is charged in its pass, the most
+ * of its ring slots, its segments per XNB_GSO_SEGS_PER_SLOT (counted up
+ * to the vif's gso_max_segs + 1: more are dropped before they are cut)
+ * and XNB_TX_PKT_SLOTS.
  */
 #include "tx_fixture.h"
 
@@ -168,11 +168,19 @@ static const struct {
 	{ "64 KiB, size 1: raised to 8", 0xffff, 1, GSO_MAX, 17, 1024 },
 	{ "64 KiB, size XNB_GSO_MAX_SIZE: 2 segments", 0xffff,
 	  XNB_GSO_MAX_SIZE, GSO_MAX, 17, 17 },
-	{ "3000 bytes, size 536: 6 segments", 3000, 536, GSO_MAX, 2, 2 },
+	{ "3000 bytes, size 536: 6 segments, the least charge", 3000, 536,
+	  GSO_MAX, 2, XNB_TX_PKT_SLOTS },
 	{ "3000 bytes, size 8: 375 segments", 3000, 8, GSO_MAX, 2, 47 },
-	{ "60 bytes, size 8: 8 segments", 60, 8, GSO_MAX, 2, 2 },
-	{ "60 bytes, size 1: 8 segments", 60, 1, GSO_MAX, 2, 2 },
-	{ "60 bytes, not GSO", 60, 0, GSO_MAX, 1, 1 },
+	{ "60 bytes, size 8: 8 segments, the least charge", 60, 8, GSO_MAX,
+	  2, XNB_TX_PKT_SLOTS },
+	{ "60 bytes, size 1: 8 segments, the least charge", 60, 1, GSO_MAX,
+	  2, XNB_TX_PKT_SLOTS },
+	{ "60 bytes, not GSO: the least charge", 60, 0, GSO_MAX, 1,
+	  XNB_TX_PKT_SLOTS },
+	{ "16 KiB, not GSO: its slots", 16384, 0, GSO_MAX, 4, 4 },
+	{ "20000 bytes, not GSO: its slots", 20000, 0, GSO_MAX, 5, 5 },
+	{ "3000 bytes, size 75: 40 segments, above the least", 3000, 75,
+	  GSO_MAX, 2, 5 },
 	{ "64 KiB, size 48, default limit: 1366 segments, all charged",
 	  0xffff, 48, XNB_GSO_MAX_SEGS, 17, 171 },
 	{ "64 KiB, size 47, default limit: charged as 1367 segments",

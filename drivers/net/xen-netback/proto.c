@@ -362,17 +362,19 @@ const char *xnb_tx_reason_str(unsigned int reason)
 u32 xnb_tx_charge(const struct xnb_tx_pkt *p,
 		  const struct xnb_tx_limits *lim)
 {
-	u32 segs, charge;
+	u32 segs, charge = 0;
 
-	if (p->gso_type == XNB_GSO_NONE || !p->gso_size)
-		return p->nr_slots;
-	segs = p->len / p->gso_size + (p->len % p->gso_size ? 1 : 0);
-	/* Over the limit it is dropped whole (tx.c), never cut. */
-	if (segs > lim->gso_max_segs)
-		segs = lim->gso_max_segs + 1;
-	charge = segs / XNB_GSO_SEGS_PER_SLOT +
-		 (segs % XNB_GSO_SEGS_PER_SLOT ? 1 : 0);
-	return charge > p->nr_slots ? charge : p->nr_slots;
+	if (p->gso_type != XNB_GSO_NONE && p->gso_size) {
+		segs = p->len / p->gso_size + (p->len % p->gso_size ? 1 : 0);
+		/* Over the limit it is dropped whole (tx.c), never cut. */
+		if (segs > lim->gso_max_segs)
+			segs = lim->gso_max_segs + 1;
+		charge = segs / XNB_GSO_SEGS_PER_SLOT +
+			 (segs % XNB_GSO_SEGS_PER_SLOT ? 1 : 0);
+	}
+	if (charge < p->nr_slots)
+		charge = p->nr_slots;
+	return charge > XNB_TX_PKT_SLOTS ? charge : XNB_TX_PKT_SLOTS;
 }
 
 u32 xnb_rx_slots_needed(u32 len, bool gso, u32 headroom)
@@ -721,8 +723,9 @@ u32 xnb_pass_turn_slots(const struct xnb_pass_acct *a, u32 share)
 
 u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share)
 {
+	/* Every packet is charged XNB_TX_PKT_SLOTS at least. */
 	u32 left = a->tx_packets < a->napi_budget ?
-		   a->napi_budget - a->tx_packets : 0;
+		   (a->napi_budget - a->tx_packets) * XNB_TX_PKT_SLOTS : 0;
 	u32 turn = xnb_pass_turn_slots(a, share);
 
 	if (left > turn)

@@ -337,8 +337,9 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * protocol violation disables the vif.  Stops at the budget, an empty
  * ring, a packet that waits for credit (tx_held, the credit timer
  * armed) or a full response ring; the packet that crosses the budget
- * still goes.  A GSO packet of many segments counts more than its
- * slots against the budget (xnb_tx_charge()).  An empty ring is not
+ * still goes.  A packet counts XNB_TX_PKT_SLOTS at least against the
+ * budget, a GSO packet of many segments more than its slots
+ * (xnb_tx_charge()).  An empty ring is not
  * re-armed here: the pass does that after its flush (xnb_tx_pending()),
  * when the copies are done and the responses out, so a guest that keeps
  * posting meanwhile raises no event for it.
@@ -398,7 +399,9 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 					   XNB_TX_RING_SIZE))
 				break;
 			if (v == XNB_TX_DROP) {
-				used += q->tx_pkt.nr_slots;
+				/* A NAPI packet too: the least charge. */
+				used += max_t(u32, q->tx_pkt.nr_slots,
+					      XNB_TX_PKT_SLOTS);
 				if (q->tx_pkt.reason == XNB_R_MCAST_CTRL)
 					xnb_tx_mcast(g, q);
 				else
@@ -413,8 +416,9 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 			break;
 		}
 		WRITE_ONCE(q->tx_held, false);
-		/* A GSO packet of many segments costs the pass that delivers
-		 * it an skb for each: it is charged for them (proto.c).
+		/* A small packet costs its skb's way up the stack, a GSO
+		 * packet of many segments an skb for each: charged for them
+		 * (proto.c).
 		 */
 		used += xnb_tx_charge(&q->tx_pkt, &lim);
 		if (!xnb_tx_start(g, q)) {

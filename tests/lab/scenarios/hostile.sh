@@ -1338,14 +1338,14 @@ flood_measure() {
 }
 # case52: g1 beside the flood (flood_measure's lines): 9 of its 10 pings
 # answered, their mean RTT at most HOSTILE_FLOOD_RTT_X (4) times alone's
-# plus 20 ms, and its TCP each way at least HOSTILE_FLOOD_TPUT_PCT (5)
-# % of alone: not starved; not its fair half either, a 64-byte frame
-# costing dom0 more than the slot it is charged (design.md, "Known
+# plus 20 ms, and its TCP each way at least HOSTILE_FLOOD_TPUT_PCT (20)
+# % of alone: below its fair half, which the lab's run-to-run spread
+# would make a coin toss, far above starvation (design.md, "Known
 # weaknesses"); with our driver every queue of both vifs
 # in group 0 throughout, the hostile one with two queues at least.  The
 # passes' worst is reported.  Appends to cwhy.
 case52() {
-	local lines alone l res pct=${HOSTILE_FLOOD_TPUT_PCT:-5} x=${HOSTILE_FLOOD_RTT_X:-4}
+	local lines alone l res pct=${HOSTILE_FLOOD_TPUT_PCT:-20} x=${HOSTILE_FLOOD_RTT_X:-4}
 	lines=$(cat /run/hostile-flood 2>/dev/null)
 	lab_log "case 52 (phase pings answered avg_rtt max_rtt dom0->g1 g1->dom0 Mbit/s max_pass_us max_pass_slots groups): $(echo "$lines" | tr '\n' ';')"
 	alone=$(echo "$lines" | grep '^flood-alone ')
