@@ -27,10 +27,8 @@ static u8 xnb_key_octet(const u8 *key, u32 keylen, u32 i)
 	return i < keylen ? key[i] : 0;
 }
 
-/* For input bit n the hash takes key bits n .. n + 31 (bit 0 being the
- * top bit of key[0]).  window holds them; after each input bit it moves
- * on by one, taking in the key bit at the same position of the octet
- * four further on.
+/* Input bit n takes key bits n .. n + 31 (bit 0: key[0]'s top bit), held
+ * in window, which shifts in the matching bit of the octet 4 further on.
  */
 u32 xnb_toeplitz(const u8 *key, u32 keylen, const u8 *data, u32 len)
 {
@@ -150,9 +148,7 @@ static u32 xnb_ctrl_set_mapping(struct xnb_hash *h, u32 num_queues,
 		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
 	if (len && !copied)
 		return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
-	/* Every entry is checked before any is taken: a bad table changes
-	 * nothing.
-	 */
+	/* Check every entry first: a bad table changes nothing. */
 	for (i = 0; i < len; i++) {
 		memcpy(&q, p + i * sizeof(q), sizeof(q));
 		if (q >= num_queues)

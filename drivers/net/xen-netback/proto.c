@@ -86,9 +86,7 @@ u32 xnb_connect_wait(u32 fails, u64 last, u64 now)
 	return gone >= hold ? 0 : (u32)(hold - gone);
 }
 
-/* Is a connect at @now a quick reconnect?  @gone: the time since the
- * last connect.
- */
+/* A connect at @now within the window of the last; *@gone: time since. */
 static bool xnb_reconnect_quick(const struct xnb_reconnect *r, u64 now,
 				u64 *gone)
 {
@@ -383,9 +381,8 @@ u32 xnb_rx_slots_needed(u32 len, bool gso, u32 headroom)
 
 	if (headroom > XNB_RX_HEADROOM_MAX)
 		headroom = XNB_RX_HEADROOM_MAX;
-	/* The first slot holds what follows the headroom; the rest are
-	 * counted on what is left, never on len + headroom (a sum that
-	 * wraps for len near 4 GiB).
+	/* Count what follows the first slot, never len + headroom: that
+	 * sum wraps for len near 4 GiB.
 	 */
 	first = XNB_PAGE_SIZE - headroom;
 	if (len > first) {
@@ -502,10 +499,8 @@ void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now)
 	c->next_refill = now + usec;
 }
 
-/* The bucket holds one period's credit, and at least XNB_CREDIT_BURST:
- * with periods smaller than a GSO packet, a queue served a little late
- * (a busy group, a loaded host) would otherwise lose the credit it was
- * owed and fall below the limit.
+/* At least XNB_CREDIT_BURST: with periods smaller than a GSO packet, a
+ * queue served a little late would lose credit and fall below the limit.
  */
 static u64 xnb_credit_cap(const struct xnb_credit *c)
 {
@@ -539,9 +534,8 @@ bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us)
 		c->balance -= len;
 		return true;
 	}
-	/* Wait for the first refill that leaves credit (saturating: only
-	 * absurd limits such as 1 byte per hour come near it).  The time to
-	 * the next refill is at most one period here, far below the cap.
+	/* Wait for the first refill that leaves credit, saturating; the
+	 * next refill is at most a period away, far below the cap.
 	 */
 	periods = div64_u64((u64)-c->balance, c->bytes);
 	*wait_us = c->next_refill - now;
@@ -823,10 +817,7 @@ void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
 	u32 done = full ? a->napi_budget - 1 : a->tx_packets;
 
 	v->reason = XNB_HANDOFF_IDLE;
-	/* Not reached from group.c, whose poll returns before any pass on
-	 * a budget of 0 (netpoll's); kept so the function is total, as the
-	 * unit tests take it.
-	 */
+	/* Defensive: group.c runs no pass on netpoll's budget of 0. */
 	if (!a->napi_budget) {
 		v->next = XNB_NEXT_COMPLETE;	/* netpoll's: no pass ran */
 		v->ret = 0;
