@@ -81,7 +81,7 @@ enum xnb_gso {
 };
 
 struct xnb_tx_limits {
-	u16 fatal_slots;	/* this many after the first is fatal */
+	u16 fatal_slots;	/* this many after the first is fatal; capped */
 	bool gso_tcpv4;		/* GSO types the backend offered */
 	bool gso_tcpv6;
 	u32 gso_max_segs;	/* the vif's: a packet of more is dropped */

@@ -259,7 +259,7 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 			if (extras >= XNB_TX_MAX_EXTRAS)
 				return xnb_tx_fatal(p, XNB_R_TOO_MANY_EXTRAS);
 			xnb_read_slot(ring, ring_size, cons + n, &req);
-			/* The extra overlays the request; reinterpret our copy. */
+			/* The extra overlays the request: reread our copy. */
 			memcpy(&e, &req, sizeof(e));
 			p->id[n] = 0;
 			p->is_extra[n] = 1;
@@ -290,7 +290,7 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 		if (req.offset + (u32)req.size > XNB_PAGE_SIZE)
 			return xnb_tx_fatal(p, XNB_R_CROSS_PAGE);
 		if (drop != XNB_R_NONE)
-			continue;	/* walk to the chain's end, answer all */
+			continue;	/* walk on: answer the whole chain */
 		if (p->nr_data >= XNB_TX_MAX_DATA) {
 			drop = XNB_R_SLOTS_OVER_MAX;
 			continue;
@@ -464,7 +464,7 @@ bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)
 		if (*s >= '0' && *s <= '9') {
 			u64 d = (u64)(*s - '0');
 
-			/* Refuse values that would overflow rather than wrap. */
+			/* Refuse what would overflow, not wrap. */
 			if (v[i] > div_u64(~0ULL - d, 10))
 				return false;
 			v[i] = v[i] * 10 + d;
@@ -499,8 +499,9 @@ void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now)
 	c->next_refill = now + usec;
 }
 
-/* At least XNB_CREDIT_BURST: with periods smaller than a GSO packet, a
- * queue served a little late would lose credit and fall below the limit.
+/* A period's credit, XNB_CREDIT_BURST at least: with periods smaller
+ * than a GSO packet, a queue served a little late would lose credit and
+ * fall below the limit.
  */
 static u64 xnb_credit_cap(const struct xnb_credit *c)
 {
