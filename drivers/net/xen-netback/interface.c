@@ -1,30 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The vif: its netdev, its queues' rings and event channels.
- *
- * Lifecycle (all from the xenbus watch thread, or a held connect from
- * xenbus.c's connect work, under the backend mutex):
- *   xnb_vif_create      netdev registered, carrier off (probe)
- *   xnb_vif_alloc_queues + xnb_vif_connect_queue (per queue) +
- *   xnb_vif_start       rings mapped, irqs bound, queues join groups
- *   xnb_vif_disconnect  the reverse, in this order:
- *                       0. ethtool's per-queue rows go (under rtnl),
- *                          and the vif's debugfs directory (which waits
- *                          for its reads under way)
- *                       1. connected = false, carrier off, xmit stopped,
- *                          synchronize_net: no xnb_start_xmit in flight;
- *                          the control ring goes (ctrlring.c)
- *                       2. queues leave their groups: no worker inside,
- *                          later events and timers kick nothing
- *                       3. irqs disabled (no handler left to hold an
- *                          EOI back), the EOI timers stopped, then the
- *                          irqs unbound (the worker used them to EOI and
- *                          notify, so only now)
- *                       4. timers stopped (credit, stall, the RX
- *                          notify hrtimer) and net_dim's work
- *                          cancelled, queued skbs dropped, rings
- *                          unmapped, queues freed
- *   xnb_vif_destroy     disconnect, unregister, free (remove)
+ * The vif: its netdev, its queues' rings and event channels.  Created,
+ * connected and torn down under the backend lock (xenbus.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -40,14 +17,11 @@
 #include "trace.h"
 
 /**
- * xnb_vif_update_carrier() - Carrier on or off by the vif's state.
+ * xnb_vif_update_carrier() - Set the carrier from the vif's state.
  * @vif: the vif
  *
- * On while connected, not disabled and no queue stalled; off otherwise.
- *
- * Context: Process context or BH off, IRQs enabled.  Takes the vif's
- * carrier_lock (BH off), so decisions from several contexts apply in
- * the order they were taken.
+ * Context: IRQs enabled.  Takes carrier_lock, so that decisions from
+ * several contexts apply in the order they were taken.
  */
 void xnb_vif_update_carrier(struct xnb_vif *vif)
 {
@@ -63,10 +37,7 @@ void xnb_vif_update_carrier(struct xnb_vif *vif)
 	spin_unlock_bh(&vif->carrier_lock);
 }
 
-/* The budget of each vif's guest-driven lines: per vif, so that one
- * guest spends only its own and cannot hide another's "vif disabled"
- * line, as it could with the kernel's shared net_ratelimit().
- */
+/* Per vif, unlike net_ratelimit(): a guest cannot hide another's lines. */
 #define XNB_LOG_INTERVAL	(5 * HZ)
 #define XNB_LOG_BURST		10
 
@@ -83,12 +54,9 @@ static void xnb_vif_log_missed(struct xnb_vif *vif)
  * xnb_vif_log_ok() - May a line the guest brought about be logged now?
  * @vif: the vif the line is about
  *
- * Within the vif's budget (XNB_LOG_BURST lines per XNB_LOG_INTERVAL);
- * after lines were left out, a line that says how many goes first.
- * Use as: if (xnb_vif_log_ok(vif)) netdev_warn(vif->dev, ...);
- *
  * Context: Any.
- * Return: true when the caller may log its line.
+ * Return: true within the vif's budget, after logging how many were
+ * suppressed.
  */
 bool xnb_vif_log_ok(struct xnb_vif *vif)
 {
@@ -101,15 +69,11 @@ bool xnb_vif_log_ok(struct xnb_vif *vif)
 }
 
 /**
- * xnb_vif_fatal() - The guest broke the protocol: disable the vif.
+ * xnb_vif_fatal() - Disable the vif until the guest reconnects.
  * @vif: the vif
- * @why: the violation, for the log
+ * @why: the guest's protocol violation, for the log
  *
- * Its rings are served no more until the guest reconnects, and the
- * carrier goes off.
- *
- * Context: A group's poll (BH off) or the control ring's work.  Takes
- * the vif's carrier_lock.
+ * Context: A group's poll or the control ring's work; takes carrier_lock.
  */
 void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 {
@@ -123,12 +87,7 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 	xnb_vif_update_carrier(vif);
 }
 
-/* The first events in a row that bring no work are EOI'd as spurious at
- * once (an honest guest raises one now and then); after that each EOI is
- * held back twice as long as the last, up to a second, so a guest that
- * storms a channel costs dom0 about one interrupt a second.  Xen's own
- * lateeoi back-off cannot do that on its own (see xnb_spurious_hold).
- */
+/* Spurious events in a row EOI'd at once: an honest guest raises some. */
 #define XNB_SPURIOUS_GRACE	8
 
 static void xnb_backoff_timer_fn(struct timer_list *t)
@@ -141,11 +100,6 @@ static void xnb_backoff_timer_fn(struct timer_list *t)
 /**
  * xnb_backoff_init() - Set up a channel's late-EOI back-off.
  * @b: the back-off, of a channel not bound yet
- *
- * Nothing held, no run of spurious events.
- *
- * Context: Process context (the xenbus thread), before the channel is
- * bound.
  */
 void xnb_backoff_init(struct xnb_backoff *b)
 {
@@ -157,21 +111,15 @@ void xnb_backoff_init(struct xnb_backoff *b)
 /**
  * xnb_lateeoi() - Send the EOI owed for a channel, or hold it back.
  * @b: the channel's back-off
- * @irq: the channel's irq.  From the caller: Xen raises an event on each
- *	new binding, so a handler may run inside the bind, before the
- *	channel's owner has learnt its irq.
- * @progress: where the backend's consumers of the channel's rings stand
- *	(their req_cons, summed), which a guest cannot fake
+ * @irq: the channel's irq (a handler may run before the bind returns it)
+ * @progress: the backend's req_cons of the channel's rings, summed
  * @spurious: the event, or the pass the EOI was owed to, found no work
  *
- * Work: the EOI goes at once.  Spurious: the first XNB_SPURIOUS_GRACE of
- * a run go at once, flagged spurious; after that each is held back on
- * @b's timer twice as long as the last, up to a second
- * (xnb_spurious_next()).  The channel stays masked meanwhile.
+ * Past XNB_SPURIOUS_GRACE spurious EOIs in a row, each is held back on
+ * @b's timer (xnb_spurious_next()); the channel stays masked meanwhile.
  *
- * Context: Any: an event handler (hard irq), a group's poll (BH off),
- * the control ring's work.  Only by the owner of the channel's one owed
- * EOI: the channel stays masked until it is sent, so no lock.
+ * Context: Any.  Only the owner of the channel's owed EOI calls it: the
+ * channel stays masked until it is sent, so no lock.
  */
 void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
 		 bool spurious)
@@ -192,13 +140,8 @@ void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
  * xnb_backoff_stop() - Drop a channel's held EOI for good.
  * @b: the back-off
  *
- * For teardown: after the channel's irq was disabled and whoever owes
- * its EOIs has stopped, so that nothing holds one back again, and before
- * the unbind (the timer EOIs through the irq).  A held EOI is never
- * sent.  The next binding starts without a run.
- *
- * Context: Process context (the xenbus thread); waits for a running
- * timer.
+ * Context: Process context, sleeps.  After the irq is disabled and its
+ * EOI owners stopped, before the unbind: the timer EOIs through the irq.
  */
 void xnb_backoff_stop(struct xnb_backoff *b)
 {
@@ -211,13 +154,7 @@ static unsigned int xnb_eoi_irq(struct xnb_queue *q, unsigned int which)
 	return which == XNB_EOI_TX ? q->tx_irq : q->rx_irq;
 }
 
-/* Where the consumers of @which's rings stand: the backend's own
- * progress, which a guest cannot fake by moving req_prod.  Spurious
- * events between which it moved are not in a row: an honest guest's
- * event finds nothing when the worker, polling for other work, took its
- * requests before the handler ran (RX buffers posted while the queue
- * was blocked, above all).
- */
+/* Our own consumers' progress, which a guest cannot fake via req_prod. */
 static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
 {
 	bool single = q->tx_irq == q->rx_irq;
@@ -231,17 +168,14 @@ static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
 }
 
 /**
- * xnb_vif_eoi() - Send the EOI owed for a channel, or hold it back.
+ * xnb_vif_eoi() - Send a queue's owed EOI once its ring is drained.
  * @q: the queue
  * @which: XNB_EOI_TX or XNB_EOI_RX
  *
- * Called by the group once the ring is drained (or the vif disabled).
- * An owed EOI for which the group found no work since the last one is
- * flagged spurious: a guest raising events that lead nowhere is then
- * delayed by our late-EOI back-off (xnb_lateeoi()), not served at dom0's
- * cost.  Nothing happens when no EOI is owed.
+ * Spurious, and so subject to the back-off, when the group found no work
+ * since the last EOI.
  *
- * Context: The group's poll (BH off), in the pass serving @q.
+ * Context: The group's poll, in the pass serving @q.
  */
 void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 {
@@ -254,21 +188,14 @@ void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 	/* Work polled before the event was handled still counts for it. */
 	spurious = !(q->worked & mask) || READ_ONCE(q->vif->disabled);
 	q->worked &= ~mask;
-	/* Snapshot before the EOI: whatever the guest produces after it
-	 * raises an event that will not look spurious.
-	 */
+	/* Before the EOI: what the guest produces after it is not spurious. */
 	if (which == XNB_EOI_TX || single)
 		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
 	xnb_lateeoi(&q->backoff[which], xnb_eoi_irq(q, which),
 		    xnb_eoi_progress(q, which), spurious);
 }
 
-/* Interrupts only mark work and kick the group; the EOI waits until the
- * group has served the queue, so an event storm costs the guest, not dom0.
- * Events that bring no work are EOI'd as spurious at once, or held back
- * (tx.c and rx.c judge them), and so are owed EOIs the group's pass
- * found nothing for.
- */
+/* The EOI waits for the group's pass, so an event storm costs the guest. */
 static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 			     unsigned int which)
 {
@@ -280,10 +207,7 @@ static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 	case XNB_EV_OWE:
 		/* Held for credit: the credit timer's pass sends the EOI. */
 		set_bit(which, &q->eoi);
-		/* Unless the hold ended meanwhile: the worker clears tx_held
-		 * before its (fully ordered) test_and_clear_bit of the EOI
-		 * bit, so it sees our bit or we see the hold gone.
-		 */
+		/* The worker clears tx_held before its test_and_clear_bit(). */
 		smp_mb__after_atomic();
 		if (!READ_ONCE(q->tx_held))
 			xnb_group_kick(q);
