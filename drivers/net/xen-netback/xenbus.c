@@ -1,37 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The xenbus backend "vif": negotiation, the state machine and the
- * admin's xenstore keys.
- *
- * probe:  write our features, create the netdev (the hotplug script run
- *         by the toolstack once we reach InitWait needs it), InitWait.
- * frontend Connected:    read its keys, map rings, bind event channels
- *         (the optional control ring's too: ctrlring.c), join groups;
- *         Connected once the hotplug script reported in
- *         ("hotplug-status" = "connected").
- * frontend Closing/Closed: disconnect (the netdev stays), follow it;
- *         a later Initialising reconnects (save/restore, frontend reload).
- * remove: everything goes, the netdev too.
- * Each transition, row by row: the table above xnb_frontend_changed().
- *
- * Watched keys on the backend node: "rate" ("bytes,usec", the stock
- * format) and "worker-group" (pin the vif's queues to one group); on
- * the frontend's, while connected: "request-multicast-control" (we
- * offer feature-dynamic-multicast-control, as stock), with at most one
- * event queued at a time however often the guest writes it
- * (xnb_mcast_will_handle()); the xenbus core does the same for the
- * frontend's "state".  The backend node is not the guest's to write.
- * The frontend's "xdp-headroom" is read at connect and when it
- * reconfigures (netfront attaching or removing an XDP program:
- * Reconfiguring, we answer Reconfigured, it goes back to Connected).
- * All callbacks run in the xenwatch thread, a connect held back by the
- * reconnect back-off in a work item (xnb_connect_work()); be->lock
- * orders them against each other and against remove.
- *
- * What a guest can make us log, or write to our "error" node, goes
- * through one budget per backend (xnb_guest_msg_ok()): a frontend that
- * loops on a bad state or a bad connect gets a few lines, not one per
- * write.
+ * The xenbus "vif" backend: negotiation, the state machine and the admin's
+ * keys on the backend node, which the guest cannot write.  Callbacks run
+ * in the xenwatch thread or connect_work, ordered by be->lock.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -41,18 +12,8 @@
 
 #include "common.h"
 
-/* Locking:
- *  - dev: set at probe, fixed.
- *  - lock: the backend's state (vif, hotplug_ok, want_connected, the
- *    offer, the watches' registration, msg_missed, connect_fails,
- *    connect_last, reconnect, connect_queued) for the xenwatch
- *    callbacks, connect_work, probe and remove.
- *  - connect_work: queued and cancelled under lock; remove() waits for
- *    it (cancel_delayed_work_sync()) before anything goes.
- *  - mcast_queued: an atomic, set by xnb_mcast_will_handle() in the
- *    xenbus core's reader thread, cleared by the watch's callback, reset
- *    under lock while the watch is not registered.
- *  - msg_rs: the ratelimit's own lock.
+/* Locking: lock guards all but dev (fixed), msg_rs (own lock) and
+ * mcast_queued (atomic, set by the xenbus core's reader thread).
  */
 struct xnb_backend {
 	struct xenbus_device *dev;
@@ -60,9 +21,7 @@ struct xnb_backend {
 	struct mutex lock;	/* state changes vs. watches vs. remove */
 	bool hotplug_ok;	/* the hotplug script said "connected" */
 	bool want_connected;	/* connected, waiting for the script */
-	/* What the frontend was offered at the last InitWait: the
-	 * parameters may change at runtime, a connection keeps its offer.
-	 */
+	/* Offered at the last InitWait: a connection keeps its offer. */
 	unsigned int max_queues;
 	bool split_evtchn;
 	bool xdp_offer;		/* feature-xdp-headroom */
@@ -70,23 +29,15 @@ struct xnb_backend {
 	struct xenbus_watch group_watch;
 	struct xenbus_watch hotplug_watch;
 	struct xenbus_watch mcast_watch;	/* frontend's, when connected */
-	/* 1 while an event of mcast_watch waits in the xenwatch queue
-	 * (xnb_mcast_will_handle()).
-	 */
+	/* An event of mcast_watch is queued (xnb_mcast_will_handle()). */
 	atomic_t mcast_queued;
-	/* Guest-driven messages: at most XNB_MSG_BURST per XNB_MSG_INTERVAL,
-	 * and how many were left out since the last one (under lock).
-	 */
+	/* Budget of guest-driven messages, and how many it suppressed. */
 	struct ratelimit_state msg_rs;
 	unsigned int msg_missed;
-	/* The connect back-off (row 10h of the state table): failed
-	 * connects in a row, and when the last one failed (ms).
-	 */
+	/* Row 10h: failed connects in a row, the last one's time (ms). */
 	unsigned int connect_fails;
 	u64 connect_last;
-	/* The reconnect back-off (row 10d): the run of quick reconnects,
-	 * and a Connected of the frontend's held until connect_work runs.
-	 */
+	/* Row 10d: quick reconnects; connect_work takes up a held Connected. */
 	struct xnb_reconnect reconnect;
 	struct delayed_work connect_work;
 	bool connect_queued;
@@ -97,15 +48,7 @@ struct xnb_backend {
 
 /**
  * xnb_backend_assert_held() - Check that the vif's backend lock is held.
- * @vif: the vif
- *
- * interface.c and ctrlring.c connect, start, pin and take down a vif
- * only under its backend's lock (be->lock, private to this file): they
- * check it with this.  Only once the vif is created: probe sets the
- * drvdata first, remove clears it last.  Without lockdep, no check.
- *
- * Context: Process context (the xenbus thread), the caller holding the
- * backend lock.
+ * @vif: the vif, created (probe sets the drvdata first)
  */
 void xnb_backend_assert_held(struct xnb_vif *vif)
 {
@@ -114,9 +57,7 @@ void xnb_backend_assert_held(struct xnb_vif *vif)
 	lockdep_assert_held(&be->lock);
 }
 
-/* May a message the guest brought about go out now?  Within the budget,
- * after messages were left out: a line that says how many, first.
- */
+/* Within the budget; first says how many were suppressed. */
 static bool xnb_guest_msg_ok(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
@@ -134,12 +75,7 @@ static bool xnb_guest_msg_ok(struct xnb_backend *be)
 	return true;
 }
 
-/* xenbus_dev_fatal() within the budget: the message logged and written
- * to the device's "error" node, then Closing.  Past the budget only
- * Closing: the node keeps the last message, and a guest that loops on
- * an error writes neither our log nor xenstore (beyond the state, which
- * xenbus_switch_state() writes only when it changes).
- */
+/* Past the budget only Closing: a looping guest floods no log or node. */
 static __printf(3, 4)
 void xnb_fatal(struct xnb_backend *be, int err, const char *fmt, ...)
 	__must_hold(&be->lock)
@@ -158,9 +94,7 @@ void xnb_fatal(struct xnb_backend *be, int err, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* At probe and at each new InitWait, so a changed max_queues or
- * separate_tx_rx_irq applies from the next connection on.
- */
+/* At each InitWait, so changed parameters apply to the next connection. */
 static int xnb_write_features(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
@@ -221,7 +155,7 @@ again:
 		xnb_fatal(be, err, "completing transaction");
 		return err;
 	}
-	/* ethtool -l's maximum: what the offer now made lets the guest have. */
+	/* ethtool -l's maximum. */
 	if (be->vif)
 		WRITE_ONCE(be->vif->max_queues, be->max_queues);
 	return 0;
