@@ -199,7 +199,9 @@ static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 	case XNB_EV_OWE:
 		/* Held for credit: the credit timer's pass sends the EOI. */
 		set_bit(which, &q->eoi);
-		/* The worker clears tx_held before its test_and_clear_bit(). */
+		/* The worker clears tx_held, then tests our bit: either it
+		 * sees the bit or we see the hold gone.
+		 */
 		smp_mb__after_atomic();
 		if (!READ_ONCE(q->tx_held))
 			xnb_group_kick(q);
