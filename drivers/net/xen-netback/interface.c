@@ -505,6 +505,7 @@ static int xnb_io_ring_show(struct seq_file *m, void *v)
 
 	/* Private to the pass, written plainly: a snapshot will do. */
 	tx_pvt = data_race(q->tx.rsp_prod_pvt);
+	/* A snapshot of its own: it need not agree with tx_pvt. */
 	rx_pvt = data_race(q->rx.rsp_prod_pvt);
 	seq_printf(m, "queue %u (%s) group %d tx_irq %u rx_irq %u\n", q->id,
 		   q->name, xnb_queue_group_index(q), q->tx_irq, q->rx_irq);
