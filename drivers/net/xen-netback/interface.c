@@ -1,31 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The vif: its netdev, its queues' rings and event channels.
- *
- * Lifecycle (all from the xenbus watch thread, or a held connect from
- * xenbus.c's connect work, under the backend mutex):
- *   xnb_vif_create      netdev registered, carrier off (probe)
- *   xnb_vif_alloc_queues + xnb_vif_connect_queue (per queue) +
- *   xnb_vif_start       rings mapped, irqs bound, queues join groups
- *   xnb_vif_disconnect  the reverse, in this order:
- *                       0. ethtool's per-queue rows go (under rtnl),
- *                          and the vif's debugfs directory (which waits
- *                          for its reads under way)
- *                       1. connected = false, carrier off, xmit stopped,
- *                          synchronize_net: no xnb_start_xmit in flight;
- *                          the control ring goes (ctrlring.c)
- *                       2. queues leave their groups: no worker inside,
- *                          later events and timers kick nothing
- *                       3. irqs disabled (no handler left to hold an
- *                          EOI back), the EOI timers stopped, then the
- *                          irqs unbound (the worker used them to EOI and
- *                          notify, so only now)
- *                       4. timers stopped (credit, stall, the RX
- *                          notify hrtimer) and net_dim's work
- *                          cancelled, queued skbs dropped, rings
- *                          unmapped, queues freed
- *   xnb_vif_destroy     disconnect, unregister, free (remove)
- */
+/* The vif: its netdev, its queues' rings and event channels. */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
@@ -40,14 +14,10 @@
 #include "trace.h"
 
 /**
- * xnb_vif_update_carrier() - Carrier on or off by the vif's state.
+ * xnb_vif_update_carrier() - Set the carrier from the vif's state.
  * @vif: the vif
  *
- * On while connected, not disabled and no queue stalled; off otherwise.
- *
- * Context: Process context or BH off, IRQs enabled.  Takes the vif's
- * carrier_lock (BH off), so decisions from several contexts apply in
- * the order they were taken.
+ * Context: IRQs enabled; carrier_lock keeps racing decisions in order.
  */
 void xnb_vif_update_carrier(struct xnb_vif *vif)
 {
@@ -63,10 +33,7 @@ void xnb_vif_update_carrier(struct xnb_vif *vif)
 	spin_unlock_bh(&vif->carrier_lock);
 }
 
-/* The budget of each vif's guest-driven lines: per vif, so that one
- * guest spends only its own and cannot hide another's "vif disabled"
- * line, as it could with the kernel's shared net_ratelimit().
- */
+/* Per vif, unlike net_ratelimit(): a guest cannot hide another's lines. */
 #define XNB_LOG_INTERVAL	(5 * HZ)
 #define XNB_LOG_BURST		10
 
@@ -83,12 +50,9 @@ static void xnb_vif_log_missed(struct xnb_vif *vif)
  * xnb_vif_log_ok() - May a line the guest brought about be logged now?
  * @vif: the vif the line is about
  *
- * Within the vif's budget (XNB_LOG_BURST lines per XNB_LOG_INTERVAL);
- * after lines were left out, a line that says how many goes first.
- * Use as: if (xnb_vif_log_ok(vif)) netdev_warn(vif->dev, ...);
- *
  * Context: Any.
- * Return: true when the caller may log its line.
+ * Return: true within the vif's budget, after logging how many were
+ * suppressed.
  */
 bool xnb_vif_log_ok(struct xnb_vif *vif)
 {
@@ -101,15 +65,11 @@ bool xnb_vif_log_ok(struct xnb_vif *vif)
 }
 
 /**
- * xnb_vif_fatal() - The guest broke the protocol: disable the vif.
+ * xnb_vif_fatal() - Disable the vif until the guest reconnects.
  * @vif: the vif
- * @why: the violation, for the log
+ * @why: the guest's protocol violation, for the log
  *
- * Its rings are served no more until the guest reconnects, and the
- * carrier goes off.
- *
- * Context: A group's poll (BH off) or the control ring's work.  Takes
- * the vif's carrier_lock.
+ * Context: A group's poll or the control ring's work; takes carrier_lock.
  */
 void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 {
@@ -123,12 +83,7 @@ void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
 	xnb_vif_update_carrier(vif);
 }
 
-/* The first events in a row that bring no work are EOI'd as spurious at
- * once (an honest guest raises one now and then); after that each EOI is
- * held back twice as long as the last, up to a second, so a guest that
- * storms a channel costs dom0 about one interrupt a second.  Xen's own
- * lateeoi back-off cannot do that on its own (see xnb_spurious_hold).
- */
+/* Spurious events in a row EOI'd at once: an honest guest raises some. */
 #define XNB_SPURIOUS_GRACE	8
 
 static void xnb_backoff_timer_fn(struct timer_list *t)
@@ -141,11 +96,6 @@ static void xnb_backoff_timer_fn(struct timer_list *t)
 /**
  * xnb_backoff_init() - Set up a channel's late-EOI back-off.
  * @b: the back-off, of a channel not bound yet
- *
- * Nothing held, no run of spurious events.
- *
- * Context: Process context (the xenbus thread), before the channel is
- * bound.
  */
 void xnb_backoff_init(struct xnb_backoff *b)
 {
@@ -157,21 +107,13 @@ void xnb_backoff_init(struct xnb_backoff *b)
 /**
  * xnb_lateeoi() - Send the EOI owed for a channel, or hold it back.
  * @b: the channel's back-off
- * @irq: the channel's irq.  From the caller: Xen raises an event on each
- *	new binding, so a handler may run inside the bind, before the
- *	channel's owner has learnt its irq.
- * @progress: where the backend's consumers of the channel's rings stand
- *	(their req_cons, summed), which a guest cannot fake
+ * @irq: the channel's irq (a handler may run before the bind returns it)
+ * @progress: the backend's req_cons of the channel's rings, summed
  * @spurious: the event, or the pass the EOI was owed to, found no work
  *
- * Work: the EOI goes at once.  Spurious: the first XNB_SPURIOUS_GRACE of
- * a run go at once, flagged spurious; after that each is held back on
- * @b's timer twice as long as the last, up to a second
- * (xnb_spurious_next()).  The channel stays masked meanwhile.
+ * Past XNB_SPURIOUS_GRACE spurious EOIs in a row, holds each on a timer.
  *
- * Context: Any: an event handler (hard irq), a group's poll (BH off),
- * the control ring's work.  Only by the owner of the channel's one owed
- * EOI: the channel stays masked until it is sent, so no lock.
+ * Context: Any.  No lock: only the owed EOI's owner calls it.
  */
 void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
 		 bool spurious)
@@ -192,13 +134,7 @@ void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
  * xnb_backoff_stop() - Drop a channel's held EOI for good.
  * @b: the back-off
  *
- * For teardown: after the channel's irq was disabled and whoever owes
- * its EOIs has stopped, so that nothing holds one back again, and before
- * the unbind (the timer EOIs through the irq).  A held EOI is never
- * sent.  The next binding starts without a run.
- *
- * Context: Process context (the xenbus thread); waits for a running
- * timer.
+ * Context: Sleeps.  Before the unbind: the timer EOIs through the irq.
  */
 void xnb_backoff_stop(struct xnb_backoff *b)
 {
@@ -211,13 +147,7 @@ static unsigned int xnb_eoi_irq(struct xnb_queue *q, unsigned int which)
 	return which == XNB_EOI_TX ? q->tx_irq : q->rx_irq;
 }
 
-/* Where the consumers of @which's rings stand: the backend's own
- * progress, which a guest cannot fake by moving req_prod.  Spurious
- * events between which it moved are not in a row: an honest guest's
- * event finds nothing when the worker, polling for other work, took its
- * requests before the handler ran (RX buffers posted while the queue
- * was blocked, above all).
- */
+/* Our own consumers' progress, which a guest cannot fake via req_prod. */
 static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
 {
 	bool single = q->tx_irq == q->rx_irq;
@@ -231,17 +161,13 @@ static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
 }
 
 /**
- * xnb_vif_eoi() - Send the EOI owed for a channel, or hold it back.
+ * xnb_vif_eoi() - Send a queue's owed EOI once its ring is drained.
  * @q: the queue
  * @which: XNB_EOI_TX or XNB_EOI_RX
  *
- * Called by the group once the ring is drained (or the vif disabled).
- * An owed EOI for which the group found no work since the last one is
- * flagged spurious: a guest raising events that lead nowhere is then
- * delayed by our late-EOI back-off (xnb_lateeoi()), not served at dom0's
- * cost.  Nothing happens when no EOI is owed.
+ * Flagged spurious if the group found no work since the last EOI.
  *
- * Context: The group's poll (BH off), in the pass serving @q.
+ * Context: The group's poll, in the pass serving @q.
  */
 void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 {
@@ -254,21 +180,14 @@ void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 	/* Work polled before the event was handled still counts for it. */
 	spurious = !(q->worked & mask) || READ_ONCE(q->vif->disabled);
 	q->worked &= ~mask;
-	/* Snapshot before the EOI: whatever the guest produces after it
-	 * raises an event that will not look spurious.
-	 */
+	/* Before the EOI: what the guest produces after it is not spurious. */
 	if (which == XNB_EOI_TX || single)
 		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
 	xnb_lateeoi(&q->backoff[which], xnb_eoi_irq(q, which),
 		    xnb_eoi_progress(q, which), spurious);
 }
 
-/* Interrupts only mark work and kick the group; the EOI waits until the
- * group has served the queue, so an event storm costs the guest, not dom0.
- * Events that bring no work are EOI'd as spurious at once, or held back
- * (tx.c and rx.c judge them), and so are owed EOIs the group's pass
- * found nothing for.
- */
+/* The EOI waits for the group's pass, so an event storm costs the guest. */
 static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 			     unsigned int which)
 {
@@ -280,9 +199,8 @@ static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 	case XNB_EV_OWE:
 		/* Held for credit: the credit timer's pass sends the EOI. */
 		set_bit(which, &q->eoi);
-		/* Unless the hold ended meanwhile: the worker clears tx_held
-		 * before its (fully ordered) test_and_clear_bit of the EOI
-		 * bit, so it sees our bit or we see the hold gone.
+		/* The worker clears tx_held, then tests our bit: either it
+		 * sees the bit or we see the hold gone.
 		 */
 		smp_mb__after_atomic();
 		if (!READ_ONCE(q->tx_held))
@@ -338,15 +256,12 @@ static void xnb_get_stats64(struct net_device *dev,
 	xnb_stats_fold(netdev_priv(dev), s);
 }
 
-/* Offer the stack only what the frontend said it can receive. */
+/* Racy with a connect (rtnl only): xnb_vif_start() updates them after. */
 static netdev_features_t xnb_fix_features(struct net_device *dev,
 					  netdev_features_t features)
 {
 	struct xnb_vif *vif = netdev_priv(dev);
 
-	/* Under rtnl, not the backend lock: a connect may be changing them.
-	 * xnb_vif_start() updates the features again once it is done.
-	 */
 	if (!READ_ONCE(vif->can_sg))
 		features &= ~NETIF_F_SG;
 	if (!READ_ONCE(vif->gso_tcpv4))
@@ -364,10 +279,7 @@ static int xnb_change_mtu(struct net_device *dev, int mtu)
 {
 	struct xnb_vif *vif = netdev_priv(dev);
 
-	/* Without scatter-gather a packet must fit one guest page.  A
-	 * connect may be changing can_sg (not under rtnl): xnb_vif_start()
-	 * checks the MTU again once it is done.
-	 */
+	/* Without SG a packet must fit one page; xnb_vif_start() rechecks. */
 	if (!READ_ONCE(vif->can_sg) && mtu > ETH_DATA_LEN)
 		return -EINVAL;
 	dev->mtu = mtu;
@@ -389,17 +301,13 @@ static const struct net_device_ops xnb_netdev_ops = {
 #define XNB_TX_QUEUE_LEN	32
 
 /**
- * xnb_vif_create() - Create and register a vif's netdev.
+ * xnb_vif_create() - Create and register a vif's netdev, carrier off.
  * @xbdev: the backend's xenbus device
  * @domid: the guest's domain
- * @handle: the vif's number in the guest, for the name "vif<domid>.<handle>"
+ * @handle: the vif's number in the guest
  *
- * The netdev comes up with its carrier off and one queue; the frontend
- * connects later.
- *
- * Context: Process context (probe), sleeps.  Takes rtnl (registration).
- * Return: the vif, or an ERR_PTR(): -ENOMEM, or register_netdev()'s
- * error.
+ * Context: Process context (probe), sleeps; takes rtnl.
+ * Return: the vif, or an ERR_PTR().
  */
 struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 			       unsigned int handle)
@@ -423,9 +331,7 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	vif->xbdev = xbdev;
 	vif->domid = domid;
 	vif->handle = handle;
-	/* Until the frontend says otherwise, so the hotplug script may set
-	 * a jumbo MTU before the guest connects; checked at connect.
-	 */
+	/* So the hotplug script may set a jumbo MTU; rechecked at connect. */
 	vif->can_sg = true;
 	vif->pinned_group = -1;
 	spin_lock_init(&vif->credit_lock);
@@ -433,7 +339,7 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	spin_lock_init(&vif->stats_lock);
 	atomic_set(&vif->stalled_queues, 0);
 	ratelimit_state_init(&vif->log_rl, XNB_LOG_INTERVAL, XNB_LOG_BURST);
-	/* Our own line names the vif (xnb_vif_log_missed()). */
+	/* xnb_vif_log_missed() prints a line that names the vif. */
 	ratelimit_set_flags(&vif->log_rl, RATELIMIT_MSG_ON_RELEASE);
 	atomic_set(&vif->log_missed, 0);
 	ratelimit_state_init(&vif->fatal_rl, XNB_LOG_INTERVAL, XNB_LOG_BURST);
@@ -446,13 +352,11 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	dev->hw_features = NETIF_F_SG | NETIF_F_IP_CSUM | NETIF_F_IPV6_CSUM |
 			   NETIF_F_TSO | NETIF_F_TSO6;
 	dev->features = dev->hw_features | NETIF_F_RXCSUM;
-	/* As stock: a short qdisc, the RX queue behind it buffers already. */
+	/* A short qdisc: the RX queue behind it buffers already. */
 	dev->tx_queue_len = XNB_TX_QUEUE_LEN;
 	dev->min_mtu = ETH_MIN_MTU;
 	dev->max_mtu = ETH_MAX_MTU - VLAN_ETH_HLEN;
-	/* What one guest packet may become in dom0 (tx.c); not tso_max_segs,
-	 * which would keep the admin from raising it.
-	 */
+	/* Not tso_max_segs, which would keep the admin from raising it. */
 	dev->gso_max_segs = XNB_GSO_MAX_SEGS;
 	eth_hw_addr_set(dev, dummy_mac);
 	netif_set_real_num_tx_queues(dev, 1);
@@ -471,8 +375,7 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
  * @vif: the vif, not connected and without queues
  * @n: the number of queues the frontend asked for
  *
- * Context: Process context (the xenbus thread, under the backend lock),
- * may sleep.  Takes the vif's stats_lock to publish the queues.
+ * Context: Backend lock held, sleeps.
  * Return: 0 or -ENOMEM.
  */
 int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
@@ -516,10 +419,7 @@ static int xnb_map_ring(struct xnb_vif *vif, grant_ref_t ref, void **addr)
 	return xenbus_map_ring_valloc(vif->xbdev, &ref, 1, addr);
 }
 
-/* Bind one of @q's channels.  No IRQF_NOBALANCING: groupset.c places the
- * irq on its group's CPU at each attach and move, and an admin's or
- * irqbalance's later write of its smp_affinity is theirs to make.
- */
+/* No IRQF_NOBALANCING: groupset.c places the irq, the admin may move it. */
 static int xnb_bind(struct xnb_queue *q, unsigned int evtchn,
 		    irq_handler_t handler)
 {
@@ -534,16 +434,12 @@ static int xnb_bind(struct xnb_queue *q, unsigned int evtchn,
  * @tx_ref: the grant of the guest TX ring
  * @rx_ref: the grant of the guest RX ring
  * @tx_evtchn: the guest's TX event channel
- * @rx_evtchn: the guest's RX event channel; equal to @tx_evtchn for one
- *	channel serving both rings
+ * @rx_evtchn: the guest's RX event channel; @tx_evtchn if shared
  *
- * On failure, what was mapped or bound stays, for xnb_vif_disconnect()
- * to undo.
+ * On failure xnb_vif_disconnect() undoes what was mapped or bound.
  *
- * Context: Process context (the xenbus thread, under the backend lock),
- * sleeps.
- * Return: 0; -EINVAL when the ring indices describe no possible ring;
- * or the error of mapping a ring or binding a channel.
+ * Context: Backend lock held, sleeps.
+ * Return: 0, -EINVAL for impossible ring indices, or a map or bind error.
  */
 int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 			  grant_ref_t rx_ref, unsigned int tx_evtchn,
@@ -599,11 +495,7 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	return 0;
 }
 
-/* debugfs xen-netback/vif-<domid>-<devid>/io_ring_q<N>.  Without a
- * lock: the file is removed before the queue's rings are unmapped and the
- * queue freed, and the removal waits for a read under way (debugfs's own
- * reference on the file).
- */
+/* No lock: the file's removal waits for readers, and precedes the unmap. */
 static int xnb_io_ring_show(struct seq_file *m, void *v)
 {
 	struct xnb_queue *q = m->private;
@@ -611,13 +503,12 @@ static int xnb_io_ring_show(struct seq_file *m, void *v)
 	const struct xen_netif_rx_sring *rs = q->rx.sring;
 	RING_IDX tx_pvt, rx_pvt;
 
-	/* The pass's private producers, written plainly: a snapshot. */
+	/* Private to the pass, written plainly: a snapshot will do. */
 	tx_pvt = data_race(q->tx.rsp_prod_pvt);
-	/* Of another moment than tx_pvt: the two need not agree. */
+	/* A snapshot of its own: it need not agree with tx_pvt. */
 	rx_pvt = data_race(q->rx.rsp_prod_pvt);
 	seq_printf(m, "queue %u (%s) group %d tx_irq %u rx_irq %u\n", q->id,
 		   q->name, xnb_queue_group_index(q), q->tx_irq, q->rx_irq);
-	/* The shared indices, the guest's or ours, read once each. */
 	seq_printf(m, "tx: req_prod %u req_cons %u req_event %u rsp_prod_pvt %u rsp_prod %u rsp_event %u\n",
 		   READ_ONCE(ts->req_prod), READ_ONCE(q->tx.req_cons),
 		   READ_ONCE(ts->req_event), tx_pvt, READ_ONCE(ts->rsp_prod),
@@ -634,10 +525,7 @@ static int xnb_io_ring_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(xnb_io_ring);
 
-/* The vif's debugfs directory, a file per queue.  Named as its xenbus
- * device, which no rename changes and no driver-wide file shares.  Best
- * effort, as all debugfs.
- */
+/* Named as the xenbus device, which no netdev rename changes. */
 static void xnb_vif_debugfs_add(struct xnb_vif *vif)
 {
 	char name[sizeof("vif--") + 2 * 10];
@@ -654,7 +542,7 @@ static void xnb_vif_debugfs_add(struct xnb_vif *vif)
 	}
 }
 
-/* Before the queues go: waits for the reads under way. */
+/* Before the queues go: waits for reads under way. */
 static void xnb_vif_debugfs_remove(struct xnb_vif *vif)
 {
 	xnb_backend_assert_held(vif);
@@ -666,12 +554,7 @@ static void xnb_vif_debugfs_remove(struct xnb_vif *vif)
  * xnb_vif_start() - Open a connected vif for traffic.
  * @vif: the vif, every queue connected
  *
- * Sets the real queue count and the features the frontend negotiated,
- * gives the queues to their groups and turns the carrier on.
- *
- * Context: Process context (the xenbus thread, under the backend lock),
- * sleeps.  Takes rtnl, then xnb_assign_mutex and the groups' locks for
- * each queue, rtnl again, then the vif's carrier_lock.
+ * Context: Backend lock held, sleeps; takes rtnl and the groups' locks.
  */
 void xnb_vif_start(struct xnb_vif *vif)
 {
@@ -688,13 +571,11 @@ void xnb_vif_start(struct xnb_vif *vif)
 
 	/* A control ring overflowed before we started stays fatal. */
 	WRITE_ONCE(vif->disabled, READ_ONCE(vif->ctrl_dead));
-	/* Release: xnb_start_xmit() reads the queues, their count and the
-	 * features negotiated above once it sees the vif connected.
-	 */
+	/* Release: xnb_start_xmit() then sees the queues and features. */
 	smp_store_release(&vif->connected, true);
 	for (i = 0; i < vif->num_queues; i++)
 		xnb_group_attach(&vif->queues[i], vif->pinned_group);
-	/* ethtool's per-queue rows, once each queue has its group. */
+	/* ethtool's per-queue rows once each queue has its group. */
 	rtnl_lock();
 	vif->stats_queues = vif->num_queues;
 	rtnl_unlock();
@@ -708,14 +589,9 @@ void xnb_vif_start(struct xnb_vif *vif)
  * @vif: the vif
  * @group: the group's index, or -1 to unpin
  *
- * Moves every queue to @group.  Unpinned: with the balancer on, the
- * queues stay where they are and move by measured load from then on
- * (balance.c), so a pin can seed any placement; with it off, back to
- * the policy's choice.  A vif not connected only keeps the value.
+ * Unpinned with the balancer on, the queues stay put until it moves them.
  *
- * Context: Process context (the xenbus thread, under the backend lock),
- * sleeps: each move waits for the old group's poll.  Takes
- * xnb_assign_mutex and the groups' locks for each queue.
+ * Context: Backend lock held, sleeps (a move waits for the group's poll).
  */
 void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
 {
@@ -743,14 +619,9 @@ static void xnb_queue_release(struct xnb_queue *q)
 {
 	struct xnb_vif *vif = q->vif;
 
-	/* The worker first: it EOIs and notifies through the irqs.  An event
-	 * or a timer after this kicks nothing (the queue has no group).  The
-	 * detach drops the irqs' affinity hints too, as free_irq() wants.
-	 */
+	/* The worker first: it EOIs and notifies through the irqs. */
 	xnb_group_detach(q);
-	/* Only handlers and the worker hold EOIs back: with both gone, the
-	 * EOI timers are stopped for good before their irqs are.
-	 */
+	/* With handlers and worker gone, no EOI is held back again. */
 	if (q->tx_irq)
 		disable_irq(q->tx_irq);
 	if (q->rx_irq && q->rx_irq != q->tx_irq)
@@ -765,9 +636,7 @@ static void xnb_queue_release(struct xnb_queue *q)
 	q->rx_irq = 0;
 	timer_delete_sync(&q->credit_timer);
 	timer_delete_sync(&q->stall_timer);
-	/* The notify timer only kicks, and finds no group now; net_dim's
-	 * work writes the queue: both before it is freed.
-	 */
+	/* net_dim's work writes the queue: stop it before the free. */
 	xnb_rxmod_stop(q);
 	xnb_rx_purge(q);
 	if (q->stalled)
@@ -782,18 +651,10 @@ static void xnb_queue_release(struct xnb_queue *q)
 }
 
 /**
- * xnb_vif_disconnect() - Take a vif's connection down.
+ * xnb_vif_disconnect() - Take a vif's connection down; the netdev stays.
  * @vif: the vif; nothing happens without queues
  *
- * In the order the top of this file gives: no transmit in flight, the
- * control ring gone, the queues out of their groups, their irqs, timers,
- * queued packets and rings gone, their counters kept for the next
- * connection.  The netdev stays.
- *
- * Context: Process context (the xenbus thread, under the backend lock),
- * sleeps.  Takes rtnl (when ethtool shows queue rows), the vif's
- * carrier_lock, xnb_assign_mutex and the groups' locks for each queue,
- * then stats_lock.
+ * Context: Backend lock held, sleeps; takes rtnl and the groups' locks.
  */
 void xnb_vif_disconnect(struct xnb_vif *vif)
 {
@@ -805,11 +666,7 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 	if (!vif->queues)
 		return;
 
-	/* ethtool shows no row of a queue on its way out, debugfs no file.
-	 * Only the backend lock's holder writes the count: when it is 0
-	 * already (never started) the shared xenbus thread need not wait
-	 * for rtnl.
-	 */
+	/* Only we write it: if 0 already, skip the wait for rtnl. */
 	if (vif->stats_queues) {
 		rtnl_lock();
 		vif->stats_queues = 0;
@@ -826,7 +683,6 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 	for (i = 0; i < vif->num_queues; i++)
 		xnb_queue_release(&vif->queues[i]);
 
-	/* Keep the counters of a connection past its end. */
 	spin_lock_bh(&vif->stats_lock);
 	xnb_stats_save(vif);
 	queues = vif->queues;
@@ -840,8 +696,7 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
  * xnb_vif_destroy() - Disconnect, unregister and free a vif.
  * @vif: the vif, freed on return
  *
- * Context: Process context (remove, under the backend lock), sleeps.
- * Takes rtnl (unregistration), and the locks xnb_vif_disconnect() takes.
+ * Context: Backend lock held, sleeps; takes rtnl.
  */
 void xnb_vif_destroy(struct xnb_vif *vif)
 {
@@ -849,11 +704,8 @@ void xnb_vif_destroy(struct xnb_vif *vif)
 
 	xnb_backend_assert_held(vif);
 	xnb_vif_disconnect(vif);
-	/* Only now: until the queues left their groups a guest MCAST_ADD
-	 * could still add an entry.
-	 */
+	/* Only now: a guest could add entries until the queues left groups. */
 	xnb_mcast_clear(vif);
-	/* What the budget left out since its last line. */
 	xnb_vif_log_missed(vif);
 	unregister_netdev(dev);
 	free_netdev(dev);

@@ -1,20 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Module parameters, init and exit.
- *
- * worker is read-only after load (0444).  groups, budget, copy_batch,
- * rebalance_ms and ctrl_rate can be changed at runtime, where an
- * out-of-range value is refused (at load it is clamped); a new groups
- * count moves every queue live.  The stock driver's runtime parameters
- * (max_queues, separate_tx_rx_irq, hash_cache_size,
- * provides_xdp_headroom) are writable as in stock; max_queues,
- * separate_tx_rx_irq and provides_xdp_headroom apply to what the next
- * connection is offered.  Other out-of-range values are clamped with a
- * log line; an unknown worker= refuses the load.
- *
- * Unloading is refused while any vif exists: xenbus holds a module
- * reference for every bound device.
- */
+/* Module parameters, init and exit. */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
@@ -39,11 +24,7 @@ static unsigned int xnb_clamp(const char *name, unsigned int v,
 	return c;
 }
 
-/* Set as init starts.  Before, an out-of-range value (modprobe.d, the
- * kernel command line) is clamped, as it always was: a configuration
- * that loaded before must not leave dom0 without its network backend.
- * After, a write to sysfs gets -EINVAL, so the admin sees it failed.
- */
+/* Clamped before load, so a bad config cannot cost dom0 its backend. */
 static bool xnb_loaded;
 
 static int xnb_param_range(const char *val, const struct kernel_param *kp,
@@ -63,10 +44,7 @@ static int xnb_param_range(const char *val, const struct kernel_param *kp,
 	return -EINVAL;
 }
 
-/* As xnb_param_range(), for a parameter that is 0 (off) or in [lo, hi]:
- * a value between 1 and lo is clamped at load and refused at runtime
- * like any other out of range.
- */
+/* As xnb_param_range(), for a parameter that is 0 (off) or in [lo, hi]. */
 static int xnb_param_range_or_off(const char *val,
 				  const struct kernel_param *kp,
 				  unsigned int lo, unsigned int hi,
@@ -87,12 +65,7 @@ static int xnb_param_range_or_off(const char *val,
 /* Written only under groupset.c's assign mutex (WRITE_ONCE). */
 unsigned int xnb_nr_groups;
 
-/* Stored before init (0: one per online CPU, picked by init); once the
- * groups are up 0 again means one per online CPU, and the new count
- * takes over every queue live; refused once the module is unloading.
- * groupset.c decides which under its assign mutex, so neither a module
- * init nor an exit can race a write (xnb_groups_set_count).
- */
+/* groupset.c applies it under its assign mutex: no race with init/exit. */
 static int xnb_groups_set(const char *val, const struct kernel_param *kp)
 {
 	unsigned int v;
@@ -107,9 +80,7 @@ static int xnb_groups_set(const char *val, const struct kernel_param *kp)
 	return err;
 }
 
-/* param_get_uint() for a value module init stores outside the param
- * lock (groups, max_queues' default).
- */
+/* For values module init stores outside the param lock. */
 static int xnb_get_uint_once(char *buffer, const struct kernel_param *kp)
 {
 	return scnprintf(buffer, PAGE_SIZE, "%u\n",
@@ -143,7 +114,6 @@ static const struct kernel_param_ops xnb_copy_batch_ops = {
 module_param_cb(copy_batch, &xnb_copy_batch_ops, &xnb_copy_batch, 0644);
 MODULE_PARM_DESC(copy_batch, "Grant copy ops per hypercall at most (128-4096)");
 
-/* Read by each group pass. */
 unsigned int xnb_budget = 64;
 
 static int xnb_budget_set(const char *val, const struct kernel_param *kp)
@@ -164,7 +134,6 @@ static const struct kernel_param_ops xnb_budget_ops = {
 module_param_cb(budget, &xnb_budget_ops, &xnb_budget, 0644);
 MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per vif and direction in one group pass, split among its busy queues (1-1024)");
 
-/* The balancer's period (balance.c); 0 = off. */
 unsigned int xnb_rebalance_ms = 1000;
 
 static int xnb_rebalance_set(const char *val, const struct kernel_param *kp)
@@ -186,7 +155,6 @@ static const struct kernel_param_ops xnb_rebalance_ops = {
 module_param_cb(rebalance_ms, &xnb_rebalance_ops, &xnb_rebalance_ms, 0644);
 MODULE_PARM_DESC(rebalance_ms, "Every this many ms, move at most one queue from a saturated group to an idle one (0 = off, 100-60000)");
 
-/* Read by each run of a control ring's work (ctrlring.c); 0 = no budget. */
 unsigned int xnb_ctrl_rate = XNB_CTRL_BUDGET_RATE;
 
 static int xnb_ctrl_rate_set(const char *val, const struct kernel_param *kp)
@@ -207,7 +175,7 @@ static const struct kernel_param_ops xnb_ctrl_rate_ops = {
 module_param_cb(ctrl_rate, &xnb_ctrl_rate_ops, &xnb_ctrl_rate, 0644);
 MODULE_PARM_DESC(ctrl_rate, "Control-ring requests per second per vif after a ring's worth at once (0 = unlimited, at most 1000000)");
 
-/* As in stock, any number is accepted; 0 is the default. */
+/* Any number is accepted, as by the in-tree driver. */
 unsigned int xnb_max_queues;
 
 static unsigned int xnb_max_queues_pick(unsigned int v)
@@ -254,10 +222,7 @@ bool xnb_separate_tx_rx_irq = true;
 module_param_named(separate_tx_rx_irq, xnb_separate_tx_rx_irq, bool, 0644);
 MODULE_PARM_DESC(separate_tx_rx_irq, "Offer split event channels; for the next connection");
 
-/* Stock bounds its per-vif cache of Toeplitz hashes with this.  We keep
- * no cache: ctrlring.c hashes each packet (docs/protocol.md has the
- * measured cost), so the value is only accepted.
- */
+/* Accepted for the in-tree driver's users; no hash cache is kept. */
 static unsigned int xnb_hash_cache_size = 64;
 module_param_named(hash_cache_size, xnb_hash_cache_size, uint, 0644);
 MODULE_PARM_DESC(hash_cache_size, "Stock's hash cache bound; accepted, no effect (no cache kept)");
@@ -279,12 +244,9 @@ static int __init xnb_params(void)
 		return -EINVAL;
 	}
 
-	/* groups, budget and copy_batch were clamped as they were set;
-	 * groupset.c picks the default number of groups.
-	 */
 	/* Unless a write set it meanwhile (it may, from sysfs). */
 	cmpxchg(&xnb_max_queues, 0, xnb_max_queues_pick(0));
-	/* Honest frontends use up to 17 further slots; see xnb_proto.h. */
+	/* No lower than honest frontends use (xnb_proto.h). */
 	xnb_fatal_skb_slots = xnb_clamp("fatal_skb_slots", xnb_fatal_skb_slots,
 					XNB_TX_MAX_DATA, XNB_TX_FATAL_MAX);
 	xnb_rx_queue_bytes = xnb_clamp("rx_queue_bytes", xnb_rx_queue_bytes,

@@ -1,33 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What the driver did: per-vif counters for ethtool -S and the netdev
- * stats (the per-group debugfs file is groupset.c's).
- *
- * Directions are named from the guest's side, as in the stock driver's
- * ethtool output: "tx" is what the guest sent (dom0 received).
- *
- * ethtool -S offers the stock driver's five names too, so scripts that
- * read them work.  rx_gso_checksum_fixup counts the same event as stock
- * (a guest GSO packet without a partial checksum).  The zerocopy rows
- * stay 0: guest TX is always copied here, never sent zerocopy.
- * tx_frag_overflow stays 0: stock counts packets with more slots than
- * an skb has frags; copying packs the data into full pages, so a packet
- * never needs more frags than an skb has.
- *
- * After every counter, the rows of each queue of the connection,
- * q<i>_group (the index of the group serving queue i; while a move takes
- * it to another, the one it leaves) and q<i>_<counter>, its own packets,
- * bytes and drops each way since it connected.  A vif not connected has
- * none.  Their number is vif->stats_queues, which changes only under
- * rtnl, as the ethtool core holds it from the count to the values, and
- * is 0 before the queues go.
- *
- * ethtool -l: the queues of the connection (combined channels: each
- * queue is a TX and an RX ring), and the most the guest was offered;
- * read-only, the guest chooses.
- *
- * ethtool -i: no get_drvinfo, as in stock, so the core reports the
- * parent's driver: "vif" (the xenbus driver) and bus-info "vif-<d>-<n>".
+ * Per-vif counters for ethtool -S and the netdev stats.  Directions are
+ * the guest's, as in-tree: "tx" is what the guest sent.  The in-tree
+ * driver's zerocopy and tx_frag_overflow rows stay 0, for its users'
+ * scripts: guest TX is always copied, into full pages.
  */
 #include <linux/ethtool.h>
 #include <linux/rtnetlink.h>
@@ -62,7 +38,7 @@ static const struct xnb_stat_desc xnb_stat_descs[] = {
 
 #define XNB_NR_STATS ARRAY_SIZE(xnb_stat_descs)
 
-/* Each queue's own rows after its q<i>_group, named q<i>_<counter>. */
+/* Each queue's rows after its q<i>_group, named q<i>_<counter>. */
 static const struct xnb_stat_desc xnb_queue_descs[] = {
 	XNB_STAT(tx_packets),
 	XNB_STAT(tx_bytes),
@@ -73,11 +49,8 @@ static const struct xnb_stat_desc xnb_queue_descs[] = {
 };
 
 #define XNB_NR_QSTATS ARRAY_SIZE(xnb_queue_descs)
-/* Rows per queue: q<i>_group, then its counters. */
 #define XNB_QUEUE_ROWS (1 + XNB_NR_QSTATS)
-/* Extra ethtool rows after the counters; the stock ones we leave at 0
- * (see the top) come last.
- */
+
 enum {
 	XNB_ROW_UNSUPPORTED, XNB_ROW_DISABLED, XNB_ROW_QUEUES,
 	XNB_ROW_ZC_SENT, XNB_ROW_ZC_SUCCESS, XNB_ROW_ZC_FAIL,
@@ -90,7 +63,6 @@ static const char xnb_row_names[XNB_NR_ROWS][ETH_GSTRING_LEN] = {
 	"tx_frag_overflow",
 };
 
-/* The counter at @off in @s. */
 static u64_stats_t *xnb_stat_at(struct xnb_queue_stats *s, size_t off)
 {
 	return (u64_stats_t *)((char *)s + off);
@@ -106,9 +78,7 @@ static u64 xnb_stat(const struct xnb_queue_stats *s, unsigned int i)
 	return xnb_stat_read(s, xnb_stat_descs[i].offset);
 }
 
-/* Sum every queue's counters and the saved ones of past connections.
- * stats_lock keeps vif->queues from being freed under us.
- */
+/* stats_lock keeps vif->queues from being freed under us. */
 static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *unsupported)
 	__must_hold(&vif->stats_lock)
 {
@@ -136,12 +106,9 @@ static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *unsupported)
 
 /**
  * xnb_stats_save() - Keep a connection's counters past its end.
- * @vif: the vif, its queues about to go
+ * @vif: the vif, its queues quiesced and about to go
  *
- * Adds every queue's counters to the saved ones of past connections.
- *
- * Context: The xenbus thread (disconnect), with the queues quiesced;
- * the caller holds the vif's stats_lock.
+ * Context: stats_lock held.
  */
 void xnb_stats_save(struct xnb_vif *vif)
 	__must_hold(&vif->stats_lock)
@@ -157,10 +124,7 @@ void xnb_stats_save(struct xnb_vif *vif)
 	vif->saved_unsupported = xd;
 }
 
-/* The netdev's view is dom0's: what the guest sent is what the vif
- * received.  Each rtnl_link_stats64 field named with the queue counter
- * it shows, so adding or reordering counters cannot shift them.
- */
+/* dom0's view, by field name, so reordering counters shifts nothing. */
 struct xnb_netdev_stat {
 	size_t dev_off;		/* in struct rtnl_link_stats64 */
 	size_t q_off;		/* in struct xnb_queue_stats */
@@ -184,14 +148,9 @@ static const struct xnb_netdev_stat xnb_netdev_stats[] = {
 /**
  * xnb_stats_fold() - The vif's counters as netdev stats (ndo_get_stats64).
  * @vif: the vif
- * @s: filled with dom0's view: what the guest sent is what the vif
- *	received
+ * @s: filled with dom0's view: what the guest sent, the vif received
  *
- * Readers may run in atomic context while the xenbus thread frees the
- * queues, so both take the vif's stats spinlock.
- *
- * Context: Process or softirq context, IRQs enabled.  Takes the vif's
- * stats_lock (BH off).
+ * Context: IRQs enabled; takes stats_lock against the queues' freeing.
  */
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
 {
@@ -216,10 +175,7 @@ void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
 	s->tx_dropped += xd;
 }
 
-/* The queues with rows: those of the connection, set under rtnl
- * (xnb_vif_start, xnb_vif_disconnect), so the count and the values of
- * one ethtool request agree.
- */
+/* Set under rtnl, so one ethtool request's count and values agree. */
 static unsigned int xnb_queue_rows(struct xnb_vif *vif)
 {
 	ASSERT_RTNL();
@@ -253,7 +209,6 @@ static void xnb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 	}
 }
 
-/* Queue @q's rows: its group, then its counters. */
 static void xnb_queue_values(struct xnb_queue *q, u64 *out)
 {
 	const struct xnb_queue_stats *s = &q->stats;
@@ -279,9 +234,7 @@ static void xnb_get_ethtool_stats(struct net_device *dev,
 	xnb_stats_sum(vif, data, &xd);
 	n = READ_ONCE(vif->num_queues);
 	data[XNB_NR_STATS + XNB_ROW_QUEUES] = n;
-	/* The queues stay while stats_lock is held; under rtnl every
-	 * queue with rows is one of them.
-	 */
+	/* stats_lock keeps the queues; rtnl keeps the rows within them. */
 	for (i = 0; i < nr_rows; i++, rows += XNB_QUEUE_ROWS) {
 		if (WARN_ON_ONCE(i >= n))
 			memset(rows, 0, XNB_QUEUE_ROWS * sizeof(*rows));
@@ -297,11 +250,7 @@ static void xnb_get_ethtool_stats(struct net_device *dev,
 	data[XNB_NR_STATS + XNB_ROW_FRAG_OVERFLOW] = 0;
 }
 
-/* ethtool -l, read-only: the queue count is the guest's choice, up to
- * the backend's offer (max_queues, multi-queue-max-queues).  Combined:
- * each queue has a TX and an RX ring and one group serves both.  0 while
- * not connected.
- */
+/* Read-only: the guest chooses, up to our offer.  Combined: TX and RX. */
 static void xnb_get_channels(struct net_device *dev,
 			     struct ethtool_channels *ch)
 {

@@ -1,37 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The xenbus backend "vif": negotiation, the state machine and the
- * admin's xenstore keys.
- *
- * probe:  write our features, create the netdev (the hotplug script run
- *         by the toolstack once we reach InitWait needs it), InitWait.
- * frontend Connected:    read its keys, map rings, bind event channels
- *         (the optional control ring's too: ctrlring.c), join groups;
- *         Connected once the hotplug script reported in
- *         ("hotplug-status" = "connected").
- * frontend Closing/Closed: disconnect (the netdev stays), follow it;
- *         a later Initialising reconnects (save/restore, frontend reload).
- * remove: everything goes, the netdev too.
- * Each transition, row by row: the table above xnb_frontend_changed().
- *
- * Watched keys on the backend node: "rate" ("bytes,usec", the stock
- * format) and "worker-group" (pin the vif's queues to one group); on
- * the frontend's, while connected: "request-multicast-control" (we
- * offer feature-dynamic-multicast-control, as stock), with at most one
- * event queued at a time however often the guest writes it
- * (xnb_mcast_will_handle()); the xenbus core does the same for the
- * frontend's "state".  The backend node is not the guest's to write.
- * The frontend's "xdp-headroom" is read at connect and when it
- * reconfigures (netfront attaching or removing an XDP program:
- * Reconfiguring, we answer Reconfigured, it goes back to Connected).
- * All callbacks run in the xenwatch thread, a connect held back by the
- * reconnect back-off in a work item (xnb_connect_work()); be->lock
- * orders them against each other and against remove.
- *
- * What a guest can make us log, or write to our "error" node, goes
- * through one budget per backend (xnb_guest_msg_ok()): a frontend that
- * loops on a bad state or a bad connect gets a few lines, not one per
- * write.
+ * The xenbus "vif" backend: negotiation, the state machine and the admin's
+ * keys on the backend node, which the guest cannot write.  Callbacks run
+ * in the xenwatch thread or connect_work, ordered by be->lock.
  */
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -41,18 +12,8 @@
 
 #include "common.h"
 
-/* Locking:
- *  - dev: set at probe, fixed.
- *  - lock: the backend's state (vif, hotplug_ok, want_connected, the
- *    offer, the watches' registration, msg_missed, connect_fails,
- *    connect_last, reconnect, connect_queued) for the xenwatch
- *    callbacks, connect_work, probe and remove.
- *  - connect_work: queued and cancelled under lock; remove() waits for
- *    it (cancel_delayed_work_sync()) before anything goes.
- *  - mcast_queued: an atomic, set by xnb_mcast_will_handle() in the
- *    xenbus core's reader thread, cleared by the watch's callback, reset
- *    under lock while the watch is not registered.
- *  - msg_rs: the ratelimit's own lock.
+/* Locking: lock guards all but dev (fixed), msg_rs (own lock) and
+ * mcast_queued (atomic, set by the xenbus core's reader thread).
  */
 struct xnb_backend {
 	struct xenbus_device *dev;
@@ -60,9 +21,7 @@ struct xnb_backend {
 	struct mutex lock;	/* state changes vs. watches vs. remove */
 	bool hotplug_ok;	/* the hotplug script said "connected" */
 	bool want_connected;	/* connected, waiting for the script */
-	/* What the frontend was offered at the last InitWait: the
-	 * parameters may change at runtime, a connection keeps its offer.
-	 */
+	/* Offered at the last InitWait: a connection keeps its offer. */
 	unsigned int max_queues;
 	bool split_evtchn;
 	bool xdp_offer;		/* feature-xdp-headroom */
@@ -70,23 +29,15 @@ struct xnb_backend {
 	struct xenbus_watch group_watch;
 	struct xenbus_watch hotplug_watch;
 	struct xenbus_watch mcast_watch;	/* frontend's, when connected */
-	/* 1 while an event of mcast_watch waits in the xenwatch queue
-	 * (xnb_mcast_will_handle()).
-	 */
+	/* An event of mcast_watch is queued (xnb_mcast_will_handle()). */
 	atomic_t mcast_queued;
-	/* Guest-driven messages: at most XNB_MSG_BURST per XNB_MSG_INTERVAL,
-	 * and how many were left out since the last one (under lock).
-	 */
+	/* Budget of guest-driven messages, and how many it suppressed. */
 	struct ratelimit_state msg_rs;
 	unsigned int msg_missed;
-	/* The connect back-off (row 10h of the state table): failed
-	 * connects in a row, and when the last one failed (ms).
-	 */
+	/* Row 10h: failed connects in a row, the last one's time (ms). */
 	unsigned int connect_fails;
 	u64 connect_last;
-	/* The reconnect back-off (row 10d): the run of quick reconnects,
-	 * and a Connected of the frontend's held until connect_work runs.
-	 */
+	/* Row 10d: quick reconnects; connect_work takes up a held Connected. */
 	struct xnb_reconnect reconnect;
 	struct delayed_work connect_work;
 	bool connect_queued;
@@ -97,15 +48,7 @@ struct xnb_backend {
 
 /**
  * xnb_backend_assert_held() - Check that the vif's backend lock is held.
- * @vif: the vif
- *
- * interface.c and ctrlring.c connect, start, pin and take down a vif
- * only under its backend's lock (be->lock, private to this file): they
- * check it with this.  Only once the vif is created: probe sets the
- * drvdata first, remove clears it last.  Without lockdep, no check.
- *
- * Context: Process context (the xenbus thread), the caller holding the
- * backend lock.
+ * @vif: the vif, created (probe sets the drvdata first)
  */
 void xnb_backend_assert_held(struct xnb_vif *vif)
 {
@@ -114,9 +57,7 @@ void xnb_backend_assert_held(struct xnb_vif *vif)
 	lockdep_assert_held(&be->lock);
 }
 
-/* May a message the guest brought about go out now?  Within the budget,
- * after messages were left out: a line that says how many, first.
- */
+/* Within the budget; first says how many were suppressed. */
 static bool xnb_guest_msg_ok(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
@@ -134,12 +75,7 @@ static bool xnb_guest_msg_ok(struct xnb_backend *be)
 	return true;
 }
 
-/* xenbus_dev_fatal() within the budget: the message logged and written
- * to the device's "error" node, then Closing.  Past the budget only
- * Closing: the node keeps the last message, and a guest that loops on
- * an error writes neither our log nor xenstore (beyond the state, which
- * xenbus_switch_state() writes only when it changes).
- */
+/* Past the budget only Closing: a looping guest floods no log or node. */
 static __printf(3, 4)
 void xnb_fatal(struct xnb_backend *be, int err, const char *fmt, ...)
 	__must_hold(&be->lock)
@@ -158,9 +94,7 @@ void xnb_fatal(struct xnb_backend *be, int err, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* At probe and at each new InitWait, so a changed max_queues or
- * separate_tx_rx_irq applies from the next connection on.
- */
+/* At each InitWait, so changed parameters apply to the next connection. */
 static int xnb_write_features(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
@@ -221,7 +155,7 @@ again:
 		xnb_fatal(be, err, "completing transaction");
 		return err;
 	}
-	/* ethtool -l's maximum: what the offer now made lets the guest have. */
+	/* ethtool -l's maximum. */
 	if (be->vif)
 		WRITE_ONCE(be->vif->max_queues, be->max_queues);
 	return 0;
@@ -323,14 +257,8 @@ static void xnb_hotplug_changed(struct xenbus_watch *w, const char *path,
 	kfree(s);
 }
 
-/* The guest writes request-multicast-control (or anything below it) as
- * often as it likes, and each write would queue an event for the one
- * xenwatch thread, which every backend and frontend of dom0 shares: a
- * guest writing faster than the thread reads would grow the queue
- * without bound (XSA-349).  The callback reads the key's value, not the
- * event, so one queued event stands for any number of writes: queue one
- * only when none is queued.  Called by the xenbus core for each event
- * of the watch, under its watches lock: must not sleep.
+/* One queued event stands for any number of guest writes, so a guest
+ * cannot grow the shared xenwatch queue (XSA-349).  Must not sleep.
  */
 static bool xnb_mcast_will_handle(struct xenbus_watch *w, const char *path,
 				  const char *token)
@@ -348,9 +276,7 @@ static void xnb_mcast_ctrl_changed(struct xenbus_watch *w, const char *path,
 	struct xnb_backend *be = container_of(w, struct xnb_backend,
 					      mcast_watch);
 
-	/* Taken off the queue: a write from now on queues an event again.
-	 * Before the read (a full barrier), so no write goes unread.
-	 */
+	/* Before the read (a full barrier), so no later write goes unread. */
 	atomic_xchg(&be->mcast_queued, 0);
 	/* Registered only while connected, removed before be->vif goes. */
 	WRITE_ONCE(be->vif->mcast_ctrl,
@@ -358,11 +284,7 @@ static void xnb_mcast_ctrl_changed(struct xenbus_watch *w, const char *path,
 					  "request-multicast-control", 0));
 }
 
-/* RX headroom the guest wants before each packet, for its XDP program:
- * missing or unreadable is 0, and nothing unless we offered it.  Stock
- * clamps to XEN_NETIF_MAX_XDP_HEADROOM (32 KiB - 1), past a slot, and
- * then copies out of the guest's buffer; we clamp to XNB_RX_HEADROOM_MAX.
- */
+/* Guest-chosen: clamped so a standard frame fits the first slot. */
 static void xnb_read_xdp_headroom(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
@@ -410,9 +332,7 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 		rx_evt = tx_evt;
 	}
 
-	/* A grant that does not map is also reported by the xenbus core,
-	 * outside our budget: the connect back-off bounds those.
-	 */
+	/* The xenbus core logs a bad grant too: the back-off bounds it. */
 	err = xnb_vif_connect_queue(q, tx_ref, rx_ref, tx_evt, rx_evt);
 	if (err)
 		xnb_fatal(be, err, "mapping rings %u/%u, event channels %u/%u",
@@ -420,9 +340,7 @@ static int xnb_read_queue(struct xnb_backend *be, struct xnb_queue *q,
 	return err;
 }
 
-/* The control ring is optional, as in stock: no ctrl-ring-ref, none.
- * A ref or channel that is there but unusable refuses the connect.
- */
+/* Optional, but one that is there and unusable refuses the connect. */
 static int xnb_read_ctrl(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
@@ -517,9 +435,7 @@ static int xnb_connect(struct xnb_backend *be)
 	}
 
 	xnb_read_xdp_headroom(be);
-	/* Sampled now, then watched (the watch's first event reads again).
-	 * Unwatching dropped any event still queued, mark and all.
-	 */
+	/* Unwatching dropped any queued event, so the mark starts clear. */
 	vif->mcast_ctrl = !!xenbus_read_unsigned(fe, "request-multicast-control",
 						 0);
 	atomic_set(&be->mcast_queued, 0);
@@ -537,10 +453,7 @@ static int xnb_connect(struct xnb_backend *be)
 	return 0;
 }
 
-/* Row 10h: a frontend whose connects keep failing must wait
- * (xnb_connect_wait()); meanwhile a Connected of its is refused,
- * nothing read or mapped.  True when refused.
- */
+/* Row 10h: true when failed connects refuse this one, nothing read. */
 static bool xnb_connect_held(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
@@ -557,11 +470,7 @@ static bool xnb_connect_held(struct xnb_backend *be)
 	return true;
 }
 
-/* Row 10d: a frontend whose connects succeed but come in a loop must
- * wait (xnb_reconnect_wait()); meanwhile its Connected is held, nothing
- * read, and connect_work takes it up when the hold ends.  True when
- * held.
- */
+/* Row 10d: true when quick reconnects hold this one for connect_work. */
 static bool xnb_reconnect_held(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
@@ -571,9 +480,7 @@ static bool xnb_reconnect_held(struct xnb_backend *be)
 	wait = xnb_reconnect_wait(&be->reconnect, ktime_to_ms(ktime_get()));
 	if (!wait)
 		return false;
-	/* One line at the run's first hold, within the budget; the held
-	 * connect would be the run's next quick reconnect.
-	 */
+	/* The held connect would be the run's next quick reconnect. */
 	if (xnb_reconnect_log(&be->reconnect, wait) && xnb_guest_msg_ok(be))
 		dev_warn(&be->dev->dev,
 			 "frontend reconnects in a loop (%u times in a row, each within %u s of the last): next connect held %u ms, later ones up to %u ms\n",
@@ -630,10 +537,8 @@ static void xnb_connect_rows(struct xnb_backend *be)
 	xnb_connect_counted(be);		/* row 10 */
 }
 
-/* The end of a row 10d hold: the frontend's Connected, unless a later
- * state of its dropped it.  Never unregisters a watch: remove() waits
- * for this work, maybe in the xenwatch thread, which unregistering a
- * watch would wait for in turn.
+/* Unregisters no watch: remove() waits for this work in the xenwatch
+ * thread, which unregistering a watch would wait for in turn.
  */
 static void xnb_connect_work(struct work_struct *work)
 {
@@ -664,10 +569,7 @@ static void xnb_disconnect(struct xnb_backend *be)
 	}
 }
 
-/* Row 16: whether the frontend's directory is gone.  Only xenstore
- * saying so (ENOENT) counts: any other failure to read it (no memory,
- * xenstored restarting) says nothing, and row 17 takes it.
- */
+/* Row 16: only ENOENT says gone; other read errors go to row 17. */
 static bool xnb_frontend_gone(struct xenbus_device *dev)
 {
 	char *val = xenbus_read(XBT_NIL, dev->otherend, "", NULL);
@@ -678,32 +580,11 @@ static bool xnb_frontend_gone(struct xenbus_device *dev)
 	return false;
 }
 
-/* The state machine: what each state the frontend can write does, given
- * ours.  The switch below takes the rows in this order, each branch
- * marked with its rows.  Row H, the hotplug script's report, is the
- * other way in to Connected.
- *
- *   fe          the frontend's state as the xenbus core read it:
- *               Unknown also when its "state" key is gone or not a number;
- *               only a directory gone means the device was removed, by
- *               the toolstack or by the guest, which owns the directory
- *               (its own vif's device only, as with stock)
- *   ours        dev->state; probe() leaves InitWait, !up, !hp
- *   up          be->want_connected: xnb_connect() succeeded and nothing
- *               has disconnected since (rings mapped, event channels
- *               bound, queues in their groups, the multicast watch on)
- *   hp          be->hotplug_ok: the hotplug script wrote "connected";
- *               nothing clears it
- *   other       any state of ours not in an earlier row for this fe
- *   go X        xenbus_switch_state(X): writes nothing if ours is X
- *   fatal       xnb_fatal(): within the backend's budget of messages
- *               the error is logged and written to its "error" node
- *               (xenbus_dev_fatal()), past it neither; then go Closing;
- *               up stays as it was
- *   disconnect  xnb_disconnect(): !up, rings and channels released, what
- *               was negotiated forgotten
- *   features    xnb_write_features(), a new offer; if it fails: fatal,
- *               and the next state is Closing
+/* The frontend's state (fe) against ours; the first matching row applies
+ * and each branch of the switch names its rows.  up: be->want_connected
+ * (connected, no disconnect since); hp: be->hotplug_ok; go X:
+ * xenbus_switch_state(X); fatal: xnb_fatal(), then Closing; features:
+ * xnb_write_features(), fatal if it fails.
  *
  * row fe             ours, up           action                  next ours
  *  1  Initialising   Connected          disconnect, go Closing, InitWait
@@ -715,69 +596,28 @@ static bool xnb_frontend_gone(struct xenbus_device *dev)
  *  5  Initialising   other, !up         features, go InitWait   InitWait
  *  6  Initialised    any                -                       same
  *  7  Connected      Connected          -                       Connected
- *  8  Connected      Reconfigured, up   read xdp-headroom,      Connected
- *                                       go Connected if hp      if hp (a)
- *  9  Connected      other, up          go Connected if hp      Connected
- *                                                               if hp (a)
- * 10h Connected      other, !up; held   fatal "N failed         Closing
- *                    (c)                connects in a row",
- *                                       nothing read
- * 10d Connected      other, !up; not    hold the Connected (d), same
- *                    held; delayed (d)  nothing read
- * 10  Connected      other, !up; not    connect (b), then if    Connected
- *                    held nor delayed   up go Connected if hp   if hp (a)
+ *  8  Connected      Reconfigured, up   read xdp-headroom,      Connected (a)
+ *                                       go Connected if hp
+ *  9  Connected      other, up          go Connected if hp      Connected (a)
+ * 10h Connected      other, !up; held   fatal, nothing read     Closing
+ * 10d Connected      other, !up;        hold the Connected for  same
+ *                    delayed            connect_work
+ * 10  Connected      other, !up         connect (or fatal), go  Connected (a)
+ *                                       Connected if hp
  * 11  Reconfiguring  any, !up           -                       same
  * 12  Reconfiguring  any, up            read xdp-headroom,      Reconfigured
  *                                       go Reconfigured
  * 13  Closing        any                disconnect, go Closing  Closing
  * 14  Closed         any; online        disconnect, go Closed   Closed
- * 15  Closed         any; not online    disconnect, go Closed,  removed
- *                                       then row 16
- * 16  Unknown, the   any                unregister the device:  removed
- *     frontend's                        remove() runs
- *     directory gone
- * 17  InitWait, Reconfigured, any value out of range, Unknown with the
- *     frontend's directory there (its "state" deleted, or no number):
- *                    any                fatal "saw state %d at  Closing
- *                                       frontend"
- *  H  "hotplug-status" written, xnb_hotplug_changed() (its watch also
- *     fires once when probe() registers it):
- *     "connected"    any, up            hp, go Connected        Connected
- *     "connected"    any, !up           hp                      same
- *     other, none    any                -                       same
+ * 15  Closed         any; not online    as 14, then as 16       removed
+ * 16  Unknown, gone  any                unregister the device   removed
+ * 17  any other      any                fatal                   Closing
+ *  H  hotplug-status "connected"        hp, go Connected if up  Connected (a)
  *
- * "online" is the backend's "online" key (xenbus_dev_is_online()).
- * (a) otherwise ours stays until row H.
- * (b) xnb_connect(): reads the frontend's keys, maps the rings, binds the
- *     event channels, starts the vif: up.  A failure undoes that (!up)
- *     and is fatal (next Closing), except a failed allocation of a
- *     queue's xenstore path: no message, ours stays.  Either way it
- *     counts as a failed connect for (c); a success clears the count
- *     and counts for (d).
- * (c) held: xnb_connect_wait() (proto.c) says to wait.  After up to
- *     XNB_CONNECT_FREE (8) failed connects in a row the next goes at
- *     once; after more, not before 1 s from the last failure, doubling
- *     with each further one up to 8 s.  A refusal in row 10h is not an
- *     attempt: it neither counts nor prolongs the hold.  Nothing but a
- *     connect that succeeds clears the count: not Closed, which a
- *     hostile frontend would go through each time.  So a frontend
- *     looping on a bad connect costs dom0 one attempt (mappings tried,
- *     the xenbus core's own log line for a grant that does not map)
- *     per 8 s, and an honest one that reconnects properly afterwards
- *     connects at most 8 s after the last failure.
- * (d) delayed: xnb_reconnect_wait() (proto.c) says to wait.  A connect
- *     that succeeds within 60 s (XNB_RECONNECT_WINDOW_MS) of the last
- *     one is a quick reconnect; after XNB_RECONNECT_FREE (2) in a row,
- *     the next may not come before 1 s from the last connect, doubling
- *     with each further one up to 8 s; a connect 60 s or more after the
- *     last starts over.  The Connected is held in connect_work until the
- *     hold ends, which then runs rows 10h, 10d and 10 again; a state of
- *     the frontend's other than Connected before that drops it (the
- *     "drop" at the top of the switch), and so does remove.  A line
- *     (within the budget) as a run starts to be held.  So a frontend
- *     looping on connects that succeed (Initialising, Connected, ...)
- *     costs dom0 one connect and disconnect per 8 s, and an honest
- *     one's reconnect or two (a resume, a netfront reload) goes at once.
+ * gone: the frontend's directory.  held: xnb_connect_wait(), delayed:
+ * xnb_reconnect_wait() (proto.c); only a connect that succeeds clears the
+ * failures, as a looping guest passes through Closed each time.
+ * (a) only with up and hp, else ours stays.
  */
 static void xnb_frontend_changed(struct xenbus_device *dev,
 				 enum xenbus_state fe_state)
@@ -786,15 +626,11 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 	bool gone = false;
 
 	mutex_lock(&be->lock);
-	if (fe_state != XenbusStateConnected)		/* drop (d) */
+	if (fe_state != XenbusStateConnected)		/* drop a 10d hold */
 		xnb_connect_unqueue(be);
 	switch (fe_state) {
 	case XenbusStateInitialising:			/* rows 1-5 */
-		/* A frontend starting over (reset, reload): drop the old
-		 * connection, even one still waiting for the hotplug script,
-		 * and offer a new one (in InitWait the offer made there
-		 * stands).
-		 */
+		/* Starting over: drop even a connection awaiting hotplug. */
 		if (dev->state == XenbusStateConnected || be->want_connected) {
 			/* rows 1, 2, 4 */
 			xnb_disconnect(be);
@@ -811,11 +647,7 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		if (dev->state == XenbusStateConnected)	/* row 7 */
 			break;
 		if (be->want_connected) {		/* rows 8, 9 */
-			/* Row 8, back from Reconfiguring: read the headroom
-			 * again.  netfront enters Reconfiguring before it
-			 * writes the key, so our first read may have come too
-			 * early.
-			 */
+			/* netfront writes the key after Reconfiguring. */
 			if (dev->state == XenbusStateReconfigured)
 				xnb_read_xdp_headroom(be);
 			xnb_maybe_connected(be);
@@ -824,10 +656,6 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		xnb_connect_rows(be);			/* rows 10h, 10d, 10 */
 		break;
 	case XenbusStateReconfiguring:			/* rows 11, 12 */
-		/* netfront changes its XDP program on a live connection:
-		 * take the new headroom and tell it we did.  Outside a
-		 * connection there is nothing to reconfigure.
-		 */
 		if (!be->want_connected)		/* row 11 */
 			break;
 		xnb_read_xdp_headroom(be);		/* row 12 */
@@ -843,10 +671,7 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		gone = !xenbus_dev_is_online(dev);	/* row 15, else 14 */
 		break;
 	case XenbusStateUnknown:			/* rows 16, 17 */
-		/* A guest may delete its own "state" or write no number
-		 * there: with its directory still there that is a state
-		 * it may not write, not the device's removal.
-		 */
+		/* A guest may delete its "state": not a removal by itself. */
 		if (xnb_frontend_gone(dev)) {
 			gone = true;			/* row 16 */
 			break;
@@ -859,9 +684,7 @@ static void xnb_frontend_changed(struct xenbus_device *dev,
 		break;
 	}
 	mutex_unlock(&be->lock);
-	/* The frontend's directory is gone, or it closed while the
-	 * toolstack takes the device offline: remove() runs now.
-	 */
+	/* Unlocked first: remove() runs now and takes the lock. */
 	if (gone)
 		device_unregister(&dev->dev);
 }
@@ -879,9 +702,7 @@ static void xnb_remove(struct xenbus_device *dev)
 {
 	struct xnb_backend *be = dev_get_drvdata(&dev->dev);
 
-	/* The xenbus core stopped the frontend's state reaching us, so
-	 * nothing queues a held connect again once this returns.
-	 */
+	/* No state change reaches us any more: nothing requeues the work. */
 	cancel_delayed_work_sync(&be->connect_work);
 	xnb_unwatch(&be->rate_watch);
 	xnb_unwatch(&be->group_watch);
@@ -915,7 +736,7 @@ static int xnb_probe(struct xenbus_device *dev,
 	be->dev = dev;
 	mutex_init(&be->lock);
 	INIT_DELAYED_WORK(&be->connect_work, xnb_connect_work);
-	/* Our own line says what was left out, naming the device. */
+	/* xnb_guest_msg_ok() prints its own line, naming the device. */
 	ratelimit_state_init(&be->msg_rs, XNB_MSG_INTERVAL, XNB_MSG_BURST);
 	ratelimit_set_flags(&be->msg_rs, RATELIMIT_MSG_ON_RELEASE);
 	dev_set_drvdata(&dev->dev, be);
@@ -1001,8 +822,8 @@ static struct xenbus_driver xnb_driver = {
 /**
  * xnb_xenbus_init() - Register the "vif" backend driver.
  *
- * Context: Process context (module init), after the groups are up.
- * Return: 0 or xenbus_register_backend()'s error.
+ * Context: Module init, after the groups are up.
+ * Return: 0 or a negative errno.
  */
 int xnb_xenbus_init(void)
 {
@@ -1012,9 +833,7 @@ int xnb_xenbus_init(void)
 /**
  * xnb_xenbus_exit() - Unregister the "vif" backend driver.
  *
- * Description: No vif is left: each one held a module reference.
- *
- * Context: Process context (module exit), first of all.
+ * Context: Module exit, first; no vif is left (each holds a reference).
  */
 void xnb_xenbus_exit(void)
 {
