@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The control ring (netif.h): the frontend configures Toeplitz hashing,
- * which steers dom0 -> guest packets and is carried to the guest in an
- * RX extra.  ctrl.c decides what each request does; this file moves the
- * requests, the grant copies and the hash state.
- *
- * One work item serves the ring within a per-vif budget; the channel
- * stays masked until its (late) EOI, so the ring has one reader, and a
- * guest that floods it costs dom0 only its budget.  hash_lock is a
- * seqlock whose writer (the work) keeps BHs off.
+ * The control ring (netif.h): the frontend's Toeplitz hash settings.
+ * One work item serves it within a per-vif budget, and the channel stays
+ * masked until its late EOI: one reader, and a flooding guest costs dom0
+ * only its budget.  hash_lock's writer (the work) keeps BHs off.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
