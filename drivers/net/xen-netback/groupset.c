@@ -263,10 +263,8 @@ out:
 	mutex_unlock(&xnb_assign_mutex);
 }
 
-/* Run under the CPU hotplug lock: no cpus_read_lock() here, and no
- * holder of xnb_assign_mutex may wait for a hotplug.  Offline runs
- * after CPUHP_AP_ACTIVE's teardown and before CPUHP_TEARDOWN_CPU, so
- * the irqs move while @cpu is still online.
+/* Under the CPU hotplug lock: no cpus_read_lock().  Offline runs before
+ * CPUHP_TEARDOWN_CPU, so the irqs move while @cpu is still online.
  */
 static int xnb_cpu_online(unsigned int cpu)
 {
