@@ -25,7 +25,7 @@ static u32 *xnb_cpu_loads;
 static enum cpuhp_state xnb_cpuhp = CPUHP_INVALID;
 /* Set at exit or failed init: groups writes are refused from then on. */
 static bool xnb_groups_gone;
-DEFINE_MUTEX(xnb_assign_mutex);
+DEFINE_MUTEX(xnb_assign_mutex);		/* the set and queue placement */
 unsigned long xnb_groups_gen;
 
 /* Not irq_set_affinity_and_hint(): it returns 0 even when the move fails,
@@ -571,8 +571,8 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 	if (!ts || !rs)
 		return;
 	/* Written plainly by the pass: a racy snapshot is fine here. */
-	tx_rsp = data_race(q->tx.rsp_prod_pvt);
-	rx_rsp = data_race(q->rx.rsp_prod_pvt);
+	tx_rsp = data_race(q->tx.rsp_prod_pvt);	/* racy snapshot */
+	rx_rsp = data_race(q->rx.rsp_prod_pvt);	/* racy snapshot */
 	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",
 		   READ_ONCE(ts->req_prod), READ_ONCE(q->tx.req_cons),
 		   READ_ONCE(ts->req_event), tx_rsp,
@@ -584,7 +584,7 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
 		   READ_ONCE(q->rx_want), skb_queue_len_lockless(&q->rx_skbs),
 		   atomic_read(&q->rx_bytes_queued));
-	owed = data_race(q->rxmod.owed);
+	owed = data_race(q->rxmod.owed);	/* racy snapshot */
 	seq_printf(m, "    rxmod dim %u/%u owed %d timer %d\n",
 		   READ_ONCE(q->rx_dim_usecs), READ_ONCE(q->rx_dim_frames),
 		   owed, hrtimer_is_queued(&q->rx_notify_timer));
