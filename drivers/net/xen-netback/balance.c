@@ -1,35 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live rebalancing by measured load.
- *
- * Every rebalance_ms a work item takes the assign mutex (no attach,
- * detach, pin or regroup meanwhile), and measures over the interval
- * since its last run each group's busy fraction (the time its poll ran,
- * stats.busy_ns, over the wall time) and each queue's load (packets
- * served both ways, q->load).  proto.c's xnb_balance_pick decides, with
- * hysteresis, whether one queue moves from a saturated group to one with
- * idle time; the move is a detach and attach as for a pin.  Queues of a
- * pinned vif, queues moved in the last XNB_BAL_HOLD intervals and queues
- * not measured over a whole interval yet never move.
- *
- * With the balancer off (rebalance_ms=0) the work still runs, every
- * XNB_BUSY_WINDOW_MS, and only measures: each group's busy fraction over
- * a fixed window is what sysfs's busy_pct shows (xnb_balance_busy()),
- * whoever reads it and however often.  Switched on again, its streak
- * starts over and its first interval only measures.  A new group set
- * (groups written at runtime) starts the measurement over: the first
- * run only samples.
- *
- * The work runs only while some group serves a queue: a run that finds
- * none, after a whole measured window without one, is not re-armed (the
- * work is parked; busy_pct keeps that idle window's measure), and the
- * attach of a queue (xnb_balance_queue_added()) arms it again, its
- * window starting then.  Measuring only, it is deferrable work on
- * system_power_efficient_wq: its window may stretch while the CPU
- * sleeps rather than wake it, the share being over the time measured.
- *
- * /sys/kernel/debug/xen-netback/balance shows the last measurement and
- * the last moves.
+ * Live rebalancing: every rebalance_ms, measure each group's busy share
+ * and each queue's load, and move at most one unpinned queue from a
+ * saturated group (xnb_balance_pick).  With rebalance_ms=0 the work only
+ * measures, for sysfs's busy_pct.  It parks while no queue is attached.
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
@@ -50,31 +24,27 @@ struct xnb_bal_entry {
 };
 
 static void xnb_balance_run(struct work_struct *work);
-/* The balancer's; and busy_pct's alone, which need not wake an idle CPU. */
+/* Measuring only need not wake an idle CPU: deferrable. */
 static DECLARE_DELAYED_WORK(xnb_bal_work, xnb_balance_run);
 static DECLARE_DEFERRABLE_WORK(xnb_bal_idle_work, xnb_balance_run);
-/* Whether the work may be (re)armed: between start and stop. */
 static DEFINE_MUTEX(xnb_bal_lock);
 static bool xnb_bal_started;
-/* No group serves a queue: nothing armed until the next attach.  Written
- * under both xnb_assign_mutex and xnb_bal_lock: read under either.
- */
+/* Written under both xnb_assign_mutex and xnb_bal_lock: read under either. */
 static bool xnb_bal_parked;
-/* Set when the balancer is switched on: its streak is stale. */
 static bool xnb_bal_resync;
-static unsigned long xnb_bal_moves;	/* read lockless by debugfs */
+static unsigned long xnb_bal_moves;
 
-/* The last sample, under the assign mutex. */
+/* Under xnb_assign_mutex. */
 static struct {
 	bool valid;
 	bool measured;		/* busy holds a whole interval's measure */
 	bool quiet;		/* no queue at the last run, none attached */
 	unsigned long gen;	/* xnb_groups_gen it was taken for */
-	unsigned int nr;	/* groups in it */
+	unsigned int nr;
 	u64 when_ns;
-	u64 *busy_ns;		/* each group's stats.busy_ns then */
-	u32 *busy;		/* each group's busy permille before */
-	u32 sample;		/* its number, in each queue's bal_sample */
+	u64 *busy_ns;
+	u32 *busy;		/* permille */
+	u32 sample;
 	struct xnb_bal_state st;
 	struct xnb_bal_entry log[XNB_BAL_LOG];
 	unsigned int log_next;
@@ -83,9 +53,8 @@ static struct {
 /**
  * xnb_balance_moves() - How many queues the balancer moved.
  *
- * Context: Any context; lockless (the count is written under
- * xnb_assign_mutex and read with READ_ONCE).
- * Return: the number of moves since the module was loaded.
+ * Context: Any context; lockless.
+ * Return: the number of moves since load.
  */
 unsigned long xnb_balance_moves(void)
 {
@@ -95,16 +64,10 @@ unsigned long xnb_balance_moves(void)
 /**
  * xnb_balance_busy() - A group's busy share over the last window.
  * @group: the group's index in the set in force
- * @permille: set to the group's time in passes over the balancer's last
- *	interval (every rebalance_ms, or XNB_BUSY_WINDOW_MS with the
- *	balancer off), in 1/XNB_BAL_SCALE of it (at most XNB_BAL_SCALE)
+ * @permille: set to the share, in 1/XNB_BAL_SCALE
  *
- * sysfs's busy_pct shows this.  Reading it changes nothing.
- *
- * Context: Process context; the caller holds xnb_assign_mutex, under
- * which the measurement changes.
- * Return: true once the set in force was measured over a whole
- * interval; else false, @permille untouched.
+ * Context: The caller holds xnb_assign_mutex.
+ * Return: false, @permille untouched, until the set was measured once.
  */
 bool xnb_balance_busy(unsigned int group, u32 *permille)
 	__must_hold(&xnb_assign_mutex)
@@ -117,16 +80,12 @@ bool xnb_balance_busy(unsigned int group, u32 *permille)
 	return true;
 }
 
-/* The work's period: the balancer's, or busy_pct's window without it. */
 static unsigned long xnb_bal_period(unsigned int ms)
 {
 	return msecs_to_jiffies(ms ? ms : XNB_BUSY_WINDOW_MS);
 }
 
-/* (Re)arm the work of the mode in force, the other one off.  One of
- * them may be running: it re-arms through here too, so it arms the one
- * of the mode in force then.
- */
+/* Arm the work of the mode in force, the other off. */
 static void xnb_bal_arm(void)
 	__must_hold(&xnb_bal_lock)
 {
@@ -143,7 +102,6 @@ static void xnb_bal_arm(void)
 	}
 }
 
-/* The queues the groups serve, under the mutex that moves them. */
 static unsigned int xnb_bal_queues(void)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -177,7 +135,7 @@ static void xnb_bal_next_sample(void)
 		xnb_bal.sample = 1;
 }
 
-/* Start the measurement over: the baselines of every group and queue. */
+/* Start the measurement over. */
 static void xnb_bal_reset(u64 now)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -191,7 +149,7 @@ static void xnb_bal_reset(u64 now)
 					  GFP_KERNEL);
 		xnb_bal.busy = kcalloc(n, sizeof(*xnb_bal.busy), GFP_KERNEL);
 		if (!xnb_bal.busy_ns || !xnb_bal.busy) {
-			xnb_bal_free();	/* try again next time */
+			xnb_bal_free();
 			return;
 		}
 		xnb_bal.nr = n;
@@ -204,7 +162,6 @@ static void xnb_bal_reset(u64 now)
 		xnb_group_stats_read(g, &c);
 		xnb_bal.busy_ns[i] = c.busy_ns;
 		xnb_bal.busy[i] = 0;
-		/* g->queues changes only under the assign mutex. */
 		list_for_each_entry(q, &g->queues, group_node) {
 			q->bal_load = READ_ONCE(q->load);
 			q->bal_sample = xnb_bal.sample;
@@ -218,11 +175,7 @@ static void xnb_bal_reset(u64 now)
 	xnb_bal.measured = false;
 }
 
-/* The work unparked: the next window starts @now, not when the last
- * run parked it (the groups served nothing since).  The last measure
- * stays busy_pct's until then.  A sample of another set stays as it is:
- * the next run starts over.
- */
+/* Unparked: the window starts @now, not when the work parked. */
 static void xnb_bal_rebase(u64 now)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -256,9 +209,8 @@ static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
 	xnb_bal.log_next = (xnb_bal.log_next + 1) % XNB_BAL_LOG;
 }
 
-/* One interval: measure, and with @pick decide and move at most one
- * queue.  Without, the queues' loads are sampled all the same, so that a
- * balancer switched on has a whole interval to judge at its next run.
+/* Sample even without @pick: a balancer switched on then has a whole
+ * interval to judge.
  */
 static void xnb_bal_interval(u64 now, bool pick)
 	__must_hold(&xnb_assign_mutex)
@@ -310,7 +262,6 @@ static void xnb_bal_interval(u64 now, bool pick)
 				q->bal_hold--;
 		}
 	}
-	/* Out of memory, or not to pick: this interval only samples. */
 	if (bq && qs &&
 	    xnb_balance_pick(xnb_bal.busy, n, bq, k, &xnb_bal.st, &mv)) {
 		q = qs[mv.queue];
@@ -343,9 +294,7 @@ static void xnb_balance_run(struct work_struct *work)
 		WRITE_ONCE(xnb_bal_resync, false);
 		xnb_bal_reset(now);
 	} else {
-		/* Switched on again: the streak starts over, and the interval
-		 * that ends now, partly with the balancer off, moves nothing.
-		 */
+		/* Switched on: this interval was partly off, so it moves nothing. */
 		resync = READ_ONCE(xnb_bal_resync);
 		if (resync) {
 			WRITE_ONCE(xnb_bal_resync, false);
@@ -353,19 +302,14 @@ static void xnb_balance_run(struct work_struct *work)
 		}
 		xnb_bal_interval(now, READ_ONCE(xnb_rebalance_ms) && !resync);
 	}
-	/* Parked after a whole measured window without a queue, so that
-	 * busy_pct keeps an idle group's measure, not a busy one's.
-	 */
+	/* Park only after a whole idle window, so busy_pct shows idle. */
 	if (xnb_groups) {
 		bool idle = !xnb_bal_queues();
 
 		park = idle && xnb_bal.quiet && xnb_bal.measured;
 		xnb_bal.quiet = idle;
 	}
-	/* Under the assign mutex still: no attach between the count and
-	 * the parking, whose xnb_balance_queue_added() would find the work
-	 * neither parked nor to be re-armed.
-	 */
+	/* Still under xnb_assign_mutex: no attach between count and park. */
 	mutex_lock(&xnb_bal_lock);
 	if (park)
 		xnb_bal_parked = true;
@@ -376,13 +320,9 @@ static void xnb_balance_run(struct work_struct *work)
 }
 
 /**
- * xnb_balance_queue_added() - Tell the balancer a group serves a queue.
+ * xnb_balance_queue_added() - Unpark the balancer after an attach.
  *
- * Description: Arms the work again when it was parked (no group served
- * a queue), its window starting now.
- *
- * Context: Process context; the caller holds xnb_assign_mutex and has
- * just attached a queue.  Takes xnb_bal_lock.
+ * Context: The caller holds xnb_assign_mutex.  Takes xnb_bal_lock.
  */
 void xnb_balance_queue_added(void)
 	__must_hold(&xnb_assign_mutex)
@@ -400,23 +340,15 @@ void xnb_balance_queue_added(void)
 }
 
 /**
- * xnb_balance_set_interval() - Set the balancer's period (rebalance_ms).
- * @ms: 0 to stop the balancer, else its period in milliseconds, already
- *	range-checked
+ * xnb_balance_set_interval() - Set rebalance_ms.
+ * @ms: the period in milliseconds, range-checked; 0 only measures
  *
- * Also called before load, from the module's options.  Anything but 0
- * runs the balancer from now on with that period; switching it on again
- * starts its streak over.  0 leaves the work measuring busy_pct every
- * XNB_BUSY_WINDOW_MS.  The same value again changes nothing.  A parked
- * work (no queue) stays parked: the next attach arms it in the new mode.
- *
- * Context: Process context (a module parameter written, at load or
- * through sysfs).  Takes xnb_bal_lock.
+ * Context: Process context.  Takes xnb_bal_lock.
  */
 void xnb_balance_set_interval(unsigned int ms)
 {
 	mutex_lock(&xnb_bal_lock);
-	/* The same value again: re-arming would only push the run back. */
+	/* Re-arming would only push the run back. */
 	if (ms == READ_ONCE(xnb_rebalance_ms)) {
 		mutex_unlock(&xnb_bal_lock);
 		return;
@@ -424,7 +356,6 @@ void xnb_balance_set_interval(unsigned int ms)
 	if (!READ_ONCE(xnb_rebalance_ms))
 		WRITE_ONCE(xnb_bal_resync, true);
 	WRITE_ONCE(xnb_rebalance_ms, ms);
-	/* The window under way ends later: measured as long as it lasts. */
 	if (xnb_bal_started && !xnb_bal_parked)
 		xnb_bal_arm();
 	mutex_unlock(&xnb_bal_lock);
@@ -432,8 +363,6 @@ void xnb_balance_set_interval(unsigned int ms)
 
 /**
  * xnb_balance_start() - Let the balancer run, once the groups are up.
- *
- * Context: Process context (module init).  Takes xnb_bal_lock.
  */
 void xnb_balance_start(void)
 {
@@ -447,18 +376,15 @@ void xnb_balance_start(void)
 /**
  * xnb_balance_stop() - Stop the balancer, before the groups go.
  *
- * Description: No run is under way or armed on return, and the last
- * sample is freed.
- *
- * Context: Process context (module exit, or a failed init), sleeps:
- * waits for a run under way.  Takes xnb_bal_lock, then xnb_assign_mutex.
+ * Context: Process context, sleeps.  Takes xnb_bal_lock, then
+ * xnb_assign_mutex.
  */
 void xnb_balance_stop(void)
 {
 	mutex_lock(&xnb_bal_lock);
 	xnb_bal_started = false;
 	mutex_unlock(&xnb_bal_lock);
-	/* Neither re-arms now, nor arms the other. */
+	/* With xnb_bal_started clear, neither work re-arms either. */
 	cancel_delayed_work_sync(&xnb_bal_work);
 	cancel_delayed_work_sync(&xnb_bal_idle_work);
 
@@ -476,7 +402,6 @@ static int xnb_balance_show(struct seq_file *m, void *v)
 		   READ_ONCE(xnb_rebalance_ms), xnb_bal_moves,
 		   xnb_bal.st.streak, xnb_bal.st.from, xnb_bal.st.to,
 		   XNB_BAL_HIGH, XNB_BAL_GAP, XNB_BAL_HOLD);
-	/* Shown only when measured for the groups in force. */
 	if (xnb_bal.valid && xnb_groups && xnb_bal.gen == xnb_groups_gen)
 		for (i = 0; i < xnb_bal.nr; i++)
 			seq_printf(m, "group %u: busy %u/1000\n", i,
@@ -502,8 +427,6 @@ DEFINE_SHOW_ATTRIBUTE(xnb_balance);
 /**
  * xnb_balance_debugfs() - Create the debugfs file "balance".
  * @dir: the driver's debugfs directory
- *
- * Context: Process context (module init).
  */
 void xnb_balance_debugfs(struct dentry *dir)
 {

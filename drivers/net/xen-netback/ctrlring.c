@@ -1,61 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The control ring (netif.h, "Control ring"): the frontend configures
- * Toeplitz hashing, ndo_select_queue steers dom0 -> guest packets by it
- * and guest RX carries the hash in an extra (rx.c).  What each request
- * does and answers is the pure logic of ctrl.c; this file moves the
- * requests, the grant copies and the hash state.
- *
- * Who runs what:
- *   module init, exit    xnb_ctrl_wq_init, xnb_ctrl_wq_exit: the
- *                        driver's own workqueue for ctrl_work, made
- *                        before xenbus can probe a vif, destroyed after
- *                        the last vif went
- *   xenbus watch thread  xnb_ctrl_connect (after the data queues are
- *                        allocated: requests need their count) and
- *                        xnb_ctrl_disconnect (before they go)
- *   event channel irq    xnb_ctrl_interrupt: queues ctrl_work only
- *   ctrl_work (process)  xnb_ctrl_work: serves the ring within the
- *                        vif's budget, grant-copies keys and mappings
- *                        from the guest, sends the (late) EOI.  A work
- *                        item never runs twice at once, and the channel
- *                        stays masked until its EOI, so the ring has one
- *                        reader.
- *   timer (softirq)      the back-off's (interface.c): sends an EOI the
- *                        work held back; ctrl_work's own (delayed
- *                        work), which queues it once the budget has
- *                        tokens again
- *   any (BH off or not)  xnb_select_queue and xnb_start_xmit read the
- *                        hash state (xnb_hash_skb) under hash_lock, a
- *                        seqlock whose writer (ctrl_work) keeps BHs off:
- *                        a reader in softirq on the writer's CPU would
- *                        spin otherwise.  Readers with IRQs off (netpoll:
- *                        netconsole) do not hash: see xnb_hash_skb.
- *
- * Events that bring no request are held back as a data channel's are:
- * the work passes its EOI to the same back-off (xnb_lateeoi()), so a
- * guest storming the channel costs dom0 about an interrupt a second.
- * A dead ring (ctrl_dead: overflowed, served no more) is never EOI'd
- * again: its channel stays masked until the unbind, and a storm on it
- * costs nothing.
- *
- * Requests are served within a budget per vif (xnb_ctrl.h: a ring's
- * worth at once, ctrl_rate a second after that, read at each run), which
- * also bounds one run of the work; with ctrl_rate=0 (no budget) a run
- * serves a ring's worth at most and queues the next at once.  A ring
- * left with requests and no tokens is served again, with the EOI still
- * owed, when a batch of tokens is back: the channel stays masked until
- * then, so a guest that keeps the ring full costs dom0 its budget's
- * requests and a few runs a second.
- *
- * Teardown (xnb_ctrl_disconnect): the irq is disabled, the work
- * cancelled (its timer too: it may queue itself, the cancel wins) and
- * the back-off's timer stopped (both EOI through the irq), the irq
- * unbound, then the ring unmapped: nothing reaches the ring after the
- * unbind.  An irq left masked unbinds like any other.
- *
- * Guest indices are hostile: a req_prod more than a ring ahead of our
- * responses refuses the connect, or later disables the vif.
+ * The control ring (netif.h): the frontend's Toeplitz hash settings.
+ * One work item serves it within a per-vif budget, and the channel stays
+ * masked until its late EOI: one reader, and a flooding guest costs dom0
+ * only its budget.  hash_lock's writer (the work) keeps BHs off.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -70,9 +18,7 @@
 
 #define XNB_CTRL_RING_SIZE	__CONST_RING_SIZE(xen_netif_ctrl, XEN_PAGE_SIZE)
 
-/* Unbound: the work need not share the CPU of the group that took the
- * event, whose NAPI context carries the data path.
- */
+/* Unbound: off the CPU whose NAPI carries the data path. */
 static struct workqueue_struct *xnb_ctrl_wq;
 
 static bool xnb_ctrl_copy(struct xnb_vif *vif, grant_ref_t gref, u32 len)
@@ -88,7 +34,7 @@ static bool xnb_ctrl_copy(struct xnb_vif *vif, grant_ref_t gref, u32 len)
 		.flags = GNTCOPY_source_gref,
 	};
 
-	/* ctrl.c never asks for more than a page: the buffer is one. */
+	/* The buffer is one page; ctrl.c bounds the guest's length to it. */
 	if (WARN_ON_ONCE(len > XEN_PAGE_SIZE))
 		return false;
 	gnttab_batch_copy(&op, 1);
@@ -133,20 +79,15 @@ static void xnb_ctrl_work(struct work_struct *work)
 	RING_IDX prod;
 	int more;
 
-	/* Bounded by the budget, or without one (ctrl_rate=0) by a ring's
-	 * worth a run: each round serves a request at least.
-	 */
+	/* Bounded by the budget, or by a ring's worth with ctrl_rate=0. */
 	for (;;) {
-		/* Not vif->disabled: set by the last connection until
-		 * xnb_vif_start, after a frontend may have sent requests.
-		 */
+		/* Not vif->disabled: still set from the last connection. */
 		if (vif->ctrl_dead)
 			break;
 		prod = READ_ONCE(ring->sring->req_prod);
-		/* Each request is answered at once: rsp_prod_pvt == req_cons. */
+		/* A guest req_prod more than a ring ahead disables the vif. */
 		if (!xnb_ring_sane(prod, ring->rsp_prod_pvt,
 				   XNB_CTRL_RING_SIZE)) {
-			/* xnb_vif_start() peeks at it (READ_ONCE). */
 			WRITE_ONCE(vif->ctrl_dead, true);
 			xnb_vif_fatal(vif,
 				      "control producer index beyond ring size");
@@ -178,16 +119,10 @@ static void xnb_ctrl_work(struct work_struct *work)
 		if (!more)
 			break;
 	}
-	/* Dead: no EOI, ever.  The channel stays masked, so the guest's
-	 * events stop here; the unbind at disconnect closes it.
-	 */
+	/* Dead: never EOI'd again, so the guest's events stay masked. */
 	if (vif->ctrl_dead)
 		return;
-	/* Requests left, no tokens: the EOI is owed to the run the tokens
-	 * bring (the guest passed req_event already and may not notify
-	 * again), and the channel stays masked until then.  Without a
-	 * budget the next run follows at once.
-	 */
+	/* Out of tokens: the run they bring owes the EOI; masked until then. */
 	if (spent) {
 		if (rate)
 			wait = xnb_ctrl_budget_wait(&vif->ctrl_budget, now,
@@ -201,9 +136,6 @@ static void xnb_ctrl_work(struct work_struct *work)
 				   rate ? nsecs_to_jiffies(wait) + 1 : 0);
 		return;
 	}
-	/* Our consumer index is the progress: a run of spurious events
-	 * ends once requests are consumed (served).
-	 */
 	xnb_lateeoi(&vif->ctrl_backoff, READ_ONCE(vif->ctrl_irq),
 		    ring->req_cons, spurious);
 }
@@ -212,11 +144,7 @@ static irqreturn_t xnb_ctrl_interrupt(int irq, void *dev_id)
 {
 	struct xnb_vif *vif = dev_id;
 
-	/* Xen raises an event on binding: this may run before the bind
-	 * returned the irq to xnb_ctrl_connect.  The work EOIs this one;
-	 * while it waits for tokens the channel is masked (and were it
-	 * queued already, that run would EOI).
-	 */
+	/* The bind raises an event: this may run before the bind returns. */
 	WRITE_ONCE(vif->ctrl_irq, irq);
 	queue_delayed_work(xnb_ctrl_wq, &vif->ctrl_work, 0);
 	return IRQ_HANDLED;
@@ -225,24 +153,16 @@ static irqreturn_t xnb_ctrl_interrupt(int irq, void *dev_id)
 /**
  * xnb_ctrl_wq_init() - Make the control rings' workqueue.
  *
- * Context: Module init, before the xenbus driver is registered.
  * Return: 0, or -ENOMEM.
  */
 int xnb_ctrl_wq_init(void)
 {
-	/* WQ_SYSFS: the admin may confine its CPUs (cpumask). */
 	xnb_ctrl_wq = alloc_workqueue("xnb_ctrl", WQ_UNBOUND | WQ_SYSFS, 0);
 	return xnb_ctrl_wq ? 0 : -ENOMEM;
 }
 
 /**
- * xnb_ctrl_wq_exit() - Destroy the control rings' workqueue.
- *
- * Description: Every vif is gone, and each disconnect cancelled its
- * work: nothing is queued, nothing can queue.
- *
- * Context: Module exit (or a failed init), after the xenbus driver is
- * unregistered.
+ * xnb_ctrl_wq_exit() - Destroy the workqueue, once every vif is gone.
  */
 void xnb_ctrl_wq_exit(void)
 {
@@ -253,14 +173,11 @@ void xnb_ctrl_wq_exit(void)
 /**
  * xnb_ctrl_init() - Set up a vif's control ring state, no ring yet.
  * @vif: the vif, just created
- *
- * Context: Process context (probe).
  */
 void xnb_ctrl_init(struct xnb_vif *vif)
 {
 	seqlock_init(&vif->hash_lock);
 	xnb_hash_init(&vif->hash);
-	/* "A ring's worth at once" (xnb_ctrl.h). */
 	BUILD_BUG_ON(XNB_CTRL_BUDGET_BURST != XNB_CTRL_RING_SIZE);
 	INIT_DELAYED_WORK(&vif->ctrl_work, xnb_ctrl_work);
 	xnb_ctrl_budget_init(&vif->ctrl_budget);
@@ -275,14 +192,8 @@ void xnb_ctrl_init(struct xnb_vif *vif)
  * @ref: the grant of the control ring
  * @evtchn: the guest's control event channel
  *
- * A new connection starts without hashing.  On failure nothing stays
- * mapped or bound.
- *
- * Context: Process context (the xenbus thread, under the backend lock),
- * sleeps.  Takes hash_lock (BH off).
- * Return: 0; -ENOMEM; -EINVAL when the ring indices describe no
- * possible ring; or the error of mapping the ring or binding the
- * channel.
+ * Context: Process context, under the backend lock; sleeps.
+ * Return: 0, or an errno with nothing left mapped or bound.
  */
 int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 		     unsigned int evtchn)
@@ -292,7 +203,6 @@ int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 	int err;
 
 	xnb_backend_assert_held(vif);
-	/* A new connection starts without hashing. */
 	write_seqlock_bh(&vif->hash_lock);
 	xnb_hash_init(&vif->hash);
 	write_sequnlock_bh(&vif->hash_lock);
@@ -307,7 +217,7 @@ int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 	BACK_RING_ATTACH(&vif->ctrl, sring, READ_ONCE(sring->rsp_prod),
 			 XEN_PAGE_SIZE);
 	vif->ctrl_pushed = vif->ctrl.rsp_prod_pvt;
-	/* Indices that describe no possible ring: refuse to connect. */
+	/* Guest indices that describe no possible ring: refuse. */
 	if (!xnb_ring_sane(READ_ONCE(sring->req_prod), vif->ctrl.rsp_prod_pvt,
 			   XNB_CTRL_RING_SIZE)) {
 		err = -EINVAL;
@@ -319,7 +229,7 @@ int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 							    vif->ctrl_name, vif);
 	if (err < 0)
 		goto fail;
-	/* The handler may have stored it already, the work read it. */
+	/* The handler may have stored it already, and the work reads it. */
 	WRITE_ONCE(vif->ctrl_irq, err);
 	return 0;
 
@@ -332,14 +242,7 @@ fail:
  * xnb_ctrl_disconnect() - Take the control ring down, if any.
  * @vif: the vif
  *
- * The irq is disabled, the work cancelled (waiting for tokens or not)
- * and the back-off's timer stopped (both EOI through the irq), the irq
- * unbound, then the ring unmapped: nothing reaches the ring after the
- * unbind.  A dead ring's irq, never EOI'd again, is unbound masked.
- * Hashing is off on return.
- *
- * Context: Process context (the xenbus thread, under the backend lock),
- * sleeps: waits for the work.  Takes hash_lock (BH off).
+ * Context: Process context, under the backend lock; sleeps.
  */
 void xnb_ctrl_disconnect(struct xnb_vif *vif)
 {
@@ -348,11 +251,8 @@ void xnb_ctrl_disconnect(struct xnb_vif *vif)
 
 	xnb_backend_assert_held(vif);
 	if (irq) {
-		/* No new work: a handler that took an event has queued
-		 * it by now, and the cancel takes it off, queued or
-		 * waiting for tokens, and waits for a running one, whose
-		 * queueing of itself the cancel defeats.  Only then the
-		 * back-off's timer stops for good.
+		/* No new work; the work and the back-off timer EOI through
+		 * the irq, so both stop before the unbind, the work first.
 		 */
 		disable_irq(irq);
 		cancel_delayed_work_sync(&vif->ctrl_work);
@@ -368,13 +268,10 @@ void xnb_ctrl_disconnect(struct xnb_vif *vif)
 	vif->ctrl.sring = NULL;
 	free_page((unsigned long)vif->ctrl_buf);
 	vif->ctrl_buf = NULL;
-	vif->ctrl_dead = false;	/* the next connection starts afresh */
+	vif->ctrl_dead = false;
 }
 
-/* The XEN_NETIF_CTRL_HASH_TYPE_* bit @flags select for a packet of
- * @keys, the most specific first; 0 when none applies.  The TCP types
- * need the ports: not for a fragment.
- */
+/* The TCP types need the ports: not for a fragment. */
 static u32 xnb_hash_type(u32 flags, const struct flow_keys *keys)
 {
 	bool tcp = keys->basic.ip_proto == IPPROTO_TCP &&
@@ -418,27 +315,14 @@ static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
 /**
  * xnb_hash_skb() - Hash a dom0 -> guest packet as the frontend asked.
  * @vif: the vif
- * @skb: the packet
+ * @skb: the packet; its hash is set, or cleared when no type applies
  *
- * With Toeplitz hashing on: the hash of @skb per the frontend's flags,
- * kept on the skb as a software hash (none when no flag applies: the
- * stack's own must not reach the guest as ours), and the queue the
- * frontend's mapping gives it.
- *
- * With IRQs off (netpoll, for netconsole: printk from any context) no
- * hashing: @skb is left alone and the core picks the queue.
- *
- * Context: ndo_select_queue or the transmit path (BH off), any CPU; or
- * netpoll, IRQs off.  A hash_lock reader: retries while the control
- * ring's work changes the configuration, never with IRQs off.
+ * Context: Any context; a hash_lock reader.
  * Return: the queue for @skb, or -1 when hashing is off or IRQs are.
  */
 int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 {
-	/* Not beyond what the core has: a frontend may enable hashing
-	 * before xnb_vif_start sets the real queue count (under rtnl only,
-	 * hence READ_ONCE here).
-	 */
+	/* Hashing may be on before xnb_vif_start sets the real count. */
 	unsigned int n = min(READ_ONCE(vif->num_queues),
 			     READ_ONCE(vif->dev->real_num_tx_queues));
 	struct flow_keys keys;
@@ -449,17 +333,8 @@ int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 	if (!n || READ_ONCE(vif->hash.alg) !=
 		  XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
 		return -1;
-	/* IRQs off: netpoll, sending a console line (netconsole) for a
-	 * printk from any context.  It may have cut into the writer on
-	 * this CPU (a printk from a hard irq, or from within the write
-	 * section itself), or flush a panic after the writer's CPU was
-	 * stopped mid-section: the seqlock would spin forever.  So no
-	 * hashing with IRQs off, whatever the writer does; such packets
-	 * go where the core sends them, with no hash for the guest.  A
-	 * reader with IRQs on cannot be nested in a writer (BHs and
-	 * preemption are off there), so it only waits for one on another
-	 * CPU.  Writers with IRQs off would leave a printk inside the
-	 * section, and a writer stopped by an NMI.
+	/* Netpoll (netconsole) may have interrupted the writer on this
+	 * CPU, or run after its CPU stopped: the seqlock would spin forever.
 	 */
 	if (irqs_disabled())
 		return -1;
@@ -469,7 +344,6 @@ int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 			q = U32_MAX;
 			continue;
 		}
-		/* Once: flags rarely change, the packet never does. */
 		if (!dissected) {
 			if (!skb_flow_dissect_flow_keys(skb, &keys, 0))
 				memset(&keys, 0, sizeof(keys));
@@ -492,15 +366,11 @@ int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 }
 
 /**
- * xnb_select_queue() - Pick a packet's queue (ndo_select_queue).
+ * xnb_select_queue() - ndo_select_queue: by the frontend's hash, if set.
  * @dev: the vif's netdev
  * @skb: the packet
  * @sb_dev: the subordinate device, for netdev_pick_tx()
  *
- * By the frontend's Toeplitz configuration when it set one, else as the
- * core would.
- *
- * Context: The transmit path (BH off).  A hash_lock reader.
  * Return: the queue index.
  */
 u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
@@ -518,12 +388,7 @@ u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
  * @vif: the vif
  * @skb: the packet
  *
- * Asked once per packet, when its slots are counted.
- *
- * Context: The group's poll (BH off); lockless (READ_ONCE of the
- * algorithm).
- * Return: true when the frontend enabled Toeplitz hashing and @skb has
- * the hash xnb_hash_skb() set.
+ * Return: true when Toeplitz hashing is on and @skb has our hash.
  */
 bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb)
 {
@@ -532,14 +397,9 @@ bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb)
 }
 
 /**
- * xnb_rx_hash_fill() - Write a packet's hash extra.
+ * xnb_rx_hash_fill() - Write a packet's hash extra (netif.h's layout).
  * @skb: the packet, hashed by xnb_hash_skb()
  * @ex: the extra to fill
- *
- * The type octet is the number of the _XEN_NETIF_CTRL_HASH_TYPE
- * constant, the value least significant octet first (netif.h).
- *
- * Context: The group's poll (BH off); no lock.
  */
 void xnb_rx_hash_fill(const struct sk_buff *skb,
 		      struct xen_netif_extra_info *ex)

@@ -1,24 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Worker group sets: which groups exist, which queue each serves, and
- * on which CPU each runs.
- *
- * The set is made at module init (one group per online CPU unless the
- * groups parameter says otherwise), replaced live by a groups write
- * (xnb_groups_set_count) and taken down at exit.  One group's NAPI
- * contexts and its passes are group.c's.
- *
- * A new queue joins the group serving the fewest queues (xnb_pick_group),
- * unless its vif is pinned with the "worker-group" key.  Afterwards the
- * balancer (balance.c) moves unpinned queues by measured load, with
- * xnb_group_move_locked.
- *
- * Each group runs on its home CPU while that CPU is online; CPU hotplug
- * callbacks move groups, their threads and their queues' irqs, off a
- * CPU going offline and back home when it returns (xnb_cpu_place).
- *
- * /sys/kernel/debug/xen-netback/groups shows every group's counters and
- * queues.
+ * The worker group set: which groups exist, which queues each serves,
+ * which CPU each runs on.  Made at init, replaced live by a groups
+ * write, followed across CPU hotplug.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -34,30 +18,18 @@
 #include "trace.h"
 
 struct xnb_group *xnb_groups;
-static u32 *xnb_loads;			/* scratch for the choice */
-/* Scratch for xnb_cpu_place(): the set's slots (one per group, made
- * with the set) and a count per CPU number (nr_cpu_ids, module-long).
- * Under xnb_assign_mutex.
- */
+/* Scratch for placement choices, under xnb_assign_mutex. */
+static u32 *xnb_loads;
 static struct xnb_cpu_slot *xnb_slots;
 static u32 *xnb_cpu_loads;
-/* Our dynamic CPU hotplug state; CPUHP_INVALID when there is none. */
 static enum cpuhp_state xnb_cpuhp = CPUHP_INVALID;
-/* The set was taken down (exit, or a failed init): groups writes are
- * refused from then on.  Under xnb_assign_mutex.
- */
+/* Set at exit or failed init: groups writes are refused from then on. */
 static bool xnb_groups_gone;
-DEFINE_MUTEX(xnb_assign_mutex);		/* serialises attach choices */
-unsigned long xnb_groups_gen;		/* a new set: the balancer resets */
+DEFINE_MUTEX(xnb_assign_mutex);		/* the set and queue placement */
+unsigned long xnb_groups_gen;
 
-/* One of @q's irqs to @cpu, with the affinity hint saying so (shown in
- * /proc/irq/<n>/affinity_hint, for tools that read it).  Only at attach
- * and on moves: user space (an admin, irqbalance) may place the irq
- * elsewhere later, and that stands until the next.  Best effort: the
- * channel still works, only further away, if Xen refuses; then the irq
- * has no hint rather than one naming a CPU it is not on.  Not
- * irq_set_affinity_and_hint(): it sets the hint first and returns 0
- * whether the move worked or not (6.1 to 6.12).
+/* Not irq_set_affinity_and_hint(): it returns 0 even when the move fails,
+ * and a hint must not name a CPU the irq is not on.
  */
 static void xnb_irq_follow(struct xnb_queue *q, unsigned int irq, int cpu)
 {
@@ -71,10 +43,7 @@ static void xnb_irq_follow(struct xnb_queue *q, unsigned int irq, int cpu)
 				    q->name, irq, cpu, err);
 }
 
-/* The queue's event channels interrupt its group's CPU (the one it runs
- * on now: see xnb_group_set_cpu), so softirq NAPI is raised there and a
- * threaded NAPI wake-up stays local.
- */
+/* Softirq NAPI runs where the event lands: keep it on the group's CPU. */
 static void xnb_queue_irqs_follow(struct xnb_queue *q, struct xnb_group *g)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -85,9 +54,7 @@ static void xnb_queue_irqs_follow(struct xnb_queue *q, struct xnb_group *g)
 		xnb_irq_follow(q, q->rx_irq, g->cpu);
 }
 
-/* A queue in no group has no affinity hint: the unbind (free_irq())
- * wants none left, and the next attach sets its own.
- */
+/* free_irq() at unbind wants no affinity hint left. */
 static void xnb_queue_irqs_unhint(struct xnb_queue *q)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -112,10 +79,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 			xnb_loads[i] = READ_ONCE(xnb_groups[i].nr_queues);
 		g = &xnb_groups[xnb_pick_group(xnb_loads, xnb_nr_groups)];
 	}
-	/* Its first queue makes the group ready (contexts, thread, batch).
-	 * Out of memory for that, the set's first group, always ready,
-	 * serves the queue instead: an attach never fails.
-	 */
+	/* Group 0 is always ready: an attach never fails. */
 	if (xnb_group_prepare(g)) {
 		net_warn_ratelimited("%s: no memory for group %u: served by group 0%s\n",
 				     q->name, g->index,
@@ -125,7 +89,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	spin_lock_irq(&g->lock);
 	list_add_tail(&q->group_node, &g->queues);
 	g->nr_queues++;
-	q->share_slots = 0;	/* no turn in g's pass yet */
+	q->share_slots = 0;
 	q->turn_left = (struct xnb_pass_ways){};
 	q->turn_debt = (struct xnb_pass_ways){};
 	/* Publishes g to xnb_group_kick()'s lockless read. */
@@ -138,18 +102,9 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 /**
  * xnb_group_attach() - Give a queue to a group.
  * @q: the queue, in no group and connected
- * @pinned: the group to join, or any value out of range (-1) for the
- *	group the policy picks (the one serving the fewest queues)
+ * @pinned: the group to join, or out of range (-1) for the least loaded
  *
- * Points the queue's irqs at the group's CPU, then kicks it: work may
- * have arrived while it had no group.  The group's first queue makes it
- * ready first (xnb_group_prepare); should that fail for want of memory,
- * group 0 takes the queue, pinned or not.
- *
- * Context: Process context (the xenbus thread, under the backend lock),
- * may sleep (a group's first queue allocates).  Takes xnb_assign_mutex,
- * then, for a group's first queue, its sync_mutex, then its lock; then
- * xnb_bal_lock, when the balancer's work was parked.
+ * Context: Process context, may sleep.  Takes xnb_assign_mutex.
  */
 void xnb_group_attach(struct xnb_queue *q, int pinned)
 {
@@ -189,16 +144,12 @@ static void xnb_group_detach_locked(struct xnb_queue *q)
 }
 
 /**
- * xnb_group_detach() - Take a queue off its group.
- * @q: the queue; nothing happens if it is in no group
+ * xnb_group_detach() - Take a queue off its group, if any.
+ * @q: the queue
  *
- * On return the group's worker no longer touches it and none of its
- * copy ops are in flight.  Under the assign mutex, so a runtime regroup
- * never meets a queue half gone.
+ * On return the group's poll no longer touches @q.
  *
- * Context: Process context (the xenbus thread, under the backend lock).
- * Sleeps: waits for the group's poll to end.  Takes xnb_assign_mutex,
- * the group's lock, then its sync_mutex.
+ * Context: Process context, sleeps.  Takes xnb_assign_mutex.
  */
 void xnb_group_detach(struct xnb_queue *q)
 {
@@ -209,20 +160,13 @@ void xnb_group_detach(struct xnb_queue *q)
 
 /**
  * xnb_group_move_locked() - Move a queue to another group, live.
- * @q: the queue, attached
+ * @q: the queue
  * @to: the index of the group to move it to
  *
- * The balancer's move (balance.c), with the short pause of a pin.
- * Nothing happens if @q is in no group, @to is out of range, @q is
- * there already, or @to serves no queue yet and cannot get ready for
- * want of memory (xnb_group_prepare).  The caller holds the assign
- * mutex, so @q is still attached (a queue is released only after its
- * detach) and its old group stays until the move is done.
+ * Nothing happens if @q is in no group or already in @to, or @to is
+ * out of range or cannot get ready.
  *
- * Context: Process context, may sleep (waits for the old group's poll).
- * The caller holds xnb_assign_mutex; takes both groups' locks, the old
- * group's sync_mutex and, when @q is the new group's first queue, the
- * new group's.
+ * Context: Process context, may sleep.  Caller holds xnb_assign_mutex.
  */
 void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	__must_hold(&xnb_assign_mutex)
@@ -234,7 +178,6 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 					 lockdep_is_held(&xnb_assign_mutex));
 	if (!from || to >= xnb_nr_groups || from == &xnb_groups[to])
 		return;
-	/* Not to a group that cannot get ready: the queue stays. */
 	if (xnb_group_prepare(&xnb_groups[to]))
 		return;
 	xnb_group_detach_locked(q);
@@ -245,9 +188,7 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	xnb_group_kick_task(q);
 }
 
-/* Start groups[0..n): all of them, or on failure none (those started
- * are stopped again).  Under the assign mutex.
- */
+/* All or none. */
 static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -266,10 +207,6 @@ static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 	return 0;
 }
 
-/* Move @g to run on @cpu: its NAPI thread (worker=kthread) and every
- * queue's irqs, which the softirq contexts follow (NAPI runs in the
- * NET_RX of the CPU that took the event).
- */
 static void xnb_group_set_cpu(struct xnb_group *g, unsigned int cpu)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -278,36 +215,27 @@ static void xnb_group_set_cpu(struct xnb_group *g, unsigned int cpu)
 
 	lockdep_assert_held(&xnb_assign_mutex);
 	g->cpu = cpu;
-	/* kthread_bind() is for a thread not yet running: this one may be
-	 * polling, and set_cpus_allowed_ptr() migrates it.
-	 */
+	/* Not kthread_bind(): the thread may be running. */
 	if (g->napi.thread) {
 		err = set_cpus_allowed_ptr(g->napi.thread, cpumask_of(cpu));
 		if (err)
 			pr_warn("group %u: thread not moved to cpu %u (%d)\n",
 				g->index, cpu, err);
 	}
-	/* The assign mutex keeps the list as it is. */
 	list_for_each_entry(q, &g->queues, group_node)
 		xnb_queue_irqs_follow(q, g);
 	pr_debug("group %u: now on cpu %u (home %d)\n", g->index, cpu,
 		 g->home_cpu);
 }
 
-/* Place the groups of the set in force for the CPUs that will be online
- * once the hotplug of @cpu is done (@going: on its way out, else just
- * come), by xnb_cpu_place(): each at home when its home is online, else
- * where it runs, else on the CPU with the fewest groups.  One line in
- * the log per hotplug that moved a group (each group's move is a
- * pr_debug).
- */
+/* Place the groups for the CPUs online once @hp_cpu's hotplug is done. */
 static void xnb_groups_follow_cpus(unsigned int hp_cpu, bool going)
 {
 	unsigned int i, cpu, moved = 0;
 
 	mutex_lock(&xnb_assign_mutex);
 	if (!xnb_groups)
-		goto out;	/* before init, or exit took the set down */
+		goto out;
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		xnb_cpu_loads[cpu] = cpu_online(cpu) &&
 				     !(going && cpu == hp_cpu) ?
@@ -335,29 +263,8 @@ out:
 	mutex_unlock(&xnb_assign_mutex);
 }
 
-/* CPU hotplug, state "net/xen-netback:online" (CPUHP_AP_ONLINE_DYN).
- * Both callbacks run in the hotplug thread of @cpu while the hotplug
- * holds the CPU hotplug lock: they may sleep, and must not take
- * cpus_read_lock() (which lockdep_assert_cpus_held() would check, were
- * it exported to modules).  They take xnb_assign_mutex, so nobody holds
- * that mutex and waits for a hotplug (common.h's lock order).
- *
- * Online: @cpu is online but not yet active; a kernel thread may run
- * there already.  The groups at home on @cpu come back.
- *
- * Offline: @cpu is still online but no longer active: the teardown of
- * CPUHP_AP_ACTIVE (sched_cpu_deactivate()) ran before ours, and from
- * then on the scheduler keeps kernel threads that are not per-CPU off
- * @cpu.  A group's NAPI thread woken, or scheduled, there meanwhile
- * (this callback may also wait for the assign mutex) is moved by
- * select_fallback_rq(), which widens its affinity to any CPU it may
- * use, silently for a kernel thread; the callback then binds it to the
- * group's new CPU.  The irqs stay on @cpu until CPUHP_TEARDOWN_CPU
- * moves what is left on it, after this callback, which moves them
- * first.  So the groups on @cpu go to the online CPUs with the fewest
- * groups first, threads and irqs, before @cpu is gone, their threads
- * possibly after a stretch elsewhere.  A later step failing brings
- * @cpu back online through xnb_cpu_online().
+/* Under the CPU hotplug lock: no cpus_read_lock().  Offline runs before
+ * CPUHP_TEARDOWN_CPU, so the irqs move while @cpu is still online.
  */
 static int xnb_cpu_online(unsigned int cpu)
 {
@@ -371,12 +278,7 @@ static int xnb_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
-/* Before the first set: a CPU that comes or goes from then on is seen
- * (the callbacks do nothing until the set is published).  Without a
- * state (none left, -ENOSPC) the groups still run, as they did before
- * the driver followed hotplug: a CPU going offline breaks the affinity
- * of its group's thread and irqs, and nothing brings them back.
- */
+/* Without a state the groups still run, but do not follow hotplug. */
 static void xnb_cpuhp_add(void)
 {
 	int ret;
@@ -392,7 +294,6 @@ static void xnb_cpuhp_add(void)
 	xnb_cpuhp = ret;
 }
 
-/* After the last set: waits for the callbacks under way. */
 static void xnb_cpuhp_remove(void)
 {
 	if (xnb_cpuhp == CPUHP_INVALID)
@@ -402,21 +303,10 @@ static void xnb_cpuhp_remove(void)
 }
 
 /**
- * xnb_groups_init() - Start the groups, as many as the groups parameter says.
+ * xnb_groups_init() - Start the groups (groups=0: one per online CPU).
  *
- * Description: 0 (the default) is one per online CPU.  groups and
- * copy_batch may be written from sysfs already, before and while this
- * runs: the count is read, the groups started and the set published
- * under xnb_assign_mutex, so a write either lands before and is used
- * here, or waits and replaces the set live.  The CPU hotplug state is
- * added first and the set made under cpus_read_lock(), so every CPU
- * that comes or goes after the groups chose theirs is followed.
- *
- * Context: Process context (module init), may sleep.  Takes the CPU
- * hotplug lock (read), then xnb_assign_mutex.
- * Return: 0, or a negative errno with no group started and no hotplug
- * state left; groups writes are refused from then on, as after
- * xnb_groups_exit().
+ * Context: Process context (module init), may sleep.
+ * Return: 0, or a negative errno with nothing started.
  */
 int xnb_groups_init(void)
 {
@@ -428,11 +318,11 @@ int xnb_groups_init(void)
 
 	xnb_cpu_loads = kcalloc(nr_cpu_ids, sizeof(*xnb_cpu_loads),
 				GFP_KERNEL);
-	if (xnb_cpu_loads)	/* the callbacks' scratch; else no set */
+	/* Registered before the set is made: no hotplug goes unseen. */
+	if (xnb_cpu_loads)
 		xnb_cpuhp_add();
 	cpus_read_lock();
 	mutex_lock(&xnb_assign_mutex);
-	/* Range-checked as it was stored (main.c); 0 is the default. */
 	n = xnb_nr_groups ? xnb_nr_groups : num_online_cpus();
 	groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
 	loads = kcalloc(n, sizeof(*loads), GFP_KERNEL);
@@ -462,20 +352,9 @@ int xnb_groups_init(void)
 }
 
 /**
- * xnb_groups_exit() - Stop and free every group.
+ * xnb_groups_exit() - Stop and free every group; no queue is attached.
  *
- * Description: Every queue is detached by now: the backend driver is
- * gone.  A groups write may still run (sysfs outlives the exit until
- * the module is freed): the set is taken down under the assign mutex,
- * count and all, so a write that replaced it before is stopped here
- * with the set it published, and one after is refused (-EBUSY).  The
- * groups stop once the mutex is dropped; a write that ran before still
- * stops its own old set, which is no longer ours.  The CPU hotplug
- * state goes last: a callback meanwhile finds no set and does nothing.
- *
- * Context: Process context (module exit, or a failed init), may sleep.
- * Takes xnb_assign_mutex, then (not under it) the CPU hotplug lock
- * (read) to remove the state.
+ * Context: Process context (module exit), may sleep.
  */
 void xnb_groups_exit(void)
 {
@@ -492,6 +371,7 @@ void xnb_groups_exit(void)
 	xnb_groups = NULL;
 	xnb_loads = NULL;
 	xnb_slots = NULL;
+	/* A groups write may still come (sysfs outlives exit): refuse it. */
 	xnb_groups_gone = true;
 	mutex_unlock(&xnb_assign_mutex);
 
@@ -505,11 +385,7 @@ void xnb_groups_exit(void)
 	xnb_cpu_loads = NULL;
 }
 
-/* Move @g's queues to the groups now published: the pinned ones (pin
- * in range) on the first call, the rest on the second, so these
- * balance around the pinned.  Only assign mutex holders change
- * g->queues, and the mutex is held: the walk is safe.
- */
+/* Pinned queues move first, so the rest balance around them. */
 static void xnb_groups_move(struct xnb_group *g, bool pinned)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -521,44 +397,26 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
 
 		if ((pin >= 0 && pin < xnb_nr_groups) != pinned)
 			continue;
-		/* The old pass ends with it before the new group sees it. */
 		xnb_group_detach_locked(q);
 		xnb_group_attach_locked(q, pin);
-		/* from: in the old set, to: in the new one. */
 		if (trace_xnb_queue_move_enabled())
 			trace_xnb_queue_move(q->name, g->index,
 					     xnb_queue_group_index(q),
 					     XNB_MOVE_REGROUP, 0, 0, 0);
-		/* An event that found it groupless kicked nothing. */
 		xnb_group_kick_task(q);
 	}
 }
 
 /**
- * xnb_groups_set_count() - The groups parameter written.
- * @n: the new number of groups, already range-checked; 0 for one per
- *	online CPU
+ * xnb_groups_set_count() - Replace the group set live (groups written).
+ * @n: the new number of groups, range-checked; 0 for one per online CPU
  *
- * Before xnb_groups_init() took the set up, @n is only kept for it.
- * Afterwards @n new groups take over every queue, live.  They are all
- * started first, so when one cannot be, nothing changes.  Then, under
- * the assign mutex (no attach, detach, copy_batch change, debugfs
- * reader or exit meanwhile), the new set is published and each queue
- * moves by the attach policy, a short pause per queue.  A vif's pin to
- * a group that is gone is kept: its queues are placed as if unpinned
- * until a later write brings the group back.  Writing the current count
- * rebalances.  The old groups go once no kick can still hold one.  Once
- * xnb_groups_exit() (or a failed init) took the set down, refused.
+ * Before init, @n is only stored.  Queues keep pins to groups that are
+ * gone, placed as unpinned until a later write brings the group back.
  *
- * Context: Process context (a sysfs write, or the module's options at
- * load), sleeps.  Takes the CPU hotplug lock (read: with @n 0 the new
- * set has one group per CPU online under it, and the new groups' CPUs
- * stay online until the set is published, and no longer unless no
- * hotplug state is registered: then until the queues moved), then
- * xnb_assign_mutex, and each old group's lock and sync_mutex as its
- * queues move.
- * Return: 0; -EBUSY once the module is unloading; -ENOMEM or the error
- * of a group that could not start, with nothing changed.
+ * Context: Process context, sleeps.  Takes cpus_read_lock(), then
+ * xnb_assign_mutex.
+ * Return: 0; -EBUSY once unloading; else an errno, nothing changed.
  */
 int xnb_groups_set_count(unsigned int n)
 {
@@ -569,10 +427,6 @@ int xnb_groups_set_count(unsigned int n)
 	bool followed;
 	int err = 0;
 
-	/* The new groups' count (for 0) and their CPUs come from the CPUs
-	 * online now, so both are read under the hotplug lock, and the
-	 * arrays sized by the count are allocated there, as at init.
-	 */
 	cpus_read_lock();
 	mutex_lock(&xnb_assign_mutex);
 	if (xnb_groups_gone) {
@@ -581,7 +435,6 @@ int xnb_groups_set_count(unsigned int n)
 		goto unlock;
 	}
 	if (!xnb_groups) {
-		/* Before init: kept for xnb_groups_init(), 0 included. */
 		WRITE_ONCE(xnb_nr_groups, n);
 		goto unlock;
 	}
@@ -607,20 +460,8 @@ int xnb_groups_set_count(unsigned int n)
 	xnb_slots = slots;
 	WRITE_ONCE(xnb_nr_groups, want);
 	xnb_groups_gen++;
-	/* Published, so the CPU lock has done its part: from here the
-	 * hotplug callbacks follow the new set's CPUs.  A hotplug starting
-	 * now waits in its CPUHP_AP_ONLINE_DYN callback for the mutex until
-	 * every queue has moved, and that holds it before
-	 * CPUHP_TEARDOWN_CPU: a CPU going offline stays online (if no
-	 * longer active) meanwhile, so irqs pointed at a new group's CPU
-	 * here point at an online CPU, and the callback then moves that
-	 * group, its queues included, under the mutex.  The moves take no
-	 * cpus_read_lock() and wait for no hotplug (common.h's lock order),
-	 * so a hotplug need not wait for them all.  Without our hotplug
-	 * state (its registration failed) nothing would hold a CPU going
-	 * offline back while irqs are pointed at it: keep the lock over the
-	 * moves, which no callback of ours then waits for.  xnb_cpuhp is
-	 * set before the first set and cleared after the last one.
+	/* Published: our hotplug callback now holds an outgoing CPU online
+	 * until the moves are done.  Without that callback, keep the lock.
 	 */
 	followed = xnb_cpuhp != CPUHP_INVALID;
 	if (followed)
@@ -634,6 +475,7 @@ int xnb_groups_set_count(unsigned int n)
 		cpus_read_unlock();
 	pr_info("groups=%u: queues moved live from %u groups\n", want, old_n);
 
+	/* xnb_group_kick() may still hold an old group. */
 	synchronize_rcu();
 	for (i = 0; i < old_n; i++)
 		xnb_group_stop(&old[i]);
@@ -659,15 +501,8 @@ unlock:
  * @g: the group
  * @c: filled with its counters
  *
- * The group's pass writes them on whichever CPU runs it.  The read
- * retries while a write is under way (u64_stats_fetch_begin/_retry), so
- * on a 32-bit kernel no counter is seen torn, and counters written in
- * one update (passes and busy_ns) are seen together.  The one way to
- * read them from outside the pass: debugfs, the balancer and sysfs use
- * it.
- *
- * Context: Any context.  The caller keeps @g from being freed (holds
- * xnb_assign_mutex, or is the group's own pass).
+ * Context: Any context.  The caller keeps @g alive (xnb_assign_mutex,
+ * or the group's own pass).
  */
 void xnb_group_stats_read(const struct xnb_group *g,
 			  struct xnb_group_counters *c)
@@ -692,13 +527,8 @@ void xnb_group_stats_read(const struct xnb_group *g,
  * xnb_queue_group_index() - The index of the group serving a queue.
  * @q: the queue
  *
- * For the admin's view (ethtool -S, tracepoints): a move may follow at
- * once, and during a regroup the index may be an old group's.
- *
- * Context: Any context; an RCU reader while it looks at the group (a
- * regroup frees the old groups only after synchronize_rcu()).  The
- * caller keeps @q from being freed.
- * Return: the group's index in its set, or -1 when @q is in no group.
+ * Context: Any context.  A snapshot: a move may follow at once.
+ * Return: the group's index, or -1 when @q is in no group.
  */
 int xnb_queue_group_index(struct xnb_queue *q)
 {
@@ -715,11 +545,7 @@ int xnb_queue_group_index(struct xnb_queue *q)
 
 struct dentry *xnb_debugfs_dir;
 
-/* Ring indices and wakeup state: what to look at when a queue stalls.
- * The shared indices are the guest's to change; this is a snapshot.
- * Under the lock of @g, the group @q is on: it stays attached, so its
- * rings stay mapped (they are unmapped only after the detach).
- */
+/* @g's lock keeps @q attached, so its rings stay mapped. */
 static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 			   struct xnb_queue *q)
 	__must_hold(&g->lock)
@@ -744,7 +570,7 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 		   READ_ONCE(b[XNB_EOI_RX].spurious.run));
 	if (!ts || !rs)
 		return;
-	/* rsp_prod_pvt: the pass's alone, written plainly; a snapshot. */
+	/* Written plainly by the pass: a racy snapshot is fine here. */
 	tx_rsp = data_race(q->tx.rsp_prod_pvt);	/* racy snapshot */
 	rx_rsp = data_race(q->rx.rsp_prod_pvt);	/* racy snapshot */
 	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",
@@ -758,9 +584,6 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
 		   READ_ONCE(q->rx_want), skb_queue_len_lockless(&q->rx_skbs),
 		   atomic_read(&q->rx_bytes_queued));
-	/* RX notification moderation: net_dim's limits (with adaptive-rx
-	 * on), one owed and its timer.  The pass's, a snapshot.
-	 */
 	owed = data_race(q->rxmod.owed);	/* racy snapshot */
 	seq_printf(m, "    rxmod dim %u/%u owed %d timer %d\n",
 		   READ_ONCE(q->rx_dim_usecs), READ_ONCE(q->rx_dim_frames),
@@ -771,7 +594,6 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 {
 	unsigned int i;
 
-	/* A runtime regroup swaps the groups under this mutex. */
 	mutex_lock(&xnb_assign_mutex);
 	seq_printf(m, "worker=%s groups=%u copy_batch=%u budget=%u rebalance_ms=%u rebalance_moves=%lu\n",
 		   xnb_use_tasklet ? "tasklet" : "kthread", xnb_nr_groups,
@@ -807,12 +629,7 @@ DEFINE_SHOW_ATTRIBUTE(xnb_groups);
 /**
  * xnb_debugfs_init() - Create /sys/kernel/debug/xen-netback/.
  *
- * Description: With the "groups" file and the balancer's "balance";
- * each connected vif adds its directory (interface.c).  A debugfs
- * failure is not an error.
- *
- * Context: Process context (module init).
- * Return: Always 0.
+ * Return: Always 0: debugfs failures are not errors.
  */
 int xnb_debugfs_init(void)
 {
@@ -825,8 +642,6 @@ int xnb_debugfs_init(void)
 
 /**
  * xnb_debugfs_exit() - Remove /sys/kernel/debug/xen-netback/.
- *
- * Context: Process context (module exit, or a failed init).
  */
 void xnb_debugfs_exit(void)
 {

@@ -1,48 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The worker groups as scripts see them: /sys/module/xen_netback/groups/.
+ * /sys/module/xen_netback/groups/<index>/: a stable, one value per file
+ * view of the worker groups (docs/admin.md); debugfs is free to change.
  *
- * A stable interface (docs/admin.md): one directory per group, named by
- * its index, with one value per file:
- *
- *   cpu        the CPU the group runs on now (its thread, its queues'
- *              irqs)
- *   home_cpu   the CPU it was given when its set was made; cpu differs
- *              while that one is offline (groupset.c follows CPU hotplug)
- *   mode       who runs its passes now: "light" (the softirq context
- *              that polls while the load is light) or "thread" with
- *              worker=kthread, "softirq" with worker=tasklet
- *   queues     the queues it serves
- *   busy_pct   its time in passes over the wall time, an integer
- *              percent (rounded down), over the balancer's last interval
- *              (rebalance_ms, or XNB_BUSY_WINDOW_MS with the balancer
- *              off: balance.c measures either way); until that has
- *              measured this group set once, since the group was
- *              created.  Reading it changes nothing
- *   passes packets batches ops handoffs moves_in moves_out
- *              counters since the group was created
- *   max_pass_us, max_pass_slots
- *              the longest pass (microseconds, rounded up) and the most
- *              ring slots a pass used, both ways (a guest TX packet
- *              counted as xnb_tx_charge()), since the group was
- *              created or since root wrote 0 to that file, which resets
- *              it; the only files that take a write
- *
- * debugfs (groupset.c's "groups", balance.c's "balance") stays the
- * developers' view, free to change; these names and formats are not.
- *
- * A write of the groups parameter replaces every group (groupset.c), and
- * the counters start again: the directories are made again for the new
- * set.  Each one remembers the set it was made for (xnb_groups_gen),
- * and a read, under the assign mutex, answers -ENODEV once that set is
- * gone, until the directory goes.  Directories are removed and made
- * outside the assign mutex: removing a sysfs file waits for the reads
- * under way, which take that mutex.
- *
- * Locking: xnb_sysfs_mutex serialises the updates (load, groups writes,
- * unload) and covers xnb_sysfs_root, xnb_sysfs_dirs, xnb_sysfs_nr and
- * xnb_sysfs_gen.  It is taken before xnb_assign_mutex.  A directory's
- * fields are fixed once it is published.
+ * A groups write replaces the set: each directory remembers its set
+ * (xnb_groups_gen) and answers -ENODEV once that is gone.  Directories
+ * are made and removed outside xnb_assign_mutex, as removal waits for
+ * reads that take it.  xnb_sysfs_mutex (taken before xnb_assign_mutex)
+ * serialises updates and covers the xnb_sysfs_* variables.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -57,20 +22,19 @@
 
 struct xnb_group_dir {
 	struct kobject kobj;
-	unsigned int index;	/* the group's, in its set */
-	unsigned long gen;	/* xnb_groups_gen of that set */
-	/* busy_pct before the first window: since these. */
-	u64 made_ns;		/* when the directory was made */
-	u64 made_busy_ns;	/* the group's busy_ns then */
+	unsigned int index;
+	unsigned long gen;	/* xnb_groups_gen of its set */
+	/* busy_pct before the balancer's first window: since these. */
+	u64 made_ns;
+	u64 made_busy_ns;
 };
 
 static DEFINE_MUTEX(xnb_sysfs_mutex);
-static struct kobject *xnb_sysfs_root;	/* .../xen_netback/groups */
+static struct kobject *xnb_sysfs_root;
 static struct xnb_group_dir **xnb_sysfs_dirs;
 static unsigned int xnb_sysfs_nr;
-static unsigned long xnb_sysfs_gen;	/* the set they show; 0: none */
+static unsigned long xnb_sysfs_gen;	/* 0: none */
 
-/* The group @d shows, or NULL once its set is gone. */
 static struct xnb_group *xnb_dir_group(const struct xnb_group_dir *d)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -84,7 +48,6 @@ static struct xnb_group *xnb_dir_group(const struct xnb_group_dir *d)
 static ssize_t xnb_show_cpu(struct xnb_group_dir *d, struct xnb_group *g,
 			    char *buf)
 {
-	/* Moved by the CPU hotplug callbacks, under the assign mutex. */
 	lockdep_assert_held(&xnb_assign_mutex);
 	return sysfs_emit(buf, "%d\n", g->cpu);
 }
@@ -98,7 +61,7 @@ static ssize_t xnb_show_home_cpu(struct xnb_group_dir *d,
 static ssize_t xnb_show_mode(struct xnb_group_dir *d, struct xnb_group *g,
 			     char *buf)
 {
-	const char *mode = "softirq";	/* worker=tasklet: no light context */
+	const char *mode = "softirq";
 
 	/* Not g->light_dev: a group serving nothing yet has none. */
 	if (!xnb_use_tasklet)
@@ -109,16 +72,11 @@ static ssize_t xnb_show_mode(struct xnb_group_dir *d, struct xnb_group *g,
 static ssize_t xnb_show_queues(struct xnb_group_dir *d, struct xnb_group *g,
 			       char *buf)
 {
-	/* nr_queues changes only under the assign mutex as well. */
 	lockdep_assert_held(&xnb_assign_mutex);
 	return sysfs_emit(buf, "%u\n", g->nr_queues);
 }
 
-/* The balancer's measure over its last window (it measures with
- * rebalance_ms=0 too); before its first for this set, the same measure
- * since the directory was made.  Neither changes on a read, so readers
- * do not skew each other.
- */
+/* A read changes nothing, so readers do not skew each other. */
 static ssize_t xnb_show_busy_pct(struct xnb_group_dir *d, struct xnb_group *g,
 				 char *buf)
 {
@@ -153,7 +111,7 @@ static ssize_t xnb_show_max_pass_us(struct xnb_group_dir *d,
 {
 	unsigned long ns = READ_ONCE(g->max_pass_ns);
 
-	/* Rounded up: a pass of 1 ns is not 0 (nor may ns + 999 wrap). */
+	/* Rounded up without ns + 999, which may wrap. */
 	return sysfs_emit(buf, "%lu\n",
 			  ns / NSEC_PER_USEC + !!(ns % NSEC_PER_USEC));
 }
@@ -174,10 +132,7 @@ static void xnb_reset_max_pass_slots(struct xnb_group *g)
 	WRITE_ONCE(g->max_pass_slots, 0);
 }
 
-/* A file of a group's directory: a value shown by @show, or, without
- * one, the u64 at @counter in the group's counters; @reset, for the
- * files a write of 0 resets.
- */
+/* Without @show, the u64 at @counter in struct xnb_group_counters. */
 struct xnb_group_attr {
 	struct kobj_attribute kattr;
 	ssize_t (*show)(struct xnb_group_dir *d, struct xnb_group *g,
@@ -198,13 +153,12 @@ static ssize_t xnb_group_attr_show(struct kobject *kobj,
 	struct xnb_group *g;
 	ssize_t ret;
 
-	/* The set may be swapped meanwhile: it is looked up under this. */
 	ret = mutex_lock_interruptible(&xnb_assign_mutex);
 	if (ret)
 		return ret;
 	g = xnb_dir_group(d);
 	if (!g) {
-		ret = -ENODEV;	/* a groups write replaced it */
+		ret = -ENODEV;
 	} else if (a->show) {
 		ret = a->show(d, g, buf);
 	} else {
@@ -216,9 +170,7 @@ static ssize_t xnb_group_attr_show(struct kobject *kobj,
 	return ret;
 }
 
-/* A write of 0 to a file with a reset; other values are refused.  Under
- * the assign mutex, as a read: the group stays while it is reset.
- */
+/* Only 0, a reset, may be written. */
 static ssize_t xnb_group_attr_store(struct kobject *kobj,
 				    struct kobj_attribute *kattr,
 				    const char *buf, size_t count)
@@ -236,7 +188,7 @@ static ssize_t xnb_group_attr_store(struct kobject *kobj,
 	if (ret)
 		return ret;
 	if (v)
-		return -EINVAL;	/* only a reset */
+		return -EINVAL;
 	ret = mutex_lock_interruptible(&xnb_assign_mutex);
 	if (ret)
 		return ret;
@@ -247,9 +199,6 @@ static ssize_t xnb_group_attr_store(struct kobject *kobj,
 	return g ? count : -ENODEV;
 }
 
-/* Files read through xnb_group_attr_show(), read-only but for
- * XNB_GROUP_RESETTABLE's.
- */
 #define XNB_GROUP_VALUE(_name)						\
 	static struct xnb_group_attr xnb_attr_##_name = {		\
 		.kattr.attr = { .name = #_name, .mode = 0444 },		\
@@ -257,7 +206,6 @@ static ssize_t xnb_group_attr_store(struct kobject *kobj,
 		.show = xnb_show_##_name,				\
 	}
 
-/* root writes 0 to reset it. */
 #define XNB_GROUP_RESETTABLE(_name)					\
 	static struct xnb_group_attr xnb_attr_##_name = {		\
 		.kattr.attr = { .name = #_name, .mode = 0644 },		\
@@ -308,10 +256,8 @@ static struct attribute *xnb_group_attrs[] = {
 };
 ATTRIBUTE_GROUPS(xnb_group);
 
-/* Directories not released yet, plus one for the module until exit: a
- * release may come after the last put (CONFIG_DEBUG_KOBJECT_RELEASE
- * delays it), and this file's code must outlive it.  The last one
- * completes xnb_sysfs_released, which exit waits for.
+/* Live directories plus one for the module: a release may come late,
+ * and exit waits for it, as this code must outlive it.
  */
 static atomic_t xnb_sysfs_live = ATOMIC_INIT(1);
 static DECLARE_COMPLETION(xnb_sysfs_released);
@@ -329,7 +275,7 @@ static const struct kobj_type xnb_group_ktype = {
 	.default_groups = xnb_group_groups,
 };
 
-/* Remove the directories; each waits for the reads under way in it. */
+/* Each removal waits for the reads under way. */
 static void xnb_sysfs_remove_dirs(void)
 	__must_hold(&xnb_sysfs_mutex)
 {
@@ -348,9 +294,7 @@ static void xnb_sysfs_remove_dirs(void)
 	xnb_sysfs_gen = 0;
 }
 
-/* A directory for each of the first @n groups of the set in force, not
- * in sysfs yet; *@made of them, the rest NULL (out of memory).
- */
+/* Out of memory, the rest of the array is NULL. */
 static struct xnb_group_dir **xnb_sysfs_alloc_dirs(unsigned int n,
 						   unsigned int *made)
 	__must_hold(&xnb_assign_mutex)
@@ -375,9 +319,6 @@ static struct xnb_group_dir **xnb_sysfs_alloc_dirs(unsigned int n,
 		atomic_inc(&xnb_sysfs_live);
 		d->index = i;
 		d->gen = xnb_groups_gen;
-		/* busy_pct until the first window: since about the group's
-		 * start.
-		 */
 		xnb_group_stats_read(&xnb_groups[i], &c);
 		d->made_ns = now;
 		d->made_busy_ns = c.busy_ns;
@@ -390,18 +331,8 @@ static struct xnb_group_dir **xnb_sysfs_alloc_dirs(unsigned int n,
 /**
  * xnb_sysfs_update() - Make groups/ show the group set in force.
  *
- * Description: When the set changed since the last update (a groups
- * write), removes the old set's directories and makes one per group of
- * the new set.  Until then a read of an old directory gets -ENODEV;
- * between the two steps there is no directory.  Nothing happens before
- * xnb_sysfs_init() or after xnb_sysfs_exit().  Whoever swaps the set
- * calls this after, so the last update shows the last set.  A directory
- * that cannot be made is missing, with a log line; the groups still
- * run.
- *
- * Context: Process context, may sleep (waits for the reads under way
- * in the directories it removes).  Takes xnb_sysfs_mutex, then
- * xnb_assign_mutex for a moment.  The caller holds neither.
+ * Context: Process context, may sleep.  Takes xnb_sysfs_mutex, then
+ * xnb_assign_mutex; the caller holds neither.
  */
 void xnb_sysfs_update(void)
 {
@@ -415,12 +346,12 @@ void xnb_sysfs_update(void)
 		goto out;
 	mutex_lock(&xnb_assign_mutex);
 	gen = xnb_groups_gen;
-	want = xnb_groups ? xnb_nr_groups : 0;	/* none: init or exit */
+	want = xnb_groups ? xnb_nr_groups : 0;
 	if (gen != xnb_sysfs_gen && want)
 		dirs = xnb_sysfs_alloc_dirs(want, &made);
 	mutex_unlock(&xnb_assign_mutex);
 	if (gen == xnb_sysfs_gen)
-		goto out;	/* shown already */
+		goto out;
 
 	xnb_sysfs_remove_dirs();
 	for (i = 0; dirs && i < want; i++) {
@@ -446,19 +377,13 @@ out:
 /**
  * xnb_sysfs_init() - Create /sys/module/xen_netback/groups/.
  *
- * Description: With a directory per group: the groups are up.  A sysfs
- * failure is not an error (a log line; the module works without).
- *
- * Context: Process context (module init), may sleep.  Takes
- * xnb_sysfs_mutex and xnb_assign_mutex.
+ * Failures are logged, not fatal.
  */
 void xnb_sysfs_init(void)
 {
 	struct kobject *mod;
 
-	/* Built in, the module's directory is params.c's (the parameters
-	 * make it); as a module, its own.
-	 */
+	/* Built in, kernel/params.c made it for our parameters. */
 #ifdef MODULE
 	mod = kobject_get(&THIS_MODULE->mkobj.kobj);
 #else
@@ -482,11 +407,7 @@ void xnb_sysfs_init(void)
 /**
  * xnb_sysfs_exit() - Remove /sys/module/xen_netback/groups/.
  *
- * Description: Waits for the reads under way and for every directory's
- * release; later updates do nothing.
- *
- * Context: Process context (module exit, or a failed init).  Takes
- * xnb_sysfs_mutex; the caller does not hold xnb_assign_mutex.
+ * Context: Process context, sleeps until every directory is released.
  */
 void xnb_sysfs_exit(void)
 {
