@@ -93,7 +93,7 @@ extern bool xnb_provides_xdp_headroom;
 extern unsigned int xnb_rebalance_ms;
 extern unsigned int xnb_ctrl_rate;
 
-/* Per-queue counters (u64_stats): one writer, see struct xnb_queue. */
+/* Per-queue counters (u64_stats): one writer; readers take stats_lock. */
 struct xnb_queue_stats {
 	u64_stats_t rx_gso_checksum_fixup; /* guest GSO without csum_blank */
 	u64_stats_t tx_packets;	/* guest -> dom0 (the guest's TX) */
@@ -119,10 +119,7 @@ struct xnb_copy_ops;
 struct xnb_group;
 struct xnb_vif;
 
-/* mcast.c: the guest's multicast filter.  addrs is an RCU list, walked by
- * xnb_start_xmit under rcu_read_lock(); flood is read lockless, so a
- * change reaches the transmit path one packet late at worst.
- */
+/* mcast.c.  addrs: RCU; flood: read lockless, one packet late at worst. */
 #define XNB_MCAST_MAX		64u
 
 struct xnb_mcast {
@@ -148,9 +145,8 @@ enum {
 	XNB_EOI_RX,
 };
 
-/* interface.c: late-EOI back-off of one event channel: the EOIs of a run
- * of spurious events are held back ever longer.  No lock: a channel owes
- * one EOI at a time, and only its owner calls xnb_lateeoi().
+/* interface.c: one channel's late-EOI back-off after spurious events.  No
+ * lock: a channel owes one EOI at a time, and its owner calls xnb_lateeoi().
  */
 struct xnb_backoff {
 	struct xnb_spurious spurious;
@@ -159,19 +155,13 @@ struct xnb_backoff {
 };
 
 /* Locking:
- *  - vif, id, name, irqs, ring mappings, timer setup: the xenbus thread
- *    while the queue is in no group (connect, release); fixed in between.
- *  - group: RCU; written under both xnb_assign_mutex and group->lock, so
- *    either holder sees it stable.  A kick reads it with rcu_dereference()
- *    (old groups are freed after synchronize_rcu()); under another
- *    group's lock it is only compared (rcu_access_pointer()).
- *  - Ring state, stats writes, rxmod, net_dim() calls, turn_*: the pass
- *    of the queue's group (pass lock), else the xenbus thread or an
- *    attach; a detach waits for the group's poll, so they never overlap.
- *  - The event handlers judge events by a lockless snapshot: req_cons,
- *    tx_held, rx_blocked_since, rx_want and tx_prod_eoi are written with
- *    WRITE_ONCE, read with READ_ONCE (the barriers: rx.c, interface.c).
- *  - stats: u64_stats, one writer; readers hold vif->stats_lock.
+ *  - vif, id, name, irqs, ring mappings: set while in no group, then fixed.
+ *  - group: RCU; written under xnb_assign_mutex and group->lock, so either
+ *    holder sees it stable; under another group's lock only compared.
+ *  - Ring state, stats, rxmod, rx_dim, turn_*: the pass lock of its group
+ *    (a detach waits for the poll), else the xenbus thread or an attach.
+ *  - req_cons, tx_held, rx_blocked_since, rx_want, tx_prod_eoi: WRITE_ONCE,
+ *    read by the event handlers with READ_ONCE (barriers: rx.c, interface.c).
  */
 struct xnb_queue {
 	struct xnb_vif *vif;
@@ -213,9 +203,7 @@ struct xnb_queue {
 	bool stalled;			/* counted in vif->stalled_queues */
 	struct timer_list stall_timer;
 
-	/* RX notification moderation (coalesce.c); net_dim's work writes
-	 * rx_dim_usecs and rx_dim_frames (WRITE_ONCE) and hands rx_dim back.
-	 */
+	/* Notification moderation; rx_dim_*: WRITE_ONCE by net_dim's work. */
 	u32 rx_done_pkts;
 	u32 rx_done_slots;
 	struct xnb_rxmod rxmod;
@@ -226,38 +214,32 @@ struct xnb_queue {
 
 	atomic_long_t unsupported_dropped; /* more than the guest can take */
 	unsigned long eoi;		/* XNB_EOI_* owed: atomic bitops */
-	unsigned long worked;		/* BIT(XNB_EOI_*), else EOI spurious */
+	unsigned long worked;		/* BIT(XNB_EOI_*): else the EOI is spurious */
 	RING_IDX tx_prod_eoi;		/* TX producer at our last EOI */
 	struct xnb_backoff backoff[2];	/* by XNB_EOI_*; one channel: TX's */
 	struct xnb_group *flush_group;	/* within one xnb_copy_flush */
 	struct xnb_queue_stats stats;
 
-	/* The balancer's: load written by the pass (WRITE_ONCE), the rest
-	 * under xnb_assign_mutex (last_group: also READ_ONCE by ethtool).
-	 */
+	/* Balancer: load WRITE_ONCE by the pass, the rest xnb_assign_mutex. */
 	unsigned long load;		/* packets served, both ways */
 	unsigned long bal_load;		/* load at the last sample */
 	u32 bal_sample;			/* that sample's number; 0: none */
 	u32 bal_hold;			/* samples before it may move again */
-	int last_group;			/* given by the last attach */
+	int last_group;			/* last attach's; ethtool: READ_ONCE */
 };
 
 /* Locking:
- *  - The connection (queues, num_queues, features, pinned_group, the
- *    control ring's mapping): the xenbus thread under the backend lock
- *    (xnb_backend_assert_held()); queues and num_queues under stats_lock
- *    too.  connected is set with smp_store_release() once the rest is in
- *    place, and xnb_start_xmit reads it with smp_load_acquire() before
- *    them; a disconnect clears it, then waits out xnb_start_xmit
- *    (synchronize_net()) and each group's poll (the detach).
- *  - Read lockless (READ_ONCE, written with WRITE_ONCE): num_queues,
- *    pinned_group, the features (ndo_fix_features, under rtnl alone),
- *    disabled, mcast_ctrl, xdp_headroom, coal, max_queues, credit.bytes
- *    (to skip credit_lock with no rate set), ctrl_dead, ctrl_irq.
- *  - ctrl, ctrl_pushed, ctrl_dead, ctrl_buf, ctrl_budget: ctrl_work alone
- *    while the control ring is up; the xenbus thread, the work cancelled.
- *  - hash: writers of hash_lock keep BHs off.  No reader with IRQs off
- *    (netpoll may have interrupted a writer): xnb_hash_skb() skips then.
+ *  - The connection (queues, num_queues, features, pinned_group, control
+ *    ring mapping): the xenbus thread under the backend lock; queues and
+ *    num_queues under stats_lock too.  connected: smp_store_release() once
+ *    they are set, smp_load_acquire() by xnb_start_xmit before it reads
+ *    them; a disconnect clears it, then waits (synchronize_net(), detach).
+ *  - Read lockless, so WRITE_ONCE/READ_ONCE: num_queues, pinned_group, the
+ *    features, disabled, mcast_ctrl, xdp_headroom, coal, max_queues,
+ *    credit.bytes, ctrl_dead, ctrl_irq.
+ *  - ctrl, ctrl_*: ctrl_work alone while the control ring is up.
+ *  - hash: hash_lock, writers with BHs off.  A reader with IRQs off may
+ *    have interrupted a writer (netpoll): xnb_hash_skb() does not hash.
  */
 struct xnb_vif {
 	struct net_device *dev;
@@ -372,22 +354,16 @@ enum {
 
 /* Locking:
  *  - lock (irq-safe: kicks run in hard irq): queues, active, their counts,
- *    woken, pass_seq, and the member queues' scheduling fields.  queues
- *    and nr_queues change under xnb_assign_mutex too, whose holder walks
- *    them unlocked.  nr_active is written with WRITE_ONCE: the poll reads
- *    it lockless as a hint, xnb_group_pop under the lock, exact.
- *  - pass_busy (the pass lock): the batch, deliver, polling, stats, the
- *    writes of run and pass_seq, and the member queues' ring state.  The
- *    batch arrays are swapped between passes, with the group paused
- *    (sync_mutex), under xnb_assign_mutex.
- *  - run: read with READ_ONCE by either poll, a kick's wake, debugfs.
- *  - napi_dev, napi, light_dev, light, the thread: made by
- *    xnb_group_prepare under xnb_assign_mutex before the first queue
- *    joins, torn down once the group is in no published set.  A group
- *    without napi_dev never had a queue: nothing kicks, pauses or polls it.
- *  - cpu, moves_in, moves_out: xnb_assign_mutex.  index, home_cpu: fixed.
- *  - max_pass_ns, max_pass_slots: raised by the pass, reset to 0 by sysfs
- *    under xnb_assign_mutex; WRITE_ONCE, read with READ_ONCE.
+ *    woken, pass_seq, member queues' scheduling fields.  queues and
+ *    nr_queues change under xnb_assign_mutex too.  nr_active: WRITE_ONCE,
+ *    read lockless by the poll as a hint.
+ *  - pass_busy: the batch, deliver, polling, stats, writes of run and
+ *    pass_seq, member queues' ring state.  The batch is swapped with the
+ *    group paused (sync_mutex), under xnb_assign_mutex.
+ *  - napi_dev, napi, light_dev, light, thread: made by xnb_group_prepare()
+ *    under xnb_assign_mutex, freed once in no published set.  Without
+ *    napi_dev a group never had a queue: nothing kicks or polls it.
+ *  - cpu, moves_*: xnb_assign_mutex.  run, max_pass_*: READ_ONCE readers.
  */
 struct xnb_group {
 	unsigned int index;		/* its place in its set (xnb_groups) */
@@ -401,9 +377,7 @@ struct xnb_group {
 	bool woken;			/* a poll is due: a kick only queues */
 	u32 pass_seq;			/* the pass's number: vifs' turns */
 
-	/* The passes run in napi's poll (threaded with worker=kthread) or,
-	 * with worker=kthread under light load, in light's (softirq).
-	 */
+	/* Passes run in napi's poll, or light's (softirq) under light load. */
 	struct net_device *napi_dev;	/* dummy, carries napi: "xnb-g<N>" */
 	struct napi_struct napi;
 	struct net_device *light_dev;	/* NULL with worker=tasklet */
@@ -412,9 +386,7 @@ struct xnb_group {
 	struct xnb_pass_lock pass_busy;	/* XNB_PASS_* bits, group.c */
 	struct mutex sync_mutex;	/* pause/resume, one at a time */
 
-	/* The batch (copy.c): batch entries in each array, one block at ops;
-	 * none while the group serves no queue.
-	 */
+	/* The batch (copy.c): one block at ops; none while serving no queue. */
 	unsigned int batch;
 	struct gnttab_copy *ops;
 	unsigned int nr_ops;
@@ -432,10 +404,8 @@ struct xnb_group {
 	u32 max_pass_slots;		/* both ways, in one pass */
 };
 
-/* group.c and groupset.c.  xnb_assign_mutex serialises every change of
- * who serves what (the group set and xnb_groups_gen, attach, detach,
- * move, batch size); its holder reads them unlocked.  xnb_nr_groups is
- * read lockless (READ_ONCE) only to range-check.
+/* group.c, groupset.c: xnb_assign_mutex serialises who serves what (set,
+ * xnb_groups_gen, moves, batch size); xnb_nr_groups is also READ_ONCE.
  */
 extern struct mutex xnb_assign_mutex;
 extern struct xnb_group *xnb_groups;
