@@ -214,7 +214,7 @@ struct xnb_queue {
 
 	atomic_long_t unsupported_dropped; /* more than the guest can take */
 	unsigned long eoi;		/* XNB_EOI_* owed: atomic bitops */
-	unsigned long worked;		/* BIT(XNB_EOI_*): else the EOI is spurious */
+	unsigned long worked;		/* BIT(XNB_EOI_*); none: EOI spurious */
 	RING_IDX tx_prod_eoi;		/* TX producer at our last EOI */
 	struct xnb_backoff backoff[2];	/* by XNB_EOI_*; one channel: TX's */
 	struct xnb_group *flush_group;	/* within one xnb_copy_flush */

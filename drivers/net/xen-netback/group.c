@@ -366,10 +366,7 @@ static int xnb_group_contexts(struct xnb_group *g)
 	return 0;
 }
 
-/* worker=kthread: napi threaded, bound to the group's CPU.  Without a
- * thread the passes stay in softirq (slower, not wrong) until the next
- * attach tries again.
- */
+/* Without a thread the passes stay in softirq until the next attach. */
 static void xnb_group_thread(struct xnb_group *g)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -439,8 +436,7 @@ int xnb_group_prepare(struct xnb_group *g)
  * cpus_read_lock() keeps online until the set is published.  Only group 0
  * is made ready now.
  *
- * Context: process, may sleep; the caller holds xnb_assign_mutex and
- * cpus_read_lock().
+ * Context: process, may sleep; cpus_read_lock() held too.
  * Return: 0, or a negative errno with nothing left started.
  */
 int xnb_group_start(struct xnb_group *g, unsigned int index)

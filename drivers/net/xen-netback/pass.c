@@ -128,7 +128,6 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	/* A held packet has the credit timer; posted requests go now. */
 	if (xnb_tx_waiting(q))
 		return true;
-	/* Drained: its next turn is a new one; its debt stays owed. */
 	q->turn_left = (struct xnb_pass_ways){};
 	/* Once, should a kick give it a second turn in this pass. */
 	if (list_empty(&q->settle_node))
@@ -136,7 +135,6 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	return false;
 
 eoi:
-	/* Rings drained: let the event channels fire again. */
 	xnb_vif_eoi(q, XNB_EOI_TX);
 	xnb_vif_eoi(q, XNB_EOI_RX);
 	return false;
