@@ -1,24 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest RX notification moderation: how often a guest is told of the
- * responses on its RX ring.
- *
- * Each notification costs dom0 a hypercall and the guest an interrupt,
- * and the guest's vCPU is what bounds guest RX.  The flush pushes every
- * response at once (a guest still polling takes them with no event);
- * only the event a guest asked for may wait, per queue: at most one per
- * rx-usecs, sooner once rx-frames packets or half the ring wait, never
- * for the first after a quiet spell (proto.c's xnb_rxmod_decide, which
- * rx.c's push and turns ask).  One put off has a deadline: the queue's
- * hrtimer kicks the group then, and the pass sends it.
- *
- * The limits are the vif's (ethtool -C vifX.Y rx-usecs N rx-frames M
- * adaptive-rx off), or with adaptive-rx on (the default) each queue's
- * own, chosen by the kernel's net_dim from what its notifications
- * carry: the pass feeds net_dim a sample after each notification, and
- * net_dim's work applies the profile it picks.  Its RX profiles of the
- * EQE mode are used: their timer counts from an event, as ours counts
- * from the last notification, not restarting at each response.
+ * Guest RX notification moderation (ethtool -C).  The flush pushes every
+ * response at once; only the event a guest asked for may wait, per queue,
+ * up to rx-usecs or rx-frames (proto.c's xnb_rxmod_decide()), and the
+ * queue's hrtimer kicks the group when one put off is due.  adaptive-rx
+ * (the default): net_dim picks each queue's limits from its EQE profiles,
+ * whose timer counts from an event as ours does from a notification.
  */
 #include <linux/ethtool.h>
 #include <linux/netlink.h>
@@ -26,21 +13,10 @@
 
 #include "common.h"
 
-/* net_dim's profile a queue starts with: its EQE table's second, as in
- * lib/dim (8 us; 1 us is the table's first).
- */
+/* Start at the EQE table's second profile, as lib/dim does. */
 #define XNB_DIM_MODE		DIM_CQ_PERIOD_MODE_START_FROM_EQE
 #define XNB_DIM_START_PROFILE	1
 
-/**
- * xnb_coal_init() - Give a new vif the default moderation.
- * @vif: the vif, not registered yet
- *
- * Adaptive (net_dim), with XNB_COAL_USECS_DEF and XNB_COAL_FRAMES_DEF
- * for when adaptive-rx is turned off.
- *
- * Context: Process context (probe).
- */
 void xnb_coal_init(struct xnb_vif *vif)
 {
 	vif->coal.adaptive = true;
@@ -48,11 +24,7 @@ void xnb_coal_init(struct xnb_vif *vif)
 	vif->coal.frames = XNB_COAL_FRAMES_DEF;
 }
 
-/* A put-off notification is due: bring the pass back to the queue,
- * which sends it (rx.c, xnb_rx_notify_check).  A queue in no group
- * (moving, or leaving) is kicked by whoever attaches it next, so the
- * notification is not lost to a move either.
- */
+/* The pass sends it; a queue in no group is kicked at its next attach. */
 static enum hrtimer_restart xnb_rx_notify_timer_fn(struct hrtimer *t)
 {
 	struct xnb_queue *q = container_of(t, struct xnb_queue,
@@ -62,9 +34,7 @@ static enum hrtimer_restart xnb_rx_notify_timer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
-/* net_dim picked a profile for a queue: apply it, and hand the dim back
- * for its next measurement (net_dim ignores samples until then).
- */
+/* DIM_START_MEASURE hands the dim back: net_dim ignores samples till then. */
 static void xnb_rx_dim_work(struct work_struct *work)
 {
 	struct dim *dim = container_of(work, struct dim, work);
@@ -77,16 +47,6 @@ static void xnb_rx_dim_work(struct work_struct *work)
 	WRITE_ONCE(dim->state, DIM_START_MEASURE);
 }
 
-/**
- * xnb_rxmod_init() - Set up a new queue's moderation.
- * @q: the queue, allocated (zeroed) and in no group
- *
- * Nothing owed, the notify timer and net_dim's work set up, net_dim at
- * its start profile.
- *
- * Context: Process context (the xenbus thread), before the queue can
- * be attached.
- */
 void xnb_rxmod_init(struct xnb_queue *q)
 {
 	struct dim_cq_moder m;
@@ -103,13 +63,11 @@ void xnb_rxmod_init(struct xnb_queue *q)
 
 /**
  * xnb_rxmod_stop() - Stop a leaving queue's notify timer and net_dim.
- * @q: the queue, detached: no pass arms the timer or calls net_dim
- *	any more
+ * @q: the queue, detached: no pass arms the timer any more
  *
- * Waits for a running timer (its kick finds no group) and net_dim's
- * work.  A notification still owed is dropped: the guest is going.
+ * A notification still owed is dropped: the guest is going.
  *
- * Context: Process context (the xenbus thread), sleeps.
+ * Context: process, sleeps.
  */
 void xnb_rxmod_stop(struct xnb_queue *q)
 {
@@ -121,13 +79,7 @@ void xnb_rxmod_stop(struct xnb_queue *q)
 /**
  * xnb_rxmod_limits() - The moderation limits in force for a queue.
  * @q: the queue, served by the caller's pass
- * @lim: filled with them
- *
- * net_dim's current choice for @q with adaptive-rx on, else the vif's
- * rx-usecs and rx-frames; a notification waits for half the ring at
- * most, whatever the frames.
- *
- * Context: The group's poll (BH off), in the pass serving @q.
+ * @lim: filled; half the ring at most, whatever the frames
  */
 void xnb_rxmod_limits(struct xnb_queue *q, struct xnb_rxmod_limits *lim)
 {
@@ -144,16 +96,8 @@ void xnb_rxmod_limits(struct xnb_queue *q, struct xnb_rxmod_limits *lim)
 }
 
 /**
- * xnb_rxmod_sample() - Feed net_dim after a notification.
- * @q: the queue that sent one
- *
- * With adaptive-rx on: the queue's guest RX packets and bytes and its
- * notifications so far.  net_dim measures over 64 notifications and
- * moves the profile (through its work) to where the same traffic takes
- * fewer of them.
- *
- * Context: The group's poll (BH off), in the pass serving @q, which
- * writes the counters read here.
+ * xnb_rxmod_sample() - Feed net_dim after a notification (adaptive-rx).
+ * @q: the queue, served by the caller's pass, which writes its counters
  */
 void xnb_rxmod_sample(struct xnb_queue *q)
 {
@@ -167,20 +111,7 @@ void xnb_rxmod_sample(struct xnb_queue *q)
 	net_dim(&q->rx_dim, &s);
 }
 
-/**
- * xnb_get_coalesce() - ethtool -c: the vif's RX notification moderation.
- * @dev: the vif's netdev
- * @ec: filled with rx-usecs, rx-frames and adaptive-rx
- * @kec: unused
- * @extack: unused
- *
- * rx-usecs and rx-frames are the values used with adaptive-rx off;
- * with it on, each queue's come from net_dim (debugfs "groups" shows
- * them).
- *
- * Context: Process context, under rtnl.
- * Return: 0.
- */
+/* rx-usecs and rx-frames shown are those used with adaptive-rx off. */
 int xnb_get_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
 		     struct kernel_ethtool_coalesce *kec,
 		     struct netlink_ext_ack *extack)
@@ -196,18 +127,13 @@ int xnb_get_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
 /**
  * xnb_set_coalesce() - ethtool -C: set the vif's RX notification moderation.
  * @dev: the vif's netdev
- * @ec: rx-usecs (below XNB_RXMOD_USECS_MIN, 0 included: no moderation;
- *	at most XNB_RXMOD_USECS_MAX),
- *	rx-frames (0: no frame limit, 1: no moderation; at most
- *	XNB_RXMOD_FRAMES_MAX) and adaptive-rx; the ethtool core refuses
- *	any other parameter (supported_coalesce_params)
+ * @ec: rx-usecs (below XNB_RXMOD_USECS_MIN: none), rx-frames (0: no limit,
+ *	1: none) and adaptive-rx; the ethtool core refuses the others
  * @kec: unused
  * @extack: why a value was refused
  *
- * Applies from each queue's next push or turn; a notification already
- * put off keeps its due time, or comes sooner (proto.c).
+ * Applies from each queue's next push or turn.
  *
- * Context: Process context, under rtnl.
  * Return: 0, or -EINVAL with nothing changed.
  */
 int xnb_set_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,

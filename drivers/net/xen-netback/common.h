@@ -1,190 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* xen-netback with a worker-group dataplane.
+/* xen-netback, worker-group dataplane: shared types.  docs/design.md has
+ * the full map; in brief:
  *
- * Who runs what:
+ * Context                          Runs
+ * xenbus thread, connect work      xenbus.c; interface.c's vif lifecycle
+ *   (process, backend lock)        and pin; groupset.c's attach, detach
+ * xenbus reader (may not sleep)    xnb_mcast_will_handle
+ * event channel hard irq (lateeoi) interface.c's handlers: kick the group
+ * netdev xmit (BH off)             xnb_start_xmit: queue, kick per burst
+ * group poll: NAPI softirq, or     group.c picks the context; pass.c ->
+ *   its thread (BH off)            tx.c, rx.c -> copy.c; proto.c decides
+ * timers (softirq; hrtimer)        credit (tx.c), stall (rx.c), RX notify
+ *                                  (coalesce.c), EOI back-off (interface.c)
+ * system_wq                        net_dim work, balancer, connect work
+ * xnb_ctrl_wq                      control ring requests (ctrlring.c)
+ * ethtool (rtnl)                   coalesce.c, stats.c
+ * sysfs writes, CPU hotplug        main.c, sysfs.c, groupset.c
  *
- *   xenbus watch thread (process context, may sleep; a connect the
- *   reconnect back-off held runs in xenbus.c's connect work instead,
- *   under the same backend lock: "the xenbus thread" elsewhere means
- *   either)
- *     xenbus.c   probe/remove, frontend state changes, "rate",
- *                "worker-group", "hotplug-status" and the frontend's
- *                "request-multicast-control" watches
- *     interface.c  xnb_vif_create, xnb_vif_alloc_queues +
- *                xnb_vif_connect_queue + xnb_vif_start (connect),
- *                xnb_vif_disconnect, xnb_vif_destroy,
- *                xnb_vif_set_pinned (moves queues between groups)
- *     groupset.c xnb_group_attach/detach (take group->lock, wait for
- *                the group's poll to end; attach points the queue's
- *                irqs at the group's CPU, and makes a group ready for
- *                its first queue: group.c's xnb_group_prepare)
+ * Lock order, outer -> inner:
+ *   backend lock -> xnb_assign_mutex -> group sync_mutex
+ *   backend lock -> rtnl: no ethtool op may take the backend lock
+ *   CPU hotplug lock -> xnb_assign_mutex: no cpus_read_lock() under it
+ *   xnb_sysfs_mutex -> xnb_assign_mutex -> group lock, xnb_bal_lock
+ *   pass lock (trylock only) -> group lock, mcast lock, credit_lock,
+ *     carrier_lock, rx_skbs; through a bridge, another vif's xmit lock
+ *     -> its hash_lock, rx_skbs, group lock
+ *   innermost: group lock, mcast lock, credit_lock, carrier_lock,
+ *     stats_lock, hash_lock, xnb_bal_lock
  *
- *   xenbus reader thread (process context, under the xenbus core's
- *   watches spinlock: may not sleep)
- *     xenbus.c   xnb_mcast_will_handle: queue a watch event or not
- *
- *   event channel hard irq (lateeoi)
- *     interface.c  xnb_tx_interrupt, xnb_rx_interrupt, xnb_interrupt:
- *                mark work and kick the group when tx.c/rx.c judge the
- *                event genuine (xnb_tx_event, xnb_rx_event), owe the
- *                EOI to the credit timer's pass for a held queue, else
- *                a spurious EOI; xnb_vif_eoi is sent by the group once
- *                the ring drained, spurious when it found no work
- *
- *   netdev transmit path (softirq or process, BH off)
- *     rx.c       xnb_start_xmit: queues an skb for the guest, kicks
- *                once per burst (netdev_xmit_more())
- *
- *   stats readers (any context; take vif->stats_lock)
- *     stats.c    ndo_get_stats64 (xnb_stats_fold), ethtool -S
- *     groupset.c debugfs "groups" (takes each group->lock)
- *     interface.c debugfs vif-<domid>-<devid>/io_ring_q<N>: one queue's
- *                ring indices, no lock (the disconnect removes the
- *                files before the rings go, which waits for the reads
- *                under way)
- *     sysfs.c    /sys/module/xen_netback/groups/<n>/ (process context,
- *                takes xnb_assign_mutex); group counters through
- *                xnb_group_stats_read() here and in debugfs and balance.c;
- *                a write of 0 to max_pass_us or max_pass_slots resets it
- *
- *   worker group: NAPI, main.c's worker param.  worker=kthread: a
- *   softirq context polls while the load is light (in the softirq that
- *   took the event), sustained load goes to a threaded context bound to
- *   the group's CPU, and back once idle.  worker=tasklet: one softirq
- *   context.  Either way one pass at a time per group (pass_busy).
- *     group.c    xnb_group_run: which context runs the pass, the
- *                handoff light <-> thread (decided by proto.c)
- *     pass.c     xnb_group_pass: round-robin over active queues with a
- *                per-queue budget, paced by the NAPI budget, each pass
- *                capped at XNB_PASS_SLOTS ring slots both ways (the
- *                accounting is proto.c's)
- *     tx.c       xnb_tx_gather, then at the flush xnb_tx_complete and
- *                xnb_tx_deliver (napi_gro_receive on the polling
- *                context): guest -> dom0
- *     rx.c       xnb_rx_gather, then at the flush xnb_rx_complete:
- *                dom0 -> guest; the push tells the guest at once or
- *                later (moderation: proto.c decides, coalesce.c's
- *                timer and net_dim), and each turn sends one due
- *     copy.c     the group's batch of grant copies and its flush, which
- *                calls tx.c and rx.c back through their xnb_copy_ops
- *     interface.c  xnb_vif_fatal: a protocol violation disables the vif
- *
- *   The pass's calls go one way: pass.c -> tx.c, rx.c -> copy.c, and
- *   proto.c below them all.  copy.c calls nothing of tx.c or rx.c by
- *   name (group.c gives each group their tables), so it is on no cycle.
- *
- *   timers (softirq)
- *     tx.c       credit timer: kicks the group when credit is back
- *     rx.c       stall timer: kicks the group to check a stalled queue
- *     coalesce.c each queue's notify timer (an hrtimer, hard irq): kicks
- *                the group when a guest RX notification put off is due
- *                (the pass sends it: rx.c, xnb_rx_notify_check)
- *
- *   system_wq
- *     coalesce.c net_dim's work: applies the RX moderation profile
- *                net_dim chose for a queue (scheduled by net_dim(),
- *                which the pass calls after each notification)
- *     xenbus.c   xnb_connect_work: a connect the reconnect back-off
- *                held, at the end of its hold, under the backend's lock
- *                (interface.c's connect, as from the xenbus thread);
- *                remove cancels it and waits
- *
- *   ethtool (process context, under rtnl)
- *     coalesce.c get_coalesce/set_coalesce: the vif's RX notification
- *                moderation (rx-usecs, rx-frames, adaptive-rx)
- *     stats.c    -S's per-queue rows and -l's count (vif->stats_queues),
- *                -l's maximum (vif->max_queues, the offer)
- *     interface.c  each channel's back-off timer: sends an EOI held
- *                back from a storm (xnb_lateeoi)
- *
- *   sysfs parameter writes (process context; the files exist before
- *   module init runs and until after exit returned)
- *     main.c     groups, copy_batch: groupset.c swaps, group.c resizes
- *                the groups under the assign mutex
- *                (xnb_groups_set_count/_batch),
- *                under which init and exit also take the groups up and
- *                down (a new set is made under cpus_read_lock() too, so
- *                the CPUs it chose stay online until it is published,
- *                and dropped then: the queues move under the mutex;
- *                kept over the moves without a CPU hotplug state);
- *                then for groups sysfs.c makes the new set's
- *                directories (xnb_sysfs_update, outside that mutex);
- *                rebalance_ms: (re)arms the balancer's work with its
- *                new period, only between xnb_balance_start and _stop
- *
- *   balancer: a delayed work item on system_wq every rebalance_ms
- *     balance.c  xnb_balance_run: under the assign mutex, measures each
- *                group's busy time and each queue's load, asks proto.c
- *                (xnb_balance_pick) and moves at most one queue with
- *                groupset.c's xnb_group_move_locked (waits for the old
- *                group's poll, like a pin).  With rebalance_ms=0 it
- *                runs every XNB_BUSY_WINDOW_MS and only measures (the
- *                window sysfs's busy_pct shows), as deferrable work on
- *                system_power_efficient_wq.  Not re-armed while no
- *                group serves a queue; xnb_group_attach arms it again
- *                (xnb_balance_queue_added, under the assign mutex)
- *
- *   CPU hotplug: the hotplug thread of the CPU coming or going (process
- *   context, may sleep; the hotplug holds the CPU hotplug lock)
- *     groupset.c xnb_cpu_online, xnb_cpu_offline (dynamic state
- *                "net/xen-netback:online", CPUHP_AP_ONLINE_DYN): under
- *                the assign mutex, move the groups off a CPU going
- *                offline and back home when it returns (NAPI thread,
- *                queues' irqs; xnb_cpu_place in proto.c decides).  The
- *                offline one runs once the CPU is no longer active: the
- *                scheduler may have moved a NAPI thread woken there
- *                meanwhile, widening its affinity, which the callback
- *                then sets again; irqs move only later in the hotplug.
- *                The state is added by groupset.c's init before the first
- *                set and removed by its exit after the last set
- *                stopped; in between the callbacks find the set in
- *                force, or none (before the first, during exit) and do
- *                nothing.
- *
- *   control ring (ctrlring.c): requests served by a delayed work item
- *                on the driver's own unbound workqueue (xnb_ctrl_wq,
- *                made by module init, destroyed by exit after the last
- *                vif), within a budget of requests per second; it sends
- *                or holds back (interface.c's back-off) the late EOI,
- *                owes it to its next run while the budget is spent, none
- *                once the ring is dead; the hash state it sets is read
- *                by ndo_select_queue and rx.c
- *
- *   everywhere: proto.c, the pure decisions on guest input (ring
- *   indices, slot chains, event verdicts, requests in flight, credit),
- *   shared with the userspace tests
- *
- *   tracepoints (trace.h, system xen_netback, created in trace.c): the
- *   pass (pass.c) and its handoffs (group.c), moves (balance.c,
- *   groupset.c's regroup, interface.c's pin), a vif disabled (interface.c), RX
- *   stall, drain and unstall (rx.c); each from the context above
- *
- * A queue belongs to exactly one group at a time.  Only that group's
- * worker touches the queue's rings, so ring state needs no lock of its
- * own: the group's pass lock (pass_busy) keeps the group's two polling
- * contexts apart.  Each structure below says what its locks protect
- * ("Locking:").  Lock order, outermost first:
- *
- *   backend lock (xenbus.c) -> xnb_assign_mutex -> group sync_mutex
- *   CPU hotplug lock (cpus_read_lock() around a new set; a hotplug under
- *                way, whose callbacks take the mutex) -> xnb_assign_mutex:
- *                no holder of the assign mutex may take cpus_read_lock()
- *                or wait for a hotplug (not checked: modules do not get
- *                lockdep_assert_cpus_held())
- *   xnb_sysfs_mutex -> xnb_assign_mutex (a sysfs read takes the latter
- *                only: directories are removed without it, see sysfs.c)
- *   backend lock -> rtnl (xnb_vif_start, xnb_vif_disconnect,
- *                unregister at destroy): so no ethtool op (called under
- *                rtnl) may take the backend lock
- *   xnb_assign_mutex -> group lock, xnb_bal_lock
- *   pass lock (only ever tried) -> group lock, mcast lock,
- *                credit_lock, carrier_lock, a queue's rx_skbs lock
- *   pass lock -> through the stack (napi_gro_receive into a bridge
- *                whose port is another vif): that vif's netdev xmit
- *                lock -> its hash_lock (read), rx_skbs and group lock
- *   group lock, mcast lock, credit_lock, carrier_lock, stats_lock,
- *                hash_lock, xnb_bal_lock: innermost (no lock of ours
- *                is taken under them)
+ * Lock                Protects
+ * backend lock        a vif's connection (xenbus.c's be->lock)
+ * xnb_assign_mutex    the group set, which group serves which queue, batch
+ *                     sizes, the balancer's samples
+ * group lock          a group's queue lists, its queues' scheduling fields
+ * pass lock           a group's batch and its queues' ring state: one pass
+ *   (pass_busy)       at a time; a queue is in one group at a time
+ * sync_mutex          one pause of a group's polls at a time
+ * stats_lock          vif->queues against the stats readers
+ * credit_lock, hash_lock, carrier_lock, mcast lock: what they are named for
  */
 #ifndef XNB_COMMON_H
 #define XNB_COMMON_H
@@ -225,12 +78,7 @@
 #define XNB_BUDGET_MAX		1024u
 #define XNB_MAX_QUEUES		64u
 
-/* main.c: module parameters.  budget, max_queues, separate_tx_rx_irq,
- * provides_xdp_headroom and rebalance_ms may change at any time
- * (READ_ONCE); copy_batch and groups change under groupset.c's assign
- * mutex, groups also at module init (readers outside the mutex use
- * READ_ONCE).
- */
+/* main.c parameters; those writable at runtime are read with READ_ONCE. */
 extern unsigned int xnb_nr_groups;
 extern bool xnb_use_tasklet;
 extern unsigned int xnb_copy_batch;
@@ -245,10 +93,7 @@ extern bool xnb_provides_xdp_headroom;
 extern unsigned int xnb_rebalance_ms;
 extern unsigned int xnb_ctrl_rate;
 
-/* Per-queue counters, read by ethtool and ndo_get_stats64 while the
- * pass counts: u64_stats_t, whose accessors make the race one that is
- * intended (on 64-bit the sync is empty and they are the only marking).
- */
+/* Per-queue counters (u64_stats): one writer; readers take stats_lock. */
 struct xnb_queue_stats {
 	u64_stats_t rx_gso_checksum_fixup; /* guest GSO without csum_blank */
 	u64_stats_t tx_packets;	/* guest -> dom0 (the guest's TX) */
@@ -274,30 +119,17 @@ struct xnb_copy_ops;
 struct xnb_group;
 struct xnb_vif;
 
-/* mcast.c: the guest's multicast filter, at most XNB_MCAST_MAX entries
- * (stock's bound).
- *
- * Locking: lock serialises the writers (xnb_mcast_add/_del from any of
- * the vif's group workers, xnb_mcast_clear from the xenbus thread): the
- * list's changes, count, and flood's writes.  addrs is an RCU list:
- * xnb_start_xmit walks it under rcu_read_lock() alone, and removed
- * entries are freed after a grace period.  flood is read lockless
- * (READ_ONCE) by the transmit path, which at worst floods or filters
- * one packet by the state of a moment before.
- */
+/* mcast.c.  addrs: RCU; flood: read lockless, one packet late at worst. */
 #define XNB_MCAST_MAX		64u
 
 struct xnb_mcast {
-	spinlock_t lock;		/* writers (group workers) */
-	struct list_head addrs;		/* RCU; read by xnb_start_xmit */
-	unsigned int count;		/* under lock */
+	spinlock_t lock;		/* writers: the list, count, flood */
+	struct list_head addrs;		/* RCU */
+	unsigned int count;
 	bool flood;			/* an ADD was refused: pass all */
 };
 
-/* coalesce.c: a vif's guest RX notification moderation (ethtool -C).
- * adaptive: net_dim chooses each queue's limits (the default); else
- * usecs and frames, for every queue (proto.c's struct xnb_rxmod_limits).
- */
+/* coalesce.c: ethtool -C; adaptive: net_dim picks each queue's limits. */
 #define XNB_COAL_USECS_DEF	64u
 #define XNB_COAL_FRAMES_DEF	64u
 
@@ -313,15 +145,8 @@ enum {
 	XNB_EOI_RX,
 };
 
-/* interface.c: our late-EOI back-off for one event channel, a queue's
- * or the control ring's (xnb_lateeoi()): a run of events that led to no
- * work (spurious) gets its EOIs held back ever longer, up to a second.
- *
- * Locking: a channel has one owed EOI at a time (it stays masked until
- * the EOI), and only its owner calls xnb_lateeoi(): spurious needs no
- * lock.  timer is pending while an EOI is held; irq is stored before it
- * is armed and read by it.  xnb_backoff_stop() at teardown, once nothing
- * can hold an EOI back any more.
+/* interface.c: one channel's late-EOI back-off after spurious events.  No
+ * lock: a channel owes one EOI at a time, and its owner calls xnb_lateeoi().
  */
 struct xnb_backoff {
 	struct xnb_spurious spurious;
@@ -330,67 +155,13 @@ struct xnb_backoff {
 };
 
 /* Locking:
- *  - vif, id, name, tx_irq, rx_irq, the rings' mapping, timers' setup:
- *    the xenbus thread under the backend lock, while the queue is in no
- *    group (connect before the attach, release after the detach); fixed
- *    in between.
- *  - group, group_node, active_node, queued, share_pass, share_slots:
- *    under group->lock of the group the queue is on (the last two are
- *    written by that group's pass as it gives the queue a turn, and
- *    share_slots cleared at attach).  group and group_node change only
- *    under xnb_assign_mutex as well (attach, detach, move), so a holder
- *    of either lock sees them stable.  group is an RCU pointer:
- *    published with rcu_assign_pointer() at attach, read with
- *    rcu_dereference() by xnb_group_kick (an RCU reader: old groups are
- *    freed after synchronize_rcu()), rcu_dereference_protected() by the
- *    holders of the assign mutex and by the pass of the queue's group
- *    (under group->lock: until that pass ends the queue's group is that
- *    group or NULL), and compared with rcu_access_pointer() where it
- *    may be changing under another group's lock (the kick's check
- *    under the lock, a sibling's group in the pass's share).
- *  - ring state (tx, rx private indices, tx_pushed, rx_pushed, tx_id,
- *    tx_extra, tx_pkt,
- *    tx_held, rx_id, rx_len, rx_blocked_since, rx_want, stalled,
- *    worked, flush_group, load, settle_node, the stats' writes,
- *    rx_done_pkts, rx_done_slots, rxmod, net_dim's calls on rx_dim and
- *    arming rx_notify_timer), turn_left and turn_debt: the
- *    pass of the queue's group, which holds that group's pass lock
- *    (pass_busy); while the queue is in no group, the xenbus thread.
- *    Except turn_left and turn_debt, which every attach clears under
- *    xnb_assign_mutex and the new group's lock, before it publishes
- *    the group (a reconnect or a move owes nothing): the
- *    xenbus thread's, and the balancer's and a regroup's moves, each
- *    after its detach.  A detach waits for the group's poll
- *    (xnb_group_sync), so the pass and these never overlap.
- *    The event handlers read a snapshot lockless (READ_ONCE of
- *    req_cons, tx_held, rx_blocked_since, rx_want, tx_prod_eoi) and
- *    judge events by it (proto.c); the worker writes all five with
- *    WRITE_ONCE, ordered by the barriers rx.c and interface.c explain.
- *    debugfs reads a snapshot too (READ_ONCE; data_race() for the
- *    private response producers, written plainly by the pass).
- *  - rx_skbs: its own queue lock (xnb_start_xmit adds, the worker and
- *    the purge take); rx_bytes_queued, unsupported_dropped: atomics.
- *  - rx_kick_owed: xnb_start_xmit only, under the core's xmit lock of
- *    the netdev queue of the same index (netpoll takes it too).
- *  - eoi: atomic bitops, the handler sets an owed EOI and the worker
- *    takes it.  backoff: see struct xnb_backoff (each channel's belongs
- *    to whoever owes that channel's EOI).
- *  - stats: one writer at a time (the pass, or the xenbus thread once
- *    the queue is detached) inside u64_stats_update_begin/_end, with
- *    u64_stats_inc/_add; readers retry with u64_stats_fetch_begin/_retry
- *    and read with u64_stats_read, under vif->stats_lock (the queues
- *    array must not go meanwhile).
- *  - bal_load, bal_sample, bal_hold: under xnb_assign_mutex.
- *  - last_group: the index of the group the last attach gave the queue,
- *    written (WRITE_ONCE) by that attach under xnb_assign_mutex, kept
- *    by a detach; read lockless (READ_ONCE) by ethtool -S, to which a
- *    queue moving shows the group it leaves until it arrives.
- *  - rx_notify_timer: set up at alloc, armed by the pass, cancelled at
- *    release (after the detach: no pass arms it again); its function
- *    only kicks.  rx_dim: net_dim() by the pass; its work (system_wq)
- *    writes rx_dim_usecs and rx_dim_frames (WRITE_ONCE, read by the
- *    pass with READ_ONCE) and hands rx_dim back (its state), as every
- *    net_dim user does; cancelled at release.
+ *  - vif, id, name, irqs, ring mappings: set while in no group, then fixed.
+ *  - group: RCU; written under xnb_assign_mutex and group->lock, so either
+ *    holder sees it stable; under another group's lock only compared.
+ *  - Ring state, stats, rxmod, rx_dim, turn_*: the pass lock of its group
+ *    (a detach waits for the poll), else the xenbus thread or an attach.
+ *  - req_cons, tx_held, rx_blocked_since, rx_want, tx_prod_eoi: WRITE_ONCE,
+ *    read by the event handlers with READ_ONCE (barriers: rx.c, interface.c).
  */
 struct xnb_queue {
 	struct xnb_vif *vif;
@@ -402,13 +173,10 @@ struct xnb_queue {
 	struct list_head group_node;	/* on group->queues */
 	struct list_head active_node;	/* on group->active when queued */
 	bool queued;
-	/* On the pass's list of drained queues whose ring is re-armed and
-	 * EOIs sent after its flush (pass.c); empty otherwise.
-	 */
-	struct list_head settle_node;
+	struct list_head settle_node;	/* pass.c: drained, EOI after flush */
 	u32 share_pass;			/* group->pass_seq of its last turn */
 	u32 share_slots;		/* the slots it was given then */
-	struct xnb_pass_ways turn_left;	/* a cut turn's rest (see above) */
+	struct xnb_pass_ways turn_left;	/* a cut turn's rest, pass lock */
 	struct xnb_pass_ways turn_debt;	/* spent past its shares, owed */
 
 	/* Guest TX ring and its per-slot answers, by ring index. */
@@ -427,22 +195,15 @@ struct xnb_queue {
 	unsigned int rx_irq;
 	u16 rx_id[XNB_RX_RING_SIZE];
 	u16 rx_len[XNB_RX_RING_SIZE];
-	struct sk_buff_head rx_skbs;
+	struct sk_buff_head rx_skbs;	/* its own lock */
 	atomic_t rx_bytes_queued;	/* their truesize, summed */
-	/* Packets queued by a burst whose kick waits for its last packet
-	 * (netdev_xmit_more(), xnb_start_xmit).
-	 */
-	bool rx_kick_owed;
+	bool rx_kick_owed;		/* xmit_more; under the xmit lock */
 	unsigned long rx_blocked_since;	/* jiffies; 0 when not blocked */
 	unsigned int rx_want;		/* slots a blocked queue waits for */
 	bool stalled;			/* counted in vif->stalled_queues */
 	struct timer_list stall_timer;
 
-	/* Telling the guest of RX responses (coalesce.c, proto.c's
-	 * xnb_rxmod_decide): what the flush answered since the last push,
-	 * the notification owed, the timer that brings the pass back when
-	 * one put off is due, and net_dim's choice of limits.
-	 */
+	/* Notification moderation; rx_dim_*: WRITE_ONCE by net_dim's work. */
 	u32 rx_done_pkts;
 	u32 rx_done_slots;
 	struct xnb_rxmod rxmod;
@@ -451,101 +212,34 @@ struct xnb_queue {
 	u16 rx_dim_usecs;
 	u16 rx_dim_frames;
 
-	/* xnb_start_xmit drops of packets the guest cannot take: more
-	 * slots than netfront accepts, a GSO type it did not negotiate,
-	 * more than one slot without scatter-gather.
-	 */
-	atomic_long_t unsupported_dropped;
-	unsigned long eoi;		/* XNB_EOI_* */
-	/* BIT(XNB_EOI_*): the group did work that way since the last EOI
-	 * (worker only); an owed EOI without it is sent as spurious.
-	 */
-	unsigned long worked;
-	/* TX producer index when we last sent an EOI: an event that finds
-	 * it unchanged, with nothing unconsumed, is spurious.
-	 */
-	RING_IDX tx_prod_eoi;
-	/* Our own late-EOI back-off, by XNB_EOI_*: one channel for both
-	 * rings uses the TX one.
-	 */
-	struct xnb_backoff backoff[2];
-	/* The group whose flush is completing our packets; set and
-	 * cleared within one xnb_copy_flush.
-	 */
-	struct xnb_group *flush_group;
+	atomic_long_t unsupported_dropped; /* more than the guest can take */
+	unsigned long eoi;		/* XNB_EOI_* owed: atomic bitops */
+	unsigned long worked;		/* BIT(XNB_EOI_*); none: EOI spurious */
+	RING_IDX tx_prod_eoi;		/* TX producer at our last EOI */
+	struct xnb_backoff backoff[2];	/* by XNB_EOI_*; one channel: TX's */
+	struct xnb_group *flush_group;	/* within one xnb_copy_flush */
 	struct xnb_queue_stats stats;
 
-	/* Live rebalancing.  load: packets served both ways, written by
-	 * the group's poll only, read by the balancer (READ_ONCE); the
-	 * bal_* fields are the balancer's, under the assign mutex.
-	 */
-	unsigned long load;
+	/* Balancer: load WRITE_ONCE by the pass, the rest xnb_assign_mutex. */
+	unsigned long load;		/* packets served, both ways */
 	unsigned long bal_load;		/* load at the last sample */
 	u32 bal_sample;			/* that sample's number; 0: none */
 	u32 bal_hold;			/* samples before it may move again */
-	int last_group;			/* given by the last attach */
+	int last_group;			/* last attach's; ethtool: READ_ONCE */
 };
 
 /* Locking:
- *  - dev, xbdev, domid: set at create, fixed.
- *  - The connection (queues, num_queues, connected, the negotiated
- *    features, pinned_group, the control ring's mapping): changed only
- *    by the xenbus thread under the backend lock (xenbus.c's be->lock,
- *    checked by xnb_backend_assert_held()).  queues and num_queues
- *    change under stats_lock too, for the stats readers.  The data path
- *    reads them lockless while connected: num_queues and pinned_group
- *    with READ_ONCE; connected is set with smp_store_release() once the
- *    rest is in place and xnb_start_xmit reads it with
- *    smp_load_acquire() before the queues and features; a disconnect
- *    clears it (WRITE_ONCE) and waits out xnb_start_xmit
- *    (synchronize_net) and each group's poll (the detach) before the
- *    queues go.  The features are stored with WRITE_ONCE at connect:
- *    ndo_fix_features and ndo_change_mtu read them (READ_ONCE) under
- *    rtnl alone, and xnb_vif_start applies them again afterwards.
- *  - disabled: set (WRITE_ONCE) by whoever finds a protocol violation
- *    (xnb_vif_fatal: a group worker, the control ring's work), reset
- *    only by xnb_vif_start under the backend lock; read with READ_ONCE.
- *  - mcast_ctrl, xdp_headroom: written by the xenbus thread (with
- *    WRITE_ONCE wherever the vif may be connected), read by the data
- *    path with READ_ONCE.
- *  - mcast: see struct xnb_mcast.  stalled_queues: atomic.
- *  - coal: written under rtnl (ethtool's set_coalesce, WRITE_ONCE),
- *    read by the passes with READ_ONCE.
- *  - log_rl, fatal_rl: the ratelimits' own locks; log_missed: an atomic.
- *  - carrier_lock: one carrier decision at a time (the xenbus thread,
- *    the group workers, the control ring's work through xnb_vif_fatal).
- *  - stats_lock: queues and num_queues against the stats readers, and
- *    saved, saved_unsupported.
- *  - stats_queues: the queues ethtool shows per-queue rows for (-S) and
- *    counts (-l): written under rtnl by the xenbus thread (under the
- *    backend lock), num_queues once xnb_vif_start has attached them
- *    all, 0 as a disconnect begins, before they go; read under rtnl, so
- *    one ethtool request sees one value from its count to its values,
- *    or by that thread, its only writer, without rtnl.
- *  - debugfs: the vif's debugfs directory, made by xnb_vif_start and
- *    removed first by xnb_vif_disconnect, under the backend lock.
- *  - max_queues: the multi-queue-max-queues the backend offered at the
- *    last InitWait, written by the xenbus thread (WRITE_ONCE), read by
- *    ethtool -l (READ_ONCE).
- *  - credit_lock: credit; its bytes is peeked at lockless (READ_ONCE,
- *    stored with WRITE_ONCE by proto.c) to skip the lock when no rate
- *    is set.
- *  - ctrl, ctrl_pushed, ctrl_dead, ctrl_buf: ctrl_work alone while the
- *    control ring is connected (a work item never runs twice at once;
- *    xnb_vif_start only peeks at ctrl_dead, READ_ONCE, which the work
- *    stores with WRITE_ONCE), the xenbus thread at connect and
- *    disconnect (the work cancelled first).  ctrl_budget: ctrl_work alone, filled once by
- *    xnb_ctrl_init (a reconnect does not refill it).  ctrl_irq: stored
- *    by the handler and the connect (WRITE_ONCE), read by the work and
- *    the disconnect with READ_ONCE.
- *    ctrl_backoff: see struct xnb_backoff; ctrl_work owes the channel's
- *    EOIs.
- *  - hash_lock: a seqlock over hash; writers (ctrl_work, connect,
- *    disconnect) keep BHs off, readers (ndo_select_queue, the transmit
- *    path) retry; hash.alg is peeked at lockless (READ_ONCE) first, and
- *    stored with WRITE_ONCE by ctrl.c.  No reader with IRQs off (netpoll
- *    may have interrupted a writer on its CPU): xnb_hash_skb() does not
- *    hash then.
+ *  - The connection (queues, num_queues, features, pinned_group, control
+ *    ring mapping): the xenbus thread under the backend lock; queues and
+ *    num_queues under stats_lock too.  connected: smp_store_release() once
+ *    they are set, smp_load_acquire() by xnb_start_xmit before it reads
+ *    them; a disconnect clears it, then waits (synchronize_net(), detach).
+ *  - Read lockless, so WRITE_ONCE/READ_ONCE: num_queues, pinned_group, the
+ *    features, disabled, mcast_ctrl, xdp_headroom, coal, max_queues,
+ *    credit.bytes, ctrl_dead, ctrl_irq.
+ *  - ctrl, ctrl_*: ctrl_work alone while the control ring is up.
+ *  - hash: hash_lock, writers with BHs off.  A reader with IRQs off may
+ *    have interrupted a writer (netpoll): xnb_hash_skb() does not hash.
  */
 struct xnb_vif {
 	struct net_device *dev;
@@ -559,37 +253,24 @@ struct xnb_vif {
 	bool gso_tcpv6;
 	bool ip_csum;
 	bool ipv6_csum;
-	/* The guest's request-multicast-control (watched: may change at
-	 * any time) and its RX "xdp-headroom" (at connect, and while the
-	 * guest reconfigures), read by the data path with READ_ONCE.
-	 */
-	bool mcast_ctrl;
+	bool mcast_ctrl;		/* watched: may change at any time */
 	u16 xdp_headroom;
 	struct xnb_mcast mcast;
-	/* Guest RX notification moderation (ethtool -C), per vif. */
-	struct xnb_coal coal;
+	struct xnb_coal coal;		/* written under rtnl */
 
 	struct xnb_queue *queues;	/* num_queues entries when connected */
 	unsigned int num_queues;
 	int pinned_group;		/* "worker-group" key, -1 when unset */
 	bool connected;
-	/* A fatal protocol error: stop serving the rings until reconnect. */
-	bool disabled;
-	atomic_t stalled_queues;	/* queues whose guest posts no buffers */
-	/* Lines the guest brings about, on a budget of the vif's own
-	 * (xnb_vif_log_ok()), and how many it left out since the last.
-	 */
-	struct ratelimit_state log_rl;
+	bool disabled;			/* protocol error, until reconnect */
+	atomic_t stalled_queues;	/* guest posts no RX buffers */
+	struct ratelimit_state log_rl;	/* guest-caused lines, per vif */
 	atomic_t log_missed;
-	/* "vif disabled" apart, so the guest cannot spend its budget first. */
-	struct ratelimit_state fatal_rl;
+	struct ratelimit_state fatal_rl; /* not the guest's to spend first */
 
 	spinlock_t carrier_lock;	/* carrier decisions from any context */
-	/* Stats readers vs. queues being freed; counters of past
-	 * connections survive in saved.
-	 */
 	spinlock_t stats_lock;
-	struct xnb_queue_stats saved;
+	struct xnb_queue_stats saved;	/* past connections', stats_lock */
 	u64 saved_unsupported;
 	unsigned int stats_queues;	/* ethtool's per-queue rows, rtnl */
 	unsigned int max_queues;	/* offered: ethtool -l's maximum */
@@ -598,15 +279,13 @@ struct xnb_vif {
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;
 
-	/* Control ring and Toeplitz hashing (ctrlring.c).  ctrl_irq is 0
-	 * without a control ring; hash is written under hash_lock.
-	 */
+	/* Control ring and Toeplitz hashing (ctrlring.c); ctrl_irq 0: none. */
 	struct xen_netif_ctrl_back_ring ctrl;
 	RING_IDX ctrl_pushed;		/* rsp_prod we last published */
 	unsigned int ctrl_irq;
 	bool ctrl_dead;			/* overflowed: served, EOI'd no more */
 	struct delayed_work ctrl_work;	/* delayed: the budget is spent */
-	struct xnb_ctrl_budget ctrl_budget;	/* requests, across connections */
+	struct xnb_ctrl_budget ctrl_budget;	/* across connections */
 	struct xnb_backoff ctrl_backoff;	/* spurious events */
 	void *ctrl_buf;			/* grant copy target, one page */
 	char ctrl_name[IFNAMSIZ + 8];	/* "<ifname>-ctrl" */
@@ -614,10 +293,7 @@ struct xnb_vif {
 	struct xnb_hash hash;
 };
 
-/* An entry in the group's batch: a packet whose ops are in flight.
- * 32 bytes on 64-bit kernels (the flags are bits): a batch of 256 then
- * fits five pages (copy.c); a field more costs a page per group.
- */
+/* A packet in a group's batch; bit flags keep it 32 bytes on 64-bit. */
 struct xnb_inflight {
 	struct xnb_queue *queue;
 	struct sk_buff *skb;
@@ -639,20 +315,16 @@ enum {
 	XNB_DIR_NR,
 };
 
-/* A group's counters since it was created.  Written only by the
- * group's pass (one at a time: the pass lock), inside
- * u64_stats_update_begin/_end; read from any CPU with
- * xnb_group_stats_read(), which retries while a write is under way.
- */
+/* Written by the group's pass only; read with xnb_group_stats_read(). */
 struct xnb_group_stats {
 	u64_stats_t passes;
 	u64_stats_t packets;		/* both ways */
 	u64_stats_t batches;		/* GNTTABOP_copy hypercalls */
 	u64_stats_t ops;
-	u64_stats_t eagain_retries;	/* ops issued again after GNTST_eagain */
-	u64_stats_t busy_ns;		/* time in passes: the balancer's measure */
+	u64_stats_t eagain_retries;	/* ops retried after GNTST_eagain */
+	u64_stats_t busy_ns;		/* time in passes */
 	u64_stats_t full_flushes;	/* flushes forced by a full batch */
-	u64_stats_t handoffs;		/* light context -> thread, sustained load */
+	u64_stats_t handoffs;		/* light context -> thread */
 	struct u64_stats_sync sync;
 };
 
@@ -668,11 +340,7 @@ struct xnb_group_counters {
 	u64 handoffs;
 };
 
-/* xnb_group.pass_busy: group.c's pass lock, a bit lock taken only with
- * a try (xnb_pass_trylock) and released by the poll that took it, in
- * the same call.  bits holds XNB_PASS_*; dep_map shows the lock to
- * lockdep, so lockdep_assert_held(&g->pass_busy) works as for any lock.
- */
+/* group.c's pass lock: a bit lock only ever tried; dep_map for lockdep. */
 struct xnb_pass_lock {
 	unsigned long bits;
 	struct lockdep_map dep_map;
@@ -685,125 +353,59 @@ enum {
 };
 
 /* Locking:
- *  - lock (irq-safe: xnb_group_kick runs in hard irq): queues, active,
- *    nr_queues, nr_active, woken, pass_seq, and the member queues'
- *    scheduling fields (see struct xnb_queue).  pass_seq is written only by the
- *    pass (under the pass lock as well).  queues and nr_queues change only under
- *    xnb_assign_mutex as well, so its holder walks them without lock
- *    (balance.c, a regroup, debugfs).  nr_active is written with
- *    WRITE_ONCE: the poll reads it lockless, as a hint; the pass's
- *    xnb_group_pop under the lock, exact (a queue alone on the list
- *    starts a new turn).
- *  - pass_busy, the pass lock: held by the poll running the group's
- *    pass, taken with a try only (xnb_pass_trylock), released by the
- *    same poll.  It covers the batch (ops, nr_ops, retry_idx, inflight,
- *    nr_inflight), deliver, polling, stats and the
- *    writes of run, besides the ring state of the member queues.
- *    Between passes, with the group paused (sync_mutex) and under
- *    xnb_assign_mutex, the batch arrays and batch are swapped: by a
- *    copy_batch change (xnb_groups_set_batch), by a group's first queue
- *    (xnb_group_prepare: a group has none while it serves no queue,
- *    except the set's first) and by its last leaving (xnb_group_sync);
- *    holders of the assign mutex read batch without lock.  stats is
- *    written inside u64_stats_update_begin/_end and read from other
- *    CPUs only through xnb_group_stats_read() (debugfs, the balancer).
- *  - run: once started, written only by its owner, under the pass
- *    lock; read with READ_ONCE by either poll, a kick's wake, debugfs.
- *  - sync_mutex: one pause (napi_disable of both contexts) at a time,
- *    held from xnb_group_pause to xnb_group_resume.
- *  - index, home_cpu: set before the group is published, fixed.
- *  - napi_dev, napi, light_dev, light and napi's thread: set up under
- *    xnb_assign_mutex before the group's first queue joins it (the
- *    set's first group: before the set is published) by
- *    xnb_group_prepare, torn down once the group is in no published
- *    set; fixed in between.  The thread alone may come later, at a
- *    next attach, if it could not be made then.  A group without
- *    napi_dev was never given a queue: nothing kicks, pauses or polls
- *    it.
- *  - cpu: where the group runs now (its thread, its queues' irqs): its
- *    home_cpu at start, then changed only by the CPU hotplug callbacks
- *    (groupset.c), under xnb_assign_mutex, which its readers hold (attach,
- *    sysfs, debugfs).
- *  - moves_in, moves_out: under xnb_assign_mutex.
- *  - max_pass_ns, max_pass_slots: raised by the pass (under the pass
- *    lock), reset to 0 by a sysfs write (under xnb_assign_mutex, which
- *    keeps the group alive); WRITE_ONCE both, read with READ_ONCE.  A
- *    pass under way at a reset may count after it.
+ *  - lock (irq-safe: kicks run in hard irq): queues, active, their counts,
+ *    woken, pass_seq, member queues' scheduling fields.  queues and
+ *    nr_queues change under xnb_assign_mutex too.  nr_active: WRITE_ONCE,
+ *    read lockless by the poll as a hint.
+ *  - pass_busy: the batch, deliver, polling, stats, writes of run and
+ *    pass_seq, member queues' ring state.  The batch is swapped with the
+ *    group paused (sync_mutex), under xnb_assign_mutex.
+ *  - napi_dev, napi, light_dev, light, thread: made by xnb_group_prepare()
+ *    under xnb_assign_mutex, freed once in no published set.  Without
+ *    napi_dev a group never had a queue: nothing kicks or polls it.
+ *  - cpu, moves_*: xnb_assign_mutex.  run, max_pass_*: READ_ONCE readers.
  */
 struct xnb_group {
 	unsigned int index;		/* its place in its set (xnb_groups) */
 	int cpu;			/* where it runs now */
 	int home_cpu;			/* (index mod n)th of n online CPUs */
-	spinlock_t lock;		/* queues, active and their counts */
+	spinlock_t lock;
 	struct list_head queues;
 	struct list_head active;
 	unsigned int nr_queues;
-	unsigned int nr_active;		/* written under lock, read lockless */
-	/* A poll is due that will look at active before it completes: a
-	 * kick then only queues its queue (group.c).
-	 */
-	bool woken;
+	unsigned int nr_active;
+	bool woken;			/* a poll is due: a kick only queues */
 	u32 pass_seq;			/* the pass's number: vifs' turns */
 
-	/* The group's pass is the poll of one of its NAPI contexts.  napi
-	 * is threaded (worker=kthread) or softirq NAPI (worker=tasklet), on
-	 * a dummy netdev ("xnb-g<N>") that only carries it and names its
-	 * thread.  With worker=kthread, light is a softirq context on a
-	 * second dummy netdev: it runs the passes while the load is light
-	 * and hands sustained load to the thread (group.c).  run says which
-	 * context owns the passes; pass_busy (XNB_PASS_*) keeps a new owner
-	 * off while the old one completes.
-	 */
-	struct net_device *napi_dev;
+	/* Passes run in napi's poll, or light's (softirq) under light load. */
+	struct net_device *napi_dev;	/* dummy, carries napi: "xnb-g<N>" */
 	struct napi_struct napi;
 	struct net_device *light_dev;	/* NULL with worker=tasklet */
 	struct napi_struct light;
-	u8 run;				/* XNB_RUN_* */
+	u8 run;				/* XNB_RUN_*: who owns the passes */
 	struct xnb_pass_lock pass_busy;	/* XNB_PASS_* bits, group.c */
 	struct mutex sync_mutex;	/* pause/resume, one at a time */
 
-	/* The batch: only the poll touches it, between polls the swaps
-	 * above.  batch entries in each array, all in one block at ops
-	 * (copy.c); 0 and no arrays while the group serves no queue.
-	 */
+	/* The batch (copy.c): one block at ops; none while serving no queue. */
 	unsigned int batch;
 	struct gnttab_copy *ops;
 	unsigned int nr_ops;
 	u16 *retry_idx;			/* the eagain ops' places in ops */
 	struct xnb_inflight *inflight;
 	unsigned int nr_inflight;
-	/* How the flush completes each direction's packets: tx.c's and
-	 * rx.c's tables, set by group.c when the group starts.
-	 */
 	const struct xnb_copy_ops *copy_ops[XNB_DIR_NR];
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
 	struct napi_struct *polling;	/* the context running the pass */
 
-	struct xnb_group_stats stats;	/* written by the pass only */
-	/* Queues the balancer moved in and out, under the assign mutex. */
-	unsigned long moves_in;
+	struct xnb_group_stats stats;
+	unsigned long moves_in;		/* by the balancer */
 	unsigned long moves_out;
-	/* The longest pass (ns, at most ULONG_MAX) and the most ring slots
-	 * one used, both ways, since the group started or sysfs reset them.
-	 */
-	unsigned long max_pass_ns;
-	u32 max_pass_slots;
+	unsigned long max_pass_ns;	/* since start or the sysfs reset */
+	u32 max_pass_slots;		/* both ways, in one pass */
 };
 
-/* group.c (one group's passes and NAPI contexts) and groupset.c (the
- * set of groups, who serves what, CPU hotplug): the global group state.
- *
- * Locking: xnb_assign_mutex serialises every change of who serves what:
- * the group set (xnb_groups, xnb_nr_groups, xnb_groups_gen, groupset.c's
- * load scratch and whether the set is down for good, replaced only
- * under it: by init, a groups write and exit alike), each queue's
- * attach, detach and move, copy_batch's value and the batch sizes, and
- * balance.c's sample.
- * Its holder may read all of these without another lock.  Lockless
- * readers: xnb_nr_groups (WRITE_ONCE under the mutex) by main.c and the
- * "worker-group" watch, which only range-check with it; a kick reaches
- * its group through its queue (rcu_dereference()), and old groups are
- * freed only after synchronize_rcu().
+/* group.c, groupset.c: xnb_assign_mutex serialises who serves what (set,
+ * xnb_groups_gen, moves, batch size); xnb_nr_groups is also READ_ONCE.
  */
 extern struct mutex xnb_assign_mutex;
 extern struct xnb_group *xnb_groups;
@@ -830,10 +432,7 @@ void xnb_group_stats_read(const struct xnb_group *group,
 int xnb_queue_group_index(struct xnb_queue *queue);
 int xnb_groups_set_batch(unsigned int batch);
 int xnb_groups_set_count(unsigned int n);
-/* The driver's debugfs directory, xen-netback/: made at module init
- * before the backend driver registers, removed at exit after it is gone
- * (an ERR_PTR or NULL without debugfs, which debugfs calls take).
- */
+/* xen-netback/ in debugfs, or an ERR_PTR or NULL, which debugfs takes. */
 extern struct dentry *xnb_debugfs_dir;
 int xnb_debugfs_init(void);
 void xnb_debugfs_exit(void);
@@ -856,16 +455,9 @@ void xnb_sysfs_init(void);
 void xnb_sysfs_update(void);
 void xnb_sysfs_exit(void);
 
-/* copy.c.  The flush hands each packet back to the direction that
- * gathered it through that direction's table (tx.c's xnb_tx_copy_ops,
- * rx.c's xnb_rx_copy_ops, in xnb_group.copy_ops): copy.c names no
- * function of tx.c or rx.c and stands below them.
- *   complete  one packet, in the order gathered; @ok: all its ops
- *             succeeded (false for a packet to drop)
- *   push      that direction's ring of a queue, once per flush, for
- *             each queue the flush completed a packet of (either way)
- *   deliver   last in the flush, after the pushes: what goes up the
- *             stack (guest TX's skbs; NULL in rx.c's table)
+/* copy.c.  The flush calls back the direction that gathered a packet:
+ * complete (in gather order; @ok: all its ops succeeded), push each ring
+ * it touched, then deliver (guest TX's skbs up the stack; rx.c: NULL).
  */
 struct xnb_copy_ops {
 	void (*complete)(struct xnb_group *group, struct xnb_inflight *f,
@@ -882,9 +474,7 @@ void xnb_copy_commit(struct xnb_group *group, struct xnb_inflight *f,
 void xnb_copy_flush(struct xnb_group *group);
 void xnb_copy_free(struct xnb_group *group);
 
-/* A group's batch arrays, allocated apart for xnb_copy_swap(): one
- * block, which ops starts (xnb_batch_layout()).
- */
+/* A group's batch arrays: one block, at ops (for xnb_copy_swap()). */
 struct xnb_copy_arrays {
 	struct gnttab_copy *ops;
 	struct xnb_inflight *inflight;
@@ -990,8 +580,7 @@ void xnb_backend_assert_held(struct xnb_vif *vif);
  * @field: the counter, in q->stats
  * @v: the amount
  *
- * Context: The counters' single writer: the pass serving @q, or the
- * xenbus thread once @q left its group (see struct xnb_queue).
+ * Context: the counters' one writer (see struct xnb_queue).
  */
 static inline void xnb_stat_add(struct xnb_queue *q, u64_stats_t *field,
 				unsigned long v)
@@ -1006,15 +595,11 @@ static inline void xnb_stat_add(struct xnb_queue *q, u64_stats_t *field,
  * @rsp_prod: the shared ring's rsp_prod
  * @rsp_event: the shared ring's rsp_event
  * @prod_pvt: the ring's private response producer
- * @pushed: the rsp_prod the last push published, the backend's own copy
+ * @pushed: the rsp_prod last published; ours, as the guest may rewrite
+ *          the shared one
  *
- * The ring's push, with the previous producer taken from @pushed: the
- * shared rsp_prod is the frontend's to rewrite, so a push judged by it
- * could notify for responses that never came.  Nothing is written when
- * none came since the last push.
- *
- * Context: The ring's one response producer (see struct xnb_queue).
- * Return: true when the frontend is to be notified (xnb_push_notify()).
+ * Context: the ring's one response producer.
+ * Return: true when the frontend is to be notified.
  */
 static inline bool xnb_ring_push(RING_IDX *rsp_prod,
 				 const RING_IDX *rsp_event,

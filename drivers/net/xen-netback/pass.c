@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A worker group's pass: which queues get a turn and how much, each turn
- * (dom0->guest, then guest->dom0), and the flush of the pass's copies
- * (copy.c).  When a pass runs, in which context, and the kicks that
- * bring queues to it are group.c's; the arithmetic of shares, turns and
- * caps is proto.c's.
+ * (dom0->guest, then guest->dom0), and the flush of its copies.  proto.c
+ * does the arithmetic of shares, turns and caps.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -13,13 +11,9 @@
 #include "common.h"
 #include "trace.h"
 
-/* The slots @q may use this turn, each way (proto.c's xnb_queue_share):
- * the vif's @budget for this pass split among its queues active in this
- * group, less what the pass gave its other queues here already.  Active:
- * with work queued, or served in this pass (their turn stays counted
- * when they drain).  Siblings in this group change state only under
- * g->lock, which the caller holds; those of other groups are never equal
- * to g (a queue joins g under g->lock), so their fields are not read.
+/* The vif's @budget split among its queues active in g, less what this
+ * pass gave them already.  A queue of another group never equals g (a
+ * queue joins g under g->lock), so its fields are not read.
  */
 static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 			   u32 budget)
@@ -46,19 +40,10 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 	return xnb_queue_share(budget, active, used);
 }
 
-/* The next queue with work, its vif's share in *share, its turn's
- * share each way in *way (the vif's share less what the queue owes
- * that way, or what each way of a turn cut in the last pass has left
- * if less; the vif's share, owing nothing, if it is the group's only
- * active queue: nr_active counts it, and those on @waiting or put
- * back), and its turn's slots in *turn: the more of the two ways
- * clipped to what is left of the pass's cap (@a), or 0 when its debt
- * took both (its turn moves nothing).  The vif's other queues are
- * charged the turn, what the queue was given, not its share.  A queue
- * whose vif had its budget in this pass already gets none (*share 0):
- * it moves to @waiting, still queued, and goes back to the head of the
- * active list when the pass ends (xnb_group_pass), so its turn comes
- * first next time.
+/* Pop the next queue with work and size its turn: *way each way, *turn
+ * overall (0 when its debt took both).  A queue whose vif had its budget
+ * in this pass gets *share 0 and moves to @waiting, still queued, to lead
+ * the next pass.
  */
 static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 				       const struct xnb_pass_acct *a,
@@ -93,22 +78,10 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	return q;
 }
 
-/* Serve one queue's turn of @turn slots (the more of its share each way
- * @way, clipped to what is left of the pass's cap), each way no more
- * than its share: dom0->guest first, leaving part of the cap to
- * guest->dom0 if requests wait there (xnb_pass_rx_slots); then
- * guest->dom0, fewer when NAPI's budget has fewer packets left or RX
- * left less of the cap (xnb_pass_tx_slots).  A slot at least each way
- * that has a share.  Charges the turn's TX packets and slots, both
- * ways, to @a, RX's before TX's turn is sized.  A way the cap or NAPI's
- * budget cut keeps in turn_left what it has left for the next pass
- * (xnb_pass_turn_left); what a way used past its share, the packet
- * that crossed it, goes to turn_debt, paid from the queue's next turns
- * (xnb_pass_debt).  True when the queue still has work.
- *
- * A drained queue goes on @settle: its guest TX ring is re-armed and
- * its EOIs sent after the pass's flush (xnb_pass_settle()), not now,
- * before its copies are even made.
+/* One queue's turn: RX first, leaving TX its part of the cap if requests
+ * wait, then TX within NAPI's budget.  What a cut turn leaves goes to
+ * turn_left, what it overspent to turn_debt; a drained queue goes on
+ * @settle.  True when the queue still has work.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 			    const struct xnb_pass_ways *way, u32 turn,
@@ -127,9 +100,7 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
 
-	/* RX leaves TX its part of the cap while TX requests wait: a look
-	 * at the guest's TX ring only when that can change RX's slots.
-	 */
+	/* Peek at the guest's TX ring only when that can change RX's slots. */
 	if (tx_turn && xnb_pass_rx_split(a, rx_turn) && xnb_tx_waiting(q))
 		tx_waits = tx_turn;
 	rx_limit = xnb_pass_rx_slots(a, rx_turn, tx_waits);
@@ -148,22 +119,15 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	WRITE_ONCE(q->load, q->load + rx + tx);	/* the balancer's measure */
 	if (rx)
 		q->worked |= BIT(XNB_EOI_RX);
-	/* A packet held for credit is work too, only deferred: its event
-	 * was genuine, and a spurious EOI would back the channel off.
-	 */
+	/* Held for credit is work deferred: a spurious EOI would back off. */
 	if (tx || q->tx_held)
 		q->worked |= BIT(XNB_EOI_TX);
 
 	if (xnb_rx_pending(q))
 		return true;
-	/* Requests posted already are served now; a packet held for credit
-	 * has the credit timer.
-	 */
+	/* A held packet has the credit timer; posted requests go now. */
 	if (xnb_tx_waiting(q))
 		return true;
-	/* Drained: its next turn is a new one, its debt still owed
-	 * (xnb_pass_debt).
-	 */
 	q->turn_left = (struct xnb_pass_ways){};
 	/* Once, should a kick give it a second turn in this pass. */
 	if (list_empty(&q->settle_node))
@@ -171,22 +135,14 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	return false;
 
 eoi:
-	/* Rings drained: let the event channels fire again. */
 	xnb_vif_eoi(q, XNB_EOI_TX);
 	xnb_vif_eoi(q, XNB_EOI_RX);
 	return false;
 }
 
-/* The queues this pass drained, once its copies are made and their
- * responses out: each one's guest TX ring is re-armed and looked at
- * again (xnb_tx_pending()); requests posted meanwhile put it back on the
- * active list, for the poll's next pass (group.c), else its EOIs go.
- * Re-armed after the copies, as stock does: re-armed before them, a
- * guest posting meanwhile raises an event (netfront notifies once per
- * re-arm) that costs an upcall and a pass.  A queue back on the active
- * list (a kick, a later turn with work left) is settled by its next
- * turn; one detached meanwhile with requests waiting is served by its
- * next group's kick, or its channels close.
+/* After the flush, re-arm each drained queue's TX ring: re-armed before
+ * the copies, a guest posting meanwhile would cost an event and a pass.
+ * Requests found then put it back on the active list, else its EOIs go.
  */
 static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 	__must_hold(&g->pass_busy)
@@ -204,7 +160,7 @@ static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 				eoi = true;
 			} else if (rcu_dereference_protected(q->group,
 					lockdep_is_held(&g->lock)) == g) {
-				/* Its group is g or NULL until the pass ends. */
+				/* g or NULL until the pass ends. */
 				list_add_tail(&q->active_node, &g->active);
 				q->queued = true;
 				WRITE_ONCE(g->nr_active, g->nr_active + 1);
@@ -219,10 +175,7 @@ static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 	}
 }
 
-/* Keep the longest pass and the most slots one used, for sysfs.  A
- * reset (a write of 0 there) may meet a pass under way, which then
- * counts after it: the pass ended after the reset.
- */
+/* For sysfs; a pass under way at a reset counts after it. */
 static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
 	__must_hold(&g->pass_busy)
 {
@@ -238,47 +191,16 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
 /**
  * xnb_group_pass() - Run one pass of a group.
  * @g: the group
- * @a: the poll's account (xnb_pass_acct, proto.c): what it did is added
+ * @a: the poll's account, added to
  *
- * Description: Run by the poll of the context that owns the passes
- * (group.c's xnb_group_run).
+ * Each queue active at the start gets a turn within its vif's share,
+ * NAPI's budget (guest TX packets only: counting RX would let dom0's
+ * transmits starve guest TX) and XNB_PASS_SLOTS ring slots both ways;
+ * the queues not reached, or whose turn was cut, lead the next pass.
+ * tests/unit/test_pass_model.c's model_pass() mirrors this loop: change
+ * them together.
  *
- * NAPI's budget counts guest TX packets, the ones that go up the stack:
- * each takes at least one ring slot, so a queue is given no more slots
- * than the budget has left.  All of them are copied in one flush and
- * handed to napi_gro_receive() on this context, each queue's in ring
- * order (xnb_tx_deliver), so the ring is consumed only as fast as the
- * stack takes packets, by one context at a time.
- *
- * The poll's work is bounded whatever the number of queues and the
- * budget: a pass starts no turn once the poll's NAPI budget is used, nor
- * once the poll's turns used XNB_PASS_SLOTS ring slots, dom0->guest
- * (xnb_rx_gather) and guest->dom0 counted alike, since both cost copies in this poll (a
- * softirq, or the thread with BH off), and a turn that used none counts
- * one (so a poll gives XNB_PASS_SLOTS turns at most); and a turn gets
- * no more than what is left of those (xnb_pass_turn_slots), so a poll
- * moves at most XNB_PASS_MAX_SLOTS.  The queues not reached stay at the
- * head of the active list and come first next time, so a pass cut short
- * starves no one.  RX hands nothing to the stack: it is not counted in
- * NAPI's budget, which would let dom0's transmits starve the guests'
- * TX.  A queue with work left is put back at the tail; one whose turn
- * the cap or NAPI's budget cut, either way, or whose vif's budget was
- * spent (xnb_group_pop), waits at the head and goes on first in the
- * next pass, each way with what it has left, so a cut turn is neither
- * lost nor charged twice (a queue alone on the list starts a new turn
- * instead: none waits for it, and its way done first would sit out
- * the other's rest, with work).  The packet that crosses a turn's share
- * goes whole, and its queue's next turns are that much shorter, or
- * move nothing, until the excess is paid (deficit round robin: a GSO
- * packet charged many times a share costs its queue as many turns).
- * Either way, or when the pass stopped with queues left, the poll keeps
- * the group scheduled (xnb_group_run).
- *
- * tests/unit/test_pass_model.c's model_pass() mirrors this loop, with
- * xnb_group_pop() and xnb_group_serve(): change them together.
- *
- * Context: The group's poll (softirq, or its thread with BH off), under
- * its pass lock.
+ * Context: the group's poll, BH off.
  */
 void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
@@ -300,9 +222,8 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		ops = u64_stats_read(&g->stats.ops);
 		packets = u64_stats_read(&g->stats.packets);
 	}
-	/* Under the lock: a thread woken while it still ran has no wake-up
-	 * barrier to order this after the kick's increment.  A new pass
-	 * number: the vifs' turns start over (xnb_group_share).
+	/* Under the lock: a thread woken while still running has no wake-up
+	 * barrier to order this after the kick's increment.
 	 */
 	spin_lock_irq(&g->lock);
 	n = g->nr_active;
@@ -313,10 +234,8 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share, &way,
 				  &turn))) {
 		if (!share) {
-			/* Its vif's budget is spent: it waits, still active,
-			 * with no kick to come (its channels stay masked until
-			 * it drains), so the poll must go on like for a queue
-			 * put back.
+			/* Its vif's budget is spent and no kick will come (its
+			 * channels stay masked): the poll must go on.
 			 */
 			a->requeued = true;
 			continue;
@@ -324,20 +243,14 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		served++;
 		start_slots = a->slots;
 		more = xnb_group_serve(g, q, &way, turn, a, &settle);
-		/* One slot at least a turn, so the cap bounds the turns too:
-		 * a disabled vif, RX waiting for buffers, TX held for credit,
-		 * a full response ring or a turn its debt took use none.
-		 */
+		/* A turn costs a slot at least, so the cap bounds turns too. */
 		xnb_pass_turn_end(a, start_slots);
 		if (!more)
 			continue;
 		spin_lock_irq(&g->lock);
-		/* Unless it was detached meanwhile, back to the tail, or with
-		 * its turn cut, first in the next pass.  Until this pass ends
-		 * it cannot join another group (a detach waits for the pass):
-		 * its group is g or NULL, written under g->lock.  A kick
-		 * during its turn queued it at the tail already: a cut turn
-		 * still moves it to wait.
+		/* Back to the tail, or with its turn cut to lead the next
+		 * pass, unless detached: until the pass ends its group is g
+		 * or NULL.
 		 */
 		if (rcu_dereference_protected(q->group,
 					      lockdep_is_held(&g->lock)) == g) {
@@ -354,10 +267,7 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		}
 		spin_unlock_irq(&g->lock);
 	}
-	/* Those whose turn the cap cut or whose vif had its budget first
-	 * next time, in the order met, before the queues this pass did not
-	 * reach (a detach meanwhile took its queue off).
-	 */
+	/* The waiting lead the next pass (a detach took its queue off). */
 	spin_lock_irq(&g->lock);
 	list_splice(&waiting, &g->active);
 	spin_unlock_irq(&g->lock);

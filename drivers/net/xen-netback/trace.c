@@ -1,7 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The driver's tracepoints (trace.h), created once here; the other files
- * include trace.h and call them.
- */
+/* trace.h's tracepoints, created once. */
 #define CREATE_TRACE_POINTS
 #include "trace.h"

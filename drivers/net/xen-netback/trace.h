@@ -1,22 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Tracepoints of xen-netback, system xen_netback, for admins' tools
- * (perf, bpftrace, tracefs; docs/admin.md has one-liners).  Each costs
- * a patched-out branch while disabled; what only an event needs (a
- * pass's ops, a pin's groups, a stall's duration) is computed only when
- * it is enabled.  trace.c creates them.
- *
- *   xnb_group_pass      a group's pass: queues served, packets each way,
- *                       grant copy ops, duration, ring slots used
- *   xnb_group_handoff   the passes handed from the light (softirq)
- *                       context to the thread under sustained load, or
- *                       back once a pass drained the group
- *   xnb_queue_move      a queue moved to another group: by the balancer
- *                       (with its measure), a pin, a regroup
- *   xnb_vif_disabled    a frontend broke the protocol: why
- *   xnb_rx_stall, xnb_rx_drain, xnb_rx_unstall
- *                       a guest posts no RX buffers: carrier off after
- *                       rx_stall_timeout_msecs, packets dropped after
- *                       rx_drain_timeout_msecs; buffers back
+/* Tracepoints, system xen_netback (docs/admin.md has one-liners).  What
+ * only an event needs is computed only while it is enabled.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM xen_netback
@@ -32,7 +16,7 @@ enum xnb_handoff_dir {
 	XNB_HANDOFF_TO_LIGHT,
 };
 
-/* enum xnb_handoff_reason is proto.c's, which decides (xnb_proto.h). */
+/* enum xnb_handoff_reason is proto.c's (xnb_proto.h). */
 
 enum xnb_move_reason {
 	XNB_MOVE_BALANCE,	/* the balancer, by measured load */
@@ -61,10 +45,8 @@ TRACE_DEFINE_ENUM(XNB_MOVE_BALANCE);
 TRACE_DEFINE_ENUM(XNB_MOVE_PIN);
 TRACE_DEFINE_ENUM(XNB_MOVE_REGROUP);
 
-/* slots: ring slots the pass used, both ways, a turn that used none
- * counting one and a guest TX packet its xnb_tx_charge() (at most
- * XNB_PASS_MAX_SLOTS but with GSO packets of tiny segments); last, so
- * that tools reading the fields before it by position keep working.
+/* slots: ring slots used both ways, a turn that used none counting one;
+ * last, as tools read the fields before it by position.
  */
 TRACE_EVENT(xnb_group_pass,
 	    TP_PROTO(unsigned int group, unsigned int queues, unsigned int tx,
@@ -111,9 +93,8 @@ TRACE_EVENT(xnb_group_handoff,
 				       { XNB_HANDOFF_CAP, "cap" }))
 );
 
-/* busy_from, busy_to: the groups' busy share over the balancer's last
- * interval, in 1/1000; load: the queue's packets over it.  0 for a pin
- * or a regroup.
+/* busy_*: the groups' busy share over the balancer's interval, in 1/1000;
+ * load: the queue's packets over it.  All 0 for a pin or a regroup.
  */
 TRACE_EVENT(xnb_queue_move,
 	    TP_PROTO(const char *queue, int from, int to, int reason,
@@ -155,9 +136,8 @@ TRACE_EVENT(xnb_vif_disabled,
 		      __get_str(reason))
 );
 
-/* blocked_ms: since the guest last had no buffer for what waits
- * (rx_blocked_since), worked out only when the event is on.  packets:
- * queued for the guest (stall, unstall), dropped (drain).
+/* blocked_ms: since the guest last had no buffer for what waits; packets:
+ * queued for the guest (stall, unstall) or dropped (drain).
  */
 DECLARE_EVENT_CLASS(xnb_rx_queue,
 		    TP_PROTO(const char *queue, unsigned long blocked_since,
