@@ -66,12 +66,11 @@
  *                later (moderation: proto.c decides, coalesce.c's
  *                timer and net_dim), and each turn sends one due
  *     copy.c     the group's batch of grant copies and its flush, which
- *                calls tx.c and rx.c back through their xnb_copy_ops
+ *                completes and pushes each packet in tx.c or rx.c
  *     interface.c  xnb_vif_fatal: a protocol violation disables the vif
  *
- *   The pass's calls go one way: pass.c -> tx.c, rx.c -> copy.c, and
- *   proto.c below them all.  copy.c calls nothing of tx.c or rx.c by
- *   name (group.c gives each group their tables), so it is on no cycle.
+ *   The pass calls pass.c -> tx.c, rx.c -> copy.c, and copy.c's flush
+ *   calls back into tx.c and rx.c; proto.c is below them all.
  *
  *   timers (softirq)
  *     tx.c       credit timer: kicks the group when credit is back
@@ -270,7 +269,6 @@ struct xnb_queue_stats {
 };
 
 struct dentry;
-struct xnb_copy_ops;
 struct xnb_group;
 struct xnb_vif;
 
@@ -636,7 +634,6 @@ struct xnb_inflight {
 enum {
 	XNB_DIR_TX,		/* guest -> dom0 */
 	XNB_DIR_RX,		/* dom0 -> guest */
-	XNB_DIR_NR,
 };
 
 /* A group's counters since it was created.  Written only by the
@@ -772,10 +769,6 @@ struct xnb_group {
 	u16 *retry_idx;			/* the eagain ops' places in ops */
 	struct xnb_inflight *inflight;
 	unsigned int nr_inflight;
-	/* How the flush completes each direction's packets: tx.c's and
-	 * rx.c's tables, set by group.c when the group starts.
-	 */
-	const struct xnb_copy_ops *copy_ops[XNB_DIR_NR];
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
 	struct napi_struct *polling;	/* the context running the pass */
 
@@ -856,24 +849,7 @@ void xnb_sysfs_init(void);
 void xnb_sysfs_update(void);
 void xnb_sysfs_exit(void);
 
-/* copy.c.  The flush hands each packet back to the direction that
- * gathered it through that direction's table (tx.c's xnb_tx_copy_ops,
- * rx.c's xnb_rx_copy_ops, in xnb_group.copy_ops): copy.c names no
- * function of tx.c or rx.c and stands below them.
- *   complete  one packet, in the order gathered; @ok: all its ops
- *             succeeded (false for a packet to drop)
- *   push      that direction's ring of a queue, once per flush, for
- *             each queue the flush completed a packet of (either way)
- *   deliver   last in the flush, after the pushes: what goes up the
- *             stack (guest TX's skbs; NULL in rx.c's table)
- */
-struct xnb_copy_ops {
-	void (*complete)(struct xnb_group *group, struct xnb_inflight *f,
-			 bool ok);
-	void (*push)(struct xnb_queue *queue);
-	void (*deliver)(struct xnb_group *group);
-};
-
+/* copy.c */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *group,
 				    struct xnb_queue *queue, u8 dir,
 				    unsigned int max_ops);
@@ -896,8 +872,11 @@ int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int batch);
 void xnb_copy_arrays_free(struct xnb_copy_arrays *a);
 void xnb_copy_swap(struct xnb_group *group, struct xnb_copy_arrays *a);
 
-/* tx.c */
-extern const struct xnb_copy_ops xnb_tx_copy_ops;
+/* tx.c; xnb_copy_flush() calls the complete, push and deliver */
+void xnb_tx_complete(struct xnb_group *group, struct xnb_inflight *f,
+		     bool ok);
+void xnb_tx_push(struct xnb_queue *queue);
+void xnb_tx_deliver(struct xnb_group *group);
 int xnb_tx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget, unsigned int *slots);
 bool xnb_tx_pending(struct xnb_queue *queue);
@@ -905,8 +884,10 @@ bool xnb_tx_waiting(const struct xnb_queue *queue);
 enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
 
-/* rx.c */
-extern const struct xnb_copy_ops xnb_rx_copy_ops;
+/* rx.c; xnb_copy_flush() calls the complete and push */
+void xnb_rx_complete(struct xnb_group *group, struct xnb_inflight *f,
+		     bool ok);
+void xnb_rx_push(struct xnb_queue *queue);
 void xnb_rx_notify_check(struct xnb_queue *queue);
 netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev);
 int xnb_rx_gather(struct xnb_group *group, struct xnb_queue *queue,

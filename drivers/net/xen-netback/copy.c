@@ -11,22 +11,6 @@
  * failed gets an error.  Then each touched ring pushes its responses
  * once and guest-TX skbs go up the stack.
  *
- * Layering: group.c -> tx.c, rx.c -> copy.c.  The flush calls tx.c and
- * rx.c back only through the group's tables (struct xnb_copy_ops, one
- * per direction, indexed by the packet's): this file names nothing of
- * theirs and is on no call cycle with them.  The price is an indirect
- * call where a direct one was, per packet, per touched queue's ring and
- * per flush: a retpoline thunk (several ns) where the kernel runs
- * generic retpolines, a plain indirect call where it patches them out
- * (eIBRS, AutoIBRS), small against a packet's copy and completion.
- * INDIRECT_CALL_2() would keep the direct calls, but under
- * CONFIG_RETPOLINE (CONFIG_MITIGATION_RETPOLINE from 6.9) it compares
- * with and calls both completions by name: this file would declare
- * them again and copy.o reference them, the cycle the tables remove.
- * A static_call would give direct calls without the names, at the price
- * of module-global targets patched at load for functions that never
- * change; not worth it (docs/design.md, "The batch and the flush").
- *
  * The hypercall is ours, not gnttab_batch_copy(): that one sleeps in
  * msleep() while Xen answers GNTST_eagain (scheduling while atomic: the
  * NAPI poll runs with BH off, threaded or not) and BUG()s when
@@ -307,7 +291,10 @@ void xnb_copy_flush(struct xnb_group *g)
 		u64_stats_update_end(&q->stats.sync);
 		q->flush_group = g;
 
-		g->copy_ops[f->dir]->complete(g, f, ok);
+		if (f->dir == XNB_DIR_TX)
+			xnb_tx_complete(g, f, ok);
+		else
+			xnb_rx_complete(g, f, ok);
 	}
 
 	/* Push each touched queue's rings once, TX then RX, whichever way
@@ -320,12 +307,12 @@ void xnb_copy_flush(struct xnb_group *g)
 		if (q->flush_group != g)
 			continue;
 		q->flush_group = NULL;
-		g->copy_ops[XNB_DIR_TX]->push(q);
-		g->copy_ops[XNB_DIR_RX]->push(q);
+		xnb_tx_push(q);
+		xnb_rx_push(q);
 	}
 
 	g->nr_ops = 0;
 	g->nr_inflight = 0;
-	/* Only guest TX delivers (rx.c's table has no deliver). */
-	g->copy_ops[XNB_DIR_TX]->deliver(g);
+	/* Only guest TX delivers: guest RX consumed its skbs at complete. */
+	xnb_tx_deliver(g);
 }

@@ -583,7 +583,7 @@ static u16 xnb_rx_flags(const struct sk_buff *skb)
  * Context: The group's poll (BH off), under its pass lock; called by
  * xnb_copy_flush().
  */
-static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q = f->queue;
@@ -743,7 +743,7 @@ void xnb_rx_notify_check(struct xnb_queue *q)
  * Context: The group's poll (BH off), from xnb_copy_flush(), in the pass
  * that completed the queue's packets.
  */
-static void xnb_rx_push(struct xnb_queue *q)
+void xnb_rx_push(struct xnb_queue *q)
 {
 	bool asked;
 
@@ -751,11 +751,3 @@ static void xnb_rx_push(struct xnb_queue *q)
 			      q->rx.rsp_prod_pvt, &q->rx_pushed);
 	xnb_rx_notify(q, asked);
 }
-
-/* What copy.c's flush calls for guest RX: see struct xnb_copy_ops.
- * Nothing to deliver: the skbs were the stack's, consumed at complete.
- */
-const struct xnb_copy_ops xnb_rx_copy_ops = {
-	.complete = xnb_rx_complete,
-	.push = xnb_rx_push,
-};

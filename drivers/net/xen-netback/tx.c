@@ -516,7 +516,7 @@ static bool xnb_tx_finish(struct xnb_queue *q, struct sk_buff *skb)
  * Context: The group's poll (BH off), under its pass lock; called by
  * xnb_copy_flush().
  */
-static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q = f->queue;
@@ -570,7 +570,7 @@ static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
  * Context: The group's poll (BH off), from xnb_copy_flush(), in the pass
  * that completed the queue's packets.
  */
-static void xnb_tx_push(struct xnb_queue *q)
+void xnb_tx_push(struct xnb_queue *q)
 {
 	if (xnb_ring_push(&q->tx.sring->rsp_prod, &q->tx.sring->rsp_event,
 			  q->tx.rsp_prod_pvt, &q->tx_pushed))
@@ -589,7 +589,7 @@ static void xnb_tx_push(struct xnb_queue *q)
  * Context: The group's poll, BH off, under its pass lock; called by
  * xnb_copy_flush() only.
  */
-static void xnb_tx_deliver(struct xnb_group *g)
+void xnb_tx_deliver(struct xnb_group *g)
 	__must_hold(&g->pass_busy)
 {
 	struct sk_buff *skb;
@@ -598,10 +598,3 @@ static void xnb_tx_deliver(struct xnb_group *g)
 	while ((skb = __skb_dequeue(&g->deliver)))
 		napi_gro_receive(g->polling, skb);
 }
-
-/* What copy.c's flush calls for guest TX: see struct xnb_copy_ops. */
-const struct xnb_copy_ops xnb_tx_copy_ops = {
-	.complete = xnb_tx_complete,
-	.push = xnb_tx_push,
-	.deliver = xnb_tx_deliver,
-};
