@@ -1,15 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The group's batch of grant copies: one GNTTABOP_copy per flush, packets
- * completed in the order gathered (netfront matches RX responses by ring
- * position), and only a packet whose own ops failed gets an error.
- *
- * Not gnttab_batch_copy(): it sleeps on GNTST_eagain (the poll runs with
- * BH off) and BUG()s on a failed hypercall.  Ops still eagain after one
- * immediate retry fail their packet: waiting would stall the whole group
- * for one guest's paged-out page.
- *
- * The batch belongs to the group's worker alone; no locking.
+ * The group's batch of grant copies, one GNTTABOP_copy per flush; packets
+ * complete in the order gathered (netfront matches RX responses by ring
+ * position).  Not gnttab_batch_copy(): it sleeps on GNTST_eagain with BH
+ * off and BUG()s on a failed hypercall.  Ops still eagain after one
+ * immediate retry fail their packet rather than stall the whole group.
+ * No locking: the batch is the group worker's alone.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,7 +22,6 @@
  * @a: filled with the arrays and their size
  * @n: copy ops (and in-flight packets) the batch holds
  *
- * Context: Process context, may sleep.
  * Return: 0, or -ENOMEM with nothing allocated.
  */
 int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
@@ -69,8 +64,7 @@ void xnb_copy_arrays_free(struct xnb_copy_arrays *a)
  *
  * Between passes the batch is empty, so nothing needs to move.
  *
- * Context: The group's poll paused (under its sync_mutex), not started
- * or stopped.
+ * Context: The group's poll paused (sync_mutex) or not running.
  */
 void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
 {
@@ -103,7 +97,6 @@ void xnb_copy_free(struct xnb_group *g)
  * Flushes first when the batch cannot take the packet.  Its ops go at
  * g->ops + first_op; xnb_copy_commit() puts it in flight.
  *
- * Context: Under the group's pass lock.
  * Return: the packet's entry, zeroed but for queue, dir and first_op.
  */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
@@ -132,8 +125,6 @@ struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
  * @g: the group whose pass runs
  * @f: the packet's entry
  * @nr_ops: the copy ops the packet filled in (0 for none)
- *
- * Context: Under the group's pass lock.
  */
 void xnb_copy_commit(struct xnb_group *g, struct xnb_inflight *f,
 		     unsigned int nr_ops)
@@ -208,9 +199,7 @@ static void xnb_copy_retry(struct xnb_group *g)
 
 /**
  * xnb_copy_flush() - Issue the batch, complete and push its packets.
- * @g: the group whose pass runs
- *
- * Context: Under the group's pass lock.  The batch is empty on return.
+ * @g: the group whose pass runs; its batch is empty on return
  */
 void xnb_copy_flush(struct xnb_group *g)
 	__must_hold(&g->pass_busy)

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guest's multicast filter (feature-multicast-control), edited by
- * MCAST_ADD/DEL extras on guest TX and read by xnb_start_xmit.
- *
- * An RCU list: the reader is the transmit path on every CPU at once;
- * the writers, group workers of any of the vif's queues, serialise on
- * mcast.lock.  An ADD past XNB_MCAST_MAX is refused and the vif floods
- * multicast until the list is empty, so the guest loses no group.
+ * The guest's multicast filter: an RCU list read by the transmit path on
+ * any CPU, written by group workers under mcast.lock.  An ADD past
+ * XNB_MCAST_MAX is refused and the vif floods multicast until the list
+ * is empty, so the guest loses no group.
  */
 #include <linux/etherdevice.h>
 #include <linux/rculist.h>

@@ -39,13 +39,10 @@ static unsigned int xnb_rx_charge(const struct sk_buff *skb)
  * @skb: the packet
  * @dev: the vif's netdev
  *
- * Drops what the guest cannot or will not take.  The netdev queue stops
- * once the queued skbs' truesize reaches rx_queue_bytes.  The group is
- * kicked once per burst (netdev_xmit_more()), and whenever the netdev
- * queue is stopped, since only the worker can wake it.
+ * Kicks the group once per burst (netdev_xmit_more()), and whenever the
+ * netdev queue is stopped, since only the worker can wake it.
  *
- * Context: BH off, under the core's tx queue lock, which serialises
- * rx_kick_owed.
+ * Context: Under the core's tx queue lock, which serialises rx_kick_owed.
  * Return: NETDEV_TX_OK, always.
  */
 netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -407,7 +404,7 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
  * Stops at the budget (the crossing packet still goes), an empty queue,
  * too few posted buffers or a full response ring.
  *
- * Context: Under the group's pass lock; may take the vif's carrier_lock.
+ * Context: May take the vif's carrier_lock.
  * Return: the packets started, drops not counted.
  */
 int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
@@ -520,8 +517,6 @@ static u16 xnb_rx_flags(const struct sk_buff *skb)
  * @g: the group whose pass runs
  * @f: the packet
  * @ok: whether all of its copy ops succeeded
- *
- * Context: From xnb_copy_flush(), under the group's pass lock.
  */
 void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	__must_hold(&g->pass_busy)
@@ -663,12 +658,10 @@ void xnb_rx_notify_check(struct xnb_queue *q)
 
 /**
  * xnb_rx_push() - Publish a queue's guest RX responses, notify if due.
- * @q: the queue
+ * @q: the queue, touched by the flush
  *
  * Published at once, so a guest still polling sees them; the event it
  * asked for may be put off (moderation).
- *
- * Context: From xnb_copy_flush(), once per queue it touched.
  */
 void xnb_rx_push(struct xnb_queue *q)
 {

@@ -209,7 +209,6 @@ static unsigned int xnb_tx_ops(struct xnb_queue *q, struct sk_buff *skb,
 	return n;
 }
 
-/* Record the slot ids to answer and consume the slots. */
 static void xnb_tx_consume(struct xnb_queue *q, struct xnb_inflight *f)
 {
 	const struct xnb_tx_pkt *p = &q->tx_pkt;
@@ -309,10 +308,8 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * goes), an empty ring, a packet held for credit or a full response
  * ring.  The ring is re-armed after the flush (xnb_tx_pending()).
  *
- * Context: Under the group's pass lock; may take the vif's credit_lock
- * and mcast lock.
- * Return: the packets taken off the ring, drops and filter requests
- * included.
+ * Context: May take the vif's credit_lock and mcast lock.
+ * Return: the packets taken off the ring, drops included.
  */
 int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 		  unsigned int *slots)
@@ -454,8 +451,6 @@ static bool xnb_tx_finish(struct xnb_queue *q, struct sk_buff *skb)
  * @ok: whether all of its copy ops succeeded
  *
  * A good packet is queued for xnb_tx_deliver(), a failed one freed.
- *
- * Context: From xnb_copy_flush(), under the group's pass lock.
  */
 void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	__must_hold(&g->pass_busy)
@@ -503,9 +498,7 @@ void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 
 /**
  * xnb_tx_push() - Publish a queue's guest TX responses, notify if asked.
- * @q: the queue
- *
- * Context: From xnb_copy_flush(), once per queue it touched.
+ * @q: the queue, touched by the flush
  */
 void xnb_tx_push(struct xnb_queue *q)
 {
@@ -520,8 +513,6 @@ void xnb_tx_push(struct xnb_queue *q)
  *
  * Through the NAPI context running the pass, which completes (flushing
  * GRO) before another context may take the passes over.
- *
- * Context: From xnb_copy_flush(), under the group's pass lock.
  */
 void xnb_tx_deliver(struct xnb_group *g)
 	__must_hold(&g->pass_busy)
