@@ -115,7 +115,6 @@ struct xnb_queue_stats {
 };
 
 struct dentry;
-struct xnb_copy_ops;
 struct xnb_group;
 struct xnb_vif;
 
@@ -312,7 +311,6 @@ struct xnb_inflight {
 enum {
 	XNB_DIR_TX,		/* guest -> dom0 */
 	XNB_DIR_RX,		/* dom0 -> guest */
-	XNB_DIR_NR,
 };
 
 /* Written by the group's pass only; read with xnb_group_stats_read(). */
@@ -393,7 +391,6 @@ struct xnb_group {
 	u16 *retry_idx;			/* the eagain ops' places in ops */
 	struct xnb_inflight *inflight;
 	unsigned int nr_inflight;
-	const struct xnb_copy_ops *copy_ops[XNB_DIR_NR];
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
 	struct napi_struct *polling;	/* the context running the pass */
 
@@ -455,17 +452,7 @@ void xnb_sysfs_init(void);
 void xnb_sysfs_update(void);
 void xnb_sysfs_exit(void);
 
-/* copy.c.  The flush calls back the direction that gathered a packet:
- * complete (in gather order; @ok: all its ops succeeded), push each ring
- * it touched, then deliver (guest TX's skbs up the stack; rx.c: NULL).
- */
-struct xnb_copy_ops {
-	void (*complete)(struct xnb_group *group, struct xnb_inflight *f,
-			 bool ok);
-	void (*push)(struct xnb_queue *queue);
-	void (*deliver)(struct xnb_group *group);
-};
-
+/* copy.c */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *group,
 				    struct xnb_queue *queue, u8 dir,
 				    unsigned int max_ops);
@@ -486,8 +473,11 @@ int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int batch);
 void xnb_copy_arrays_free(struct xnb_copy_arrays *a);
 void xnb_copy_swap(struct xnb_group *group, struct xnb_copy_arrays *a);
 
-/* tx.c */
-extern const struct xnb_copy_ops xnb_tx_copy_ops;
+/* tx.c; xnb_copy_flush() calls the complete, push and deliver */
+void xnb_tx_complete(struct xnb_group *group, struct xnb_inflight *f,
+		     bool ok);
+void xnb_tx_push(struct xnb_queue *queue);
+void xnb_tx_deliver(struct xnb_group *group);
 int xnb_tx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget, unsigned int *slots);
 bool xnb_tx_pending(struct xnb_queue *queue);
@@ -495,8 +485,10 @@ bool xnb_tx_waiting(const struct xnb_queue *queue);
 enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
 
-/* rx.c */
-extern const struct xnb_copy_ops xnb_rx_copy_ops;
+/* rx.c; xnb_copy_flush() calls the complete and push */
+void xnb_rx_complete(struct xnb_group *group, struct xnb_inflight *f,
+		     bool ok);
+void xnb_rx_push(struct xnb_queue *queue);
 void xnb_rx_notify_check(struct xnb_queue *queue);
 netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev);
 int xnb_rx_gather(struct xnb_group *group, struct xnb_queue *queue,

@@ -1,49 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The group's batch of grant copies.
- *
- * tx.c and rx.c append the ops of one packet at a time between
- * xnb_copy_begin() and xnb_copy_commit(); the packet is then "in flight".
- * A flush issues every op of the batch in one GNTTABOP_copy hypercall,
- * checks each op's status, and completes the in-flight packets in the
- * order they were gathered (guest RX responses must stay in ring order:
- * netfront matches them by ring position): only a packet whose own ops
- * failed gets an error.  Then each touched ring pushes its responses
- * once and guest-TX skbs go up the stack.
- *
- * Layering: group.c -> tx.c, rx.c -> copy.c.  The flush calls tx.c and
- * rx.c back only through the group's tables (struct xnb_copy_ops, one
- * per direction, indexed by the packet's): this file names nothing of
- * theirs and is on no call cycle with them.  The price is an indirect
- * call where a direct one was, per packet, per touched queue's ring and
- * per flush: a retpoline thunk (several ns) where the kernel runs
- * generic retpolines, a plain indirect call where it patches them out
- * (eIBRS, AutoIBRS), small against a packet's copy and completion.
- * INDIRECT_CALL_2() would keep the direct calls, but under
- * CONFIG_RETPOLINE (CONFIG_MITIGATION_RETPOLINE from 6.9) it compares
- * with and calls both completions by name: this file would declare
- * them again and copy.o reference them, the cycle the tables remove.
- * A static_call would give direct calls without the names, at the price
- * of module-global targets patched at load for functions that never
- * change; not worth it (docs/design.md, "The batch and the flush").
- *
- * The hypercall is ours, not gnttab_batch_copy(): that one sleeps in
- * msleep() while Xen answers GNTST_eagain (scheduling while atomic: the
- * NAPI poll runs with BH off, threaded or not) and BUG()s when
- * the hypercall itself fails.  Here a failed hypercall fails the
- * batch's packets instead.
- *
- * GNTST_eagain (a frame paged out or being unshared by Xen): the worker
- * never sleeps, so the ops that come back eagain are issued once more,
- * alone, in one extra hypercall straight after the first.  What is still
- * eagain then fails its packet (guest TX: error responses, guest RX:
- * error status), counted per queue in copy_eagain_failed.  One retry
- * covers a page that Xen brings back quickly; waiting longer would
- * stall every other queue of the group for one guest's paged-out page,
- * and that guest's TX can resend.  A flush costs two hypercalls at most
- * whatever the guest does.
- *
- * The batch belongs to the group's worker alone; no locking.
+ * The group's batch of grant copies, one GNTTABOP_copy per flush; packets
+ * complete in the order gathered (netfront matches RX responses by ring
+ * position).  Not gnttab_batch_copy(): it sleeps on GNTST_eagain with BH
+ * off and BUG()s on a failed hypercall.  Ops still eagain after one
+ * immediate retry fail their packet rather than stall the whole group.
+ * No locking: the batch is the group worker's alone.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -56,16 +18,10 @@
 #include "common.h"
 
 /**
- * xnb_copy_arrays_alloc() - Allocate the arrays of a batch.
+ * xnb_copy_arrays_alloc() - Allocate a batch's arrays, in one block.
  * @a: filled with the arrays and their size
  * @n: copy ops (and in-flight packets) the batch holds
  *
- * All three in one vmalloc'd block (xnb_batch_layout()), whole pages and
- * no more: 20 KiB for the default 256, where a kmalloc of each array
- * took a power of two of pages (48 KiB with the old retry array).  The
- * ops go to the hypercall from vmalloc space, as stock's do.
- *
- * Context: Process context, may sleep (GFP_KERNEL).
  * Return: 0, or -ENOMEM with nothing allocated.
  */
 int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
@@ -73,10 +29,7 @@ int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
 	struct xnb_batch_layout l;
 	void *block;
 
-	/* A packet's ops always fit an empty batch (xnb_copy_begin), with
-	 * MAX_SKB_FRAGS up to 45 (CONFIG_MAX_SKB_FRAGS, 6.3 on), and every
-	 * op index fits the u16 fields.
-	 */
+	/* A packet's ops always fit an empty batch; op indexes fit u16. */
 	BUILD_BUG_ON(XNB_RX_MAX_OPS > XNB_COPY_BATCH_MIN);
 	BUILD_BUG_ON(XNB_TX_MAX_OPS > XNB_COPY_BATCH_MIN);
 	BUILD_BUG_ON(XNB_COPY_BATCH_MAX > U16_MAX);
@@ -97,8 +50,6 @@ int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
 /**
  * xnb_copy_arrays_free() - Free a batch's arrays.
  * @a: the arrays, zeroed on return; none at all is fine
- *
- * Context: Process context.
  */
 void xnb_copy_arrays_free(struct xnb_copy_arrays *a)
 {
@@ -109,14 +60,11 @@ void xnb_copy_arrays_free(struct xnb_copy_arrays *a)
 /**
  * xnb_copy_swap() - Exchange a group's batch arrays.
  * @g: the group
- * @a: the new arrays (or none, zeroed); the group's old ones come back
- *	in it, for the caller to free
+ * @a: the new arrays (or none, zeroed); returns the group's old ones
  *
- * The caller keeps the worker out: between passes the batch is empty
- * (each pass ends with a flush), so nothing in the arrays needs to move.
+ * Between passes the batch is empty, so nothing needs to move.
  *
- * Context: Process context, with the group's poll paused (under its
- * sync_mutex), not started yet or stopped.
+ * Context: The group's poll paused (sync_mutex) or not running.
  */
 void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
 {
@@ -128,10 +76,8 @@ void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
 }
 
 /**
- * xnb_copy_free() - Take a stopped group's batch back and free it.
+ * xnb_copy_free() - Free a stopped group's batch.
  * @g: the group; its worker is stopped, its last pass flushed
- *
- * Context: Process context.
  */
 void xnb_copy_free(struct xnb_group *g)
 {
@@ -148,13 +94,10 @@ void xnb_copy_free(struct xnb_group *g)
  * @dir: XNB_DIR_TX or XNB_DIR_RX
  * @max_ops: the copy ops the packet may need at most
  *
- * Flushes first when the batch cannot take the packet.  The packet's
- * ops go at g->ops + first_op of the entry returned, and
- * xnb_copy_commit() puts it in flight.
+ * Flushes first when the batch cannot take the packet.  Its ops go at
+ * g->ops + first_op; xnb_copy_commit() puts it in flight.
  *
- * Context: The group's poll (BH off), under its pass lock.
- * Return: the packet's in-flight entry, zeroed but for queue, dir and
- * first_op.
+ * Return: the packet's entry, zeroed but for queue, dir and first_op.
  */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
 				    u8 dir, unsigned int max_ops)
@@ -182,8 +125,6 @@ struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
  * @g: the group whose pass runs
  * @f: the packet's entry
  * @nr_ops: the copy ops the packet filled in (0 for none)
- *
- * Context: The group's poll (BH off), under its pass lock.
  */
 void xnb_copy_commit(struct xnb_group *g, struct xnb_inflight *f,
 		     unsigned int nr_ops)
@@ -219,11 +160,7 @@ static enum xnb_copy_result xnb_copy_result(const struct xnb_group *g,
 	return r;
 }
 
-/* One hypercall; if it fails as a whole, so does every op it carried.
- * Never inlined: its entry, with @n, is where a kprobe counts this
- * driver's copy hypercalls and ops as gnttab_batch_copy()'s counts
- * stock's (the bench's kprobe rows, tests/lab/bench-lib.sh).
- */
+/* noinline: the bench's kprobe counts hypercalls and @n ops here. */
 static noinline void xnb_copy_issue(struct xnb_group *g,
 				    struct gnttab_copy *ops, unsigned int n)
 {
@@ -243,10 +180,7 @@ static noinline void xnb_copy_issue(struct xnb_group *g,
 		ops[i].status = GNTST_general_error;
 }
 
-/* The eagain ops once more, alone, without waiting: see the top.  They
- * are swapped to the front of the batch for the hypercall and back
- * after it (proto.c), each with its new status.
- */
+/* The eagain ops once more, moved to the batch's front and back. */
 static void xnb_copy_retry(struct xnb_group *g)
 {
 	unsigned int n;
@@ -264,15 +198,8 @@ static void xnb_copy_retry(struct xnb_group *g)
 }
 
 /**
- * xnb_copy_flush() - Issue the batch and complete its packets.
- * @g: the group whose pass runs
- *
- * One GNTTABOP_copy hypercall for every op of the batch, one more for
- * the ops that came back GNTST_eagain, then each packet completes in the
- * order it was gathered, each touched ring pushes its responses once,
- * and guest TX packets go up the stack.  The batch is empty on return.
- *
- * Context: The group's poll (BH off), under its pass lock.
+ * xnb_copy_flush() - Issue the batch, complete and push its packets.
+ * @g: the group whose pass runs; its batch is empty on return
  */
 void xnb_copy_flush(struct xnb_group *g)
 	__must_hold(&g->pass_busy)
@@ -288,10 +215,7 @@ void xnb_copy_flush(struct xnb_group *g)
 		xnb_copy_retry(g);
 	}
 
-	/* Mark each queue with this group while its packets complete; the
-	 * push below clears the mark, so it never survives a flush (a queue
-	 * that moves to another group starts unmarked there).
-	 */
+	/* flush_group marks a touched queue; the push loop clears it. */
 	for (i = 0; i < g->nr_inflight; i++) {
 		struct xnb_inflight *f = &g->inflight[i];
 		struct xnb_queue *q = f->queue;
@@ -307,25 +231,25 @@ void xnb_copy_flush(struct xnb_group *g)
 		u64_stats_update_end(&q->stats.sync);
 		q->flush_group = g;
 
-		g->copy_ops[f->dir]->complete(g, f, ok);
+		if (f->dir == XNB_DIR_TX)
+			xnb_tx_complete(g, f, ok);
+		else
+			xnb_rx_complete(g, f, ok);
 	}
 
-	/* Push each touched queue's rings once, TX then RX, whichever way
-	 * its packets went: a ring with no new responses publishes and
-	 * notifies nothing (xnb_ring_push).  Clearing the mark dedups.
-	 */
+	/* Both rings once per touched queue: an idle ring publishes nothing. */
 	for (i = 0; i < g->nr_inflight; i++) {
 		struct xnb_queue *q = g->inflight[i].queue;
 
 		if (q->flush_group != g)
 			continue;
 		q->flush_group = NULL;
-		g->copy_ops[XNB_DIR_TX]->push(q);
-		g->copy_ops[XNB_DIR_RX]->push(q);
+		xnb_tx_push(q);
+		xnb_rx_push(q);
 	}
 
 	g->nr_ops = 0;
 	g->nr_inflight = 0;
-	/* Only guest TX delivers (rx.c's table has no deliver). */
-	g->copy_ops[XNB_DIR_TX]->deliver(g);
+	/* Last: the guest has its responses before the stack runs. */
+	xnb_tx_deliver(g);
 }

@@ -456,8 +456,6 @@ int xnb_group_start(struct xnb_group *g, unsigned int index)
 	lockdep_init_map(&g->pass_busy.dep_map, "xnb_group_pass",
 			 &xnb_pass_key, 0);
 	skb_queue_head_init(&g->deliver);
-	g->copy_ops[XNB_DIR_TX] = &xnb_tx_copy_ops;
-	g->copy_ops[XNB_DIR_RX] = &xnb_rx_copy_ops;
 	g->run = xnb_use_tasklet ? XNB_RUN_MAIN : XNB_RUN_LIGHT;
 	if (index)
 		return 0;

@@ -1,25 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guest's multicast filter (feature-multicast-control).
- *
- * The guest adds and removes addresses with MCAST_ADD/DEL extras on
- * dummy TX requests (tx.c, in the group worker of whichever queue
- * carried them); while it sets request-multicast-control, multicast
- * frames for it whose destination is not in the list are dropped in
- * xnb_start_xmit (any CPU, BH off).
- *
- * Locking: an RCU list.  The reader is the transmit path, per packet,
- * on every CPU at once: it must not share a lock with the others or
- * with the writers.  Writers are rare (a guest changing its groups)
- * but may be several group workers at once (a vif's queues can sit in
- * different groups), so they serialise on mcast.lock; removed entries
- * are freed after a grace period.
- *
- * Bounded as stock at XNB_MCAST_MAX entries, duplicates included.  An
- * ADD beyond the bound is refused (RSP_ERROR, as stock) and from then
- * on the vif floods multicast to the guest until its list is empty
- * again or it reconnects: stock keeps filtering on the 64 it has, and
- * the guest silently loses the groups it could not add.
+ * The guest's multicast filter: an RCU list read by the transmit path on
+ * any CPU, written by group workers under mcast.lock.  An ADD past
+ * XNB_MCAST_MAX is refused and the vif floods multicast until the list
+ * is empty, so the guest loses no group.
  */
 #include <linux/etherdevice.h>
 #include <linux/rculist.h>
@@ -36,8 +20,6 @@ struct xnb_mcast_addr {
 /**
  * xnb_mcast_init() - Set up a vif's empty multicast filter.
  * @vif: the vif, just created
- *
- * Context: Process context (probe).
  */
 void xnb_mcast_init(struct xnb_vif *vif)
 {
@@ -52,20 +34,16 @@ void xnb_mcast_init(struct xnb_vif *vif)
  * @vif: the vif
  * @addr: the group address (MCAST_ADD)
  *
- * Context: A group's poll (BH off): the guest's request came on one of
- * the vif's queues.  Takes the vif's mcast lock; never sleeps.
- * Return: 0; -EINVAL for an address that is not multicast; -ENOMEM; or
- * -ENOSPC when the list is full, after which the vif floods multicast
- * to the guest.
+ * Context: A group's poll; takes the vif's mcast lock.
+ * Return: 0, -EINVAL (not multicast), -ENOMEM, or -ENOSPC (list full:
+ * the vif now floods multicast).
  */
 int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
 {
 	struct xnb_mcast *mc = &vif->mcast;
 	struct xnb_mcast_addr *m;
 
-	/* Only group addresses are filtered; a unicast one is a guest
-	 * error (stock would store it, to no effect).
-	 */
+	/* A unicast address is a guest error. */
 	if (!is_multicast_ether_addr(addr))
 		return -EINVAL;
 	/* Never sleeps: the group worker may be a tasklet. */
@@ -91,15 +69,13 @@ int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
 }
 
 /**
- * xnb_mcast_del() - Remove an address from the guest's multicast filter.
+ * xnb_mcast_del() - Remove one entry for an address, if there is one.
  * @vif: the vif
  * @addr: the group address (MCAST_DEL)
  *
- * Removes one entry for @addr, if any: deleting an absent address is
- * not an error (stock answers it OKAY too).  An empty list ends the
- * flooding.
+ * An empty list ends the flooding.
  *
- * Context: A group's poll (BH off).  Takes the vif's mcast lock.
+ * Context: A group's poll; takes the vif's mcast lock.
  */
 void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr)
 {
@@ -124,10 +100,7 @@ void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr)
  * xnb_mcast_clear() - Empty the guest's multicast filter.
  * @vif: the vif
  *
- * At disconnect and remove: the next connection starts empty.
- *
- * Context: Process context (the xenbus thread).  Takes the vif's mcast
- * lock.
+ * Context: Process context; takes the vif's mcast lock.
  */
 void xnb_mcast_clear(struct xnb_vif *vif)
 {
@@ -149,8 +122,7 @@ void xnb_mcast_clear(struct xnb_vif *vif)
  * @vif: the vif
  * @dest: the frame's group address
  *
- * Context: The transmit path (BH off), any CPU.  An RCU reader of the
- * list, no lock.
+ * Context: The transmit path, any CPU; RCU reader, no lock.
  * Return: true when @dest is in the list or the vif floods multicast.
  */
 bool xnb_mcast_wanted(struct xnb_vif *vif, const u8 *dest)

@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest RX: dom0 -> guest.
- *
- * xnb_start_xmit queues skbs per queue, bounded by the memory they hold
- * (their truesize: the netdev queue stops past xnb_rx_queue_bytes).  The
- * group worker takes an skb once the guest has posted enough buffers for
- * it, packs its bytes densely into those page-sized buffers with grant
- * copies in the group's batch, and answers the requests after the flush.
- *
- * When the guest posts no buffers, queued skbs are dropped after
- * rx_drain_timeout_msecs and the carrier goes off after
- * rx_stall_timeout_msecs; it comes back when buffers are posted.
+ * Guest RX: dom0 -> guest.  xnb_start_xmit queues skbs per queue; the
+ * group worker packs each densely into the guest's posted buffers once
+ * enough are posted.  A guest that posts none has its skbs dropped after
+ * rx_drain_timeout_msecs and loses the carrier after
+ * rx_stall_timeout_msecs.
  */
 #include <linux/etherdevice.h>
 #include <xen/events.h>
@@ -32,9 +26,8 @@ static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
 	return false;
 }
 
-/* What a queued skb counts against rx_queue_bytes: the memory it pins,
- * not its length (small frames hold far more than their bytes).  Nothing
- * changes a queued skb, so its dequeue takes off what its queueing added.
+/* Against rx_queue_bytes: the memory an skb pins, not its length;
+ * constant while queued, so the dequeue takes off what queueing added.
  */
 static unsigned int xnb_rx_charge(const struct sk_buff *skb)
 {
@@ -46,24 +39,11 @@ static unsigned int xnb_rx_charge(const struct sk_buff *skb)
  * @skb: the packet
  * @dev: the vif's netdev
  *
- * Drops what the guest cannot or does not want to take (no connection,
- * a disabled vif, the multicast filter, too many slots, a GSO type it
- * did not negotiate), else queues @skb on its queue.  The netdev queue
- * stops once the queued skbs hold rx_queue_bytes of memory (truesize).
+ * Kicks the group once per burst (netdev_xmit_more()), and whenever the
+ * netdev queue is stopped, since only the worker can wake it.
  *
- * The group is kicked once per burst: the stack says more packets follow
- * on this queue at once (netdev_xmit_more()), and the last of them kicks
- * for all, so the burst's copies go in one pass.  Every way out kicks
- * for the packets queued unkicked before it (q->rx_kick_owed) when no
- * packet follows, a drop included, or when the netdev queue is stopped:
- * the stack then sends nothing more until it wakes, which needs the
- * worker.
- *
- * Context: The netdev transmit path (softirq or process, BH off), under
- * the core's lock of the tx queue, which serialises it per queue (and
- * rx_kick_owed with it).  Reads the vif's connection lockless; an RCU
- * reader of the multicast list, a hash_lock reader.
- * Return: NETDEV_TX_OK, always (drops are counted).
+ * Context: Under the core's tx queue lock, which serialises rx_kick_owed.
+ * Return: NETDEV_TX_OK, always.
  */
 netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 {
@@ -73,12 +53,9 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct xnb_queue *q;
 	bool full;
 
-	/* Acquire: pairs with xnb_vif_start()'s release, so the queues,
-	 * their count and the negotiated features read below are the ones
-	 * set before the vif was started.  Should a disconnect clear
-	 * connected mid-burst, a packet of the burst queued unkicked is
-	 * not lost to a stall: the disconnect's netif_tx_disable() waits
-	 * for this call, and the release purges the queue.
+	/* Pairs with xnb_vif_start()'s release: the queues and features
+	 * below are set.  A disconnect mid-burst strands no unkicked skb:
+	 * its netif_tx_disable() waits for us and the release purges.
 	 */
 	if (!smp_load_acquire(&vif->connected) ||
 	    qi >= READ_ONCE(vif->num_queues)) {
@@ -90,9 +67,7 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	txq = netdev_get_tx_queue(dev, qi);
 	if (READ_ONCE(vif->disabled))
 		goto drop_core;
-	/* The hash the guest gets in its extra (rx.c) must be ours under
-	 * the configuration of now: ndo_select_queue may have run before
-	 * the frontend changed it (or not at all, for a single queue), and
+	/* The guest's hash config may have changed since select_queue, and
 	 * the stack's own hash must never pass for a Toeplitz one.
 	 */
 	if (xnb_hash_skb(vif, skb) < 0)
@@ -115,9 +90,7 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto out;
 	}
 
-	/* Count before queueing: once queued, the worker may send and free
-	 * the skb at any moment, so it must not be touched again here.
-	 */
+	/* Count first: once queued, the worker may free the skb. */
 	full = atomic_add_return(xnb_rx_charge(skb), &q->rx_bytes_queued) >=
 	       xnb_rx_queue_bytes;
 	skb_queue_tail(&q->rx_skbs, skb);
@@ -135,9 +108,7 @@ drop_core:
 	dev_core_stats_tx_dropped_inc(dev);
 	dev_kfree_skb_any(skb);
 out:
-	/* The burst's last packet, or the stack stops here (our full
-	 * queue, or a stop of its own): kick for what is queued.
-	 */
+	/* Kick at the burst's end, or when the stack stops sending. */
 	if (q->rx_kick_owed &&
 	    (!netdev_xmit_more() || netif_xmit_stopped(txq))) {
 		q->rx_kick_owed = false;
@@ -146,9 +117,8 @@ out:
 	return NETDEV_TX_OK;
 }
 
-/* Wake the netdev queue once half drained, but never while the vif
- * disconnects: netif_tx_disable() stopped it, and the purge at teardown
- * must not reopen it (connected goes false before that).
+/* Wake once half drained, but not while disconnecting: the teardown
+ * purge must not reopen what netif_tx_disable() stopped.
  */
 static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
 {
@@ -164,10 +134,8 @@ static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
  * xnb_rx_purge() - Drop every packet queued for the guest.
  * @q: the queue
  *
- * Counted in rx_dropped; wakes the netdev queue unless disconnecting.
- *
- * Context: The group's poll, in the pass serving @q (a drain), or the
- * xenbus thread once @q left its group (release).
+ * Context: The pass serving @q, or the xenbus thread once @q left its
+ * group.
  * Return: the packets dropped.
  */
 unsigned int xnb_rx_purge(struct xnb_queue *q)
@@ -186,19 +154,14 @@ unsigned int xnb_rx_purge(struct xnb_queue *q)
 }
 
 /**
- * xnb_rx_event() - Judge a guest RX event.
+ * xnb_rx_event() - Judge a guest RX event (xnb_rx_event_judge()).
  * @q: the queue whose RX channel fired
  *
- * The RX half of an event: see xnb_rx_event_judge() (proto.c).  rx.c
- * sets rx_blocked_since and rx_want before it rechecks the ring, so a
- * guest that posts right after that recheck is heard.  They are stored
- * before req_event (smp_wmb), so the event a guest raises on seeing
- * req_event finds them here, on any CPU, whatever the architecture's
- * store order.
+ * rx_blocked_since and rx_want are stored before req_event (smp_wmb()),
+ * so the event a guest raises on seeing req_event finds them here.
  *
- * Context: Hard irq (the event channel's handler); no lock.
- * Return: what to do with the event: kick the group, or answer it as
- * spurious.
+ * Context: Hard irq; lockless.
+ * Return: kick the group, or spurious.
  */
 enum xnb_event xnb_rx_event(struct xnb_queue *q)
 {
@@ -210,10 +173,8 @@ enum xnb_event xnb_rx_event(struct xnb_queue *q)
 }
 
 /**
- * xnb_stall_timer_fn() - The stall timer: kick a queue to look at it.
+ * xnb_stall_timer_fn() - Kick a queue to look at its stall.
  * @t: the queue's stall_timer
- *
- * Context: Timer (softirq).
  */
 void xnb_stall_timer_fn(struct timer_list *t)
 {
@@ -241,9 +202,8 @@ static void xnb_rx_unblocked(struct xnb_queue *q)
 	}
 }
 
-/* A stall with nothing queued (drained) ends with any posted buffer.
- * A producer index beyond the ring is fatal here too: else every event
- * of such a guest would look genuine and kick the group for nothing.
+/* A drained stall ends with any posted buffer.  A bad producer index is
+ * fatal here too, or each of its events would kick the group for nothing.
  */
 static void xnb_rx_check_unstall(struct xnb_queue *q)
 {
@@ -261,9 +221,8 @@ static void xnb_rx_check_unstall(struct xnb_queue *q)
 		xnb_rx_unblocked(q);
 }
 
-/* Carrier off once the guest has posted no buffer for rx_stall, and
- * until then the stall timer comes back to look, whether or not skbs
- * still wait (a drained queue gets no traffic to look for it).
+/* Carrier off after rx_stall without buffers; until then the timer
+ * keeps looking, drained or not.
  */
 static void xnb_rx_stall_check(struct xnb_queue *q)
 {
@@ -310,15 +269,13 @@ struct xnb_rx_src {
 	unsigned int len;
 };
 
-/* Pack @skb into the buffers of slots [cons, cons + need). */
+/* Pack @skb into the data slots' buffers; returns the ops, 0 on failure. */
 static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
 			       const grant_ref_t *grefs, const u8 *slot_of,
 			       unsigned int nr_data, unsigned int headroom,
 			       struct gnttab_copy *ops)
 {
-	/* base: where the current slot's data starts (the headroom in the
-	 * first slot, else 0).
-	 */
+	/* base: where this slot's data starts (the headroom in the first). */
 	unsigned int n = 0, d = 0, dst_off = headroom, base = headroom, f;
 	domid_t domid = q->vif->domid;
 	int piece;
@@ -352,12 +309,9 @@ static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
 				return 0;	/* cannot happen: slots counted */
 			op = &ops[n++];
 			op->flags = GNTCOPY_dest_gref;
-			/* A page another backend grant-mapped from its guest
-			 * (forwarded to us by the bridge) is not ours to name
-			 * by frame: copy from that guest's grant instead, at
-			 * the same offset (a grant is one page here).  Grant
-			 * mappings are order-0 pages; compound pages are
-			 * never foreign, and PageForeign must not see them.
+			/* Another guest's page, mapped by its backend, is
+			 * copied from its grant.  PageForeign must not see a
+			 * compound page, and those are never foreign.
 			 */
 			foreign = PageCompound(page) ? NULL :
 				  xen_page_foreign(page);
@@ -445,18 +399,13 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
  * @g: the group whose pass runs
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
- * @slots: the ring slots used are added to it (the pass's cap counts them)
+ * @slots: the ring slots used are added to it
  *
- * Each packet waits until the guest has posted enough buffers for it,
- * then its copy starts in the group's batch.  A guest that posts none
- * has its packets dropped after rx_drain_timeout_msecs and loses the
- * carrier after rx_stall_timeout_msecs.  Stops at the budget (the packet
- * that crosses it still goes), an empty queue, too few buffers or a
- * full response ring.
+ * Stops at the budget (the crossing packet still goes), an empty queue,
+ * too few posted buffers or a full response ring.
  *
- * Context: The group's poll (BH off), under its pass lock.  May take the
- * vif's carrier_lock.
- * Return: the packets started; those dropped are not counted.
+ * Context: May take the vif's carrier_lock.
+ * Return: the packets started, drops not counted.
  */
 int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 		  unsigned int *slots)
@@ -474,7 +423,6 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 			xnb_rx_stall_check(q);
 	}
 
-	/* Budget in ring slots, as for guest TX. */
 	while (used < budget && !READ_ONCE(vif->disabled) &&
 	       (skb = skb_peek(&q->rx_skbs))) {
 		bool gso = skb_is_gso(skb);
@@ -486,9 +434,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 		u32 need = xnb_rx_slots_needed(skb->len, gso, hr) + hash;
 		int avail;
 
-		/* Judged at xmit with the headroom of then: a larger one
-		 * since may leave it too big for the guest.
-		 */
+		/* The headroom may have grown since xmit judged it. */
 		if (!xnb_rx_fits(skb->len, gso, xnb_rx_gso_ok(vif, skb),
 				 vif->can_sg, hr)) {
 			skb = skb_dequeue(&q->rx_skbs);
@@ -506,9 +452,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 			break;
 		}
 		if (avail < need) {
-			/* Be told once enough buffers are there; the event
-			 * handler judges events by these two.
-			 */
+			/* Ask for an event; xnb_rx_event() judges by these. */
 			WRITE_ONCE(q->rx_want, need);
 			if (!q->rx_blocked_since)	/* 0: unblocked */
 				WRITE_ONCE(q->rx_blocked_since, jiffies | 1);
@@ -522,15 +466,13 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 				xnb_rx_blocked(q);
 				break;
 			}
-			/* Charged like a slot: a guest moving req_prod
-			 * back and forth cannot keep us here.
+			/* Charged, so a guest juggling req_prod cannot
+			 * keep us here.
 			 */
 			used++;
 			continue;
 		}
-		/* Responses owed must fit the ring: else wait for the
-		 * flush that answers the ones in flight.
-		 */
+		/* The responses owed must fit: wait for the flush. */
 		if (!xnb_ring_room(q->rx.req_cons, q->rx.rsp_prod_pvt, need,
 				   XNB_RX_RING_SIZE))
 			break;
@@ -552,7 +494,6 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
  * xnb_rx_pending() - Whether packets wait for the guest and may go.
  * @q: the queue, served by the caller's pass
  *
- * Context: The group's poll (BH off), inside the pass serving @q.
  * Return: true when packets are queued and the queue is neither blocked
  * on guest buffers nor disabled.
  */
@@ -576,14 +517,8 @@ static u16 xnb_rx_flags(const struct sk_buff *skb)
  * @g: the group whose pass runs
  * @f: the packet
  * @ok: whether all of its copy ops succeeded
- *
- * Writes the packet's responses (its data's lengths, its GSO and hash
- * extras, or errors), counts it and frees it.
- *
- * Context: The group's poll (BH off), under its pass lock; called by
- * xnb_copy_flush().
  */
-static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q = f->queue;
@@ -622,9 +557,7 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
 			continue;
 		}
 		rsp->id = q->rx_id[idx];
-		/* XDP headroom: the data starts that far into the first
-		 * buffer, and status counts the data only.
-		 */
+		/* status counts the data only, not the XDP headroom. */
 		rsp->offset = i == 0 ? f->headroom : 0;
 		rsp->flags = i == 0 ? flags : 0;
 		if (i == 0 && extras)
@@ -653,9 +586,8 @@ static void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
 		dev_kfree_skb_any(skb);
 }
 
-/* Act on xnb_rxmod_decide()'s verdict for @q: send the notification
- * if the guest still waits for it, or have the timer bring the pass back
- * when it is due.  Only the pass sends: the timer kicks.
+/* Send now if the guest still wants it, or have the timer kick the pass
+ * back when due: only the pass sends.
  */
 static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v,
 			     u64 now)
@@ -674,8 +606,9 @@ static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v,
 	}
 	if (v != XNB_RXMOD_NOW)
 		return;
-	/* rsp_event after our rsp_prod: the push's barrier, or for one put
-	 * off the passes since.  Our own index, not the shared copy.
+	/* rsp_event is read after our rsp_prod was published (this push's
+	 * barrier or an earlier one's); compare with our own index, not the
+	 * guest-writable shared one.
 	 */
 	if (!xnb_rxmod_wanted(q->rx.rsp_prod_pvt,
 			      READ_ONCE(q->rx.sring->rsp_event),
@@ -693,9 +626,7 @@ static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v,
 	xnb_rxmod_sample(q);
 }
 
-/* Decide on the notification after a push of @q's RX ring (@asked: it
- * crossed the guest's rsp_event), counting what the flush answered.
- */
+/* @asked: the push crossed the guest's rsp_event. */
 static void xnb_rx_notify(struct xnb_queue *q, bool asked)
 {
 	struct xnb_rxmod_limits lim;
@@ -717,12 +648,7 @@ static void xnb_rx_notify(struct xnb_queue *q, bool asked)
  * xnb_rx_notify_check() - Send a queue's put-off RX notification if due.
  * @q: the queue whose turn begins
  *
- * The notify timer kicks the group when a notification put off is due;
- * the queue's turn sends it here (or a push in the turn does).  Every
- * turn looks, so one that comes due while the queue is served anyway
- * goes out then.
- *
- * Context: The group's poll (BH off), in the pass serving @q.
+ * Context: The pass serving @q; the notify timer only kicks.
  */
 void xnb_rx_notify_check(struct xnb_queue *q)
 {
@@ -731,19 +657,13 @@ void xnb_rx_notify_check(struct xnb_queue *q)
 }
 
 /**
- * xnb_rx_push() - Push a queue's guest RX responses, notify if due.
- * @q: the queue
+ * xnb_rx_push() - Publish a queue's guest RX responses, notify if due.
+ * @q: the queue, touched by the flush
  *
- * The responses are always pushed at once, so a guest still polling its
- * ring takes them without an event; the event a guest asked for (its
- * rsp_event) goes now or later (xnb_rx_notify).  A push with no new
- * responses (the flush completed only the queue's TX) asks for none;
- * it only looks at one owed already, as a turn does.
- *
- * Context: The group's poll (BH off), from xnb_copy_flush(), in the pass
- * that completed the queue's packets.
+ * Published at once, so a guest still polling sees them; the event it
+ * asked for may be put off (moderation).
  */
-static void xnb_rx_push(struct xnb_queue *q)
+void xnb_rx_push(struct xnb_queue *q)
 {
 	bool asked;
 
@@ -751,11 +671,3 @@ static void xnb_rx_push(struct xnb_queue *q)
 			      q->rx.rsp_prod_pvt, &q->rx_pushed);
 	xnb_rx_notify(q, asked);
 }
-
-/* What copy.c's flush calls for guest RX: see struct xnb_copy_ops.
- * Nothing to deliver: the skbs were the stack's, consumed at complete.
- */
-const struct xnb_copy_ops xnb_rx_copy_ops = {
-	.complete = xnb_rx_complete,
-	.push = xnb_rx_push,
-};

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest TX: guest -> dom0.
- *
- * ring -> xnb_tx_parse (proto.c: each slot read once, judged) -> credit
- * -> skb with a 128-byte head and page frags -> grant copy ops in the
- * group's batch -> (flush) -> responses, checksum and GSO setup -> GRO.
- * Runs in the queue's group worker only.
+ * Guest TX: guest -> dom0.  Each packet is parsed (proto.c), credited,
+ * given an skb with a short head and frags of pages from alloc_page(),
+ * and copied in the group's batch; after the flush it is answered and,
+ * once its headers check out, handed to GRO.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -18,31 +16,18 @@
 #include "common.h"
 
 #define XNB_TX_MASK	(XNB_TX_RING_SIZE - 1)
-/* Memory for guest packets, in every worker mode: never sleep, never
- * reclaim or OOM-kill on a guest's behalf (the poll runs with BH off,
- * and one guest's flood must not cost dom0 its page cache),
- * and no dip into the reserves GFP_ATOMIC's __GFP_HIGH opens, which
- * dom0's own atomic allocations need more than a guest does.  kswapd
- * is still woken; a failure drops the packet and is counted.
- */
+/* No sleep, reclaim or __GFP_HIGH reserves on a guest's behalf. */
 #define XNB_TX_GFP	(GFP_NOWAIT | __GFP_NOWARN)
 
 /**
- * xnb_tx_pending() - Whether a queue's guest TX ring has requests left.
+ * xnb_tx_pending() - Re-arm a queue's guest TX event; whether requests wait.
  * @q: the queue, served by the caller's pass
  *
- * Asked before the queue goes idle: the gather leaves req_event where
- * an older check put it, and the guest raises no event for what it
- * posts next.  This re-arms it (RING_FINAL_CHECK_FOR_REQUESTS: moves
- * req_event past req_cons, then looks at req_prod again).  The pass
- * asks it after its flush (pass.c's settle), so requests the guest
- * posts while the copies run are found by this look, not announced by
- * an event.
+ * Asked after the pass's flush, so requests posted during the copies are
+ * found here rather than by an event.
  *
- * Context: The group's poll (BH off), inside the pass serving @q.
- * Return: true when requests wait; false when none do, or while a
- * packet is held for credit or the vif is disabled (the credit timer or
- * a reconnect kicks the queue then).
+ * Return: true when requests wait, no packet is held for credit and the
+ * vif is enabled.
  */
 bool xnb_tx_pending(struct xnb_queue *q)
 {
@@ -55,16 +40,12 @@ bool xnb_tx_pending(struct xnb_queue *q)
 }
 
 /**
- * xnb_tx_waiting() - Whether guest TX requests wait, at a glance.
+ * xnb_tx_waiting() - Whether guest TX requests wait, re-arming nothing.
  * @q: the queue, served by the caller's pass
  *
- * For sizing the turn's RX (xnb_pass_rx_slots()), asked only when it
- * can change that (xnb_pass_rx_split()), and at the turn's end: unlike
- * xnb_tx_pending() it re-arms nothing (a drained queue is re-armed
- * after the pass's flush), and a producer index past the ring counts as
- * work (the gather then disables the vif).
+ * A producer index past the ring counts as work: the gather then
+ * disables the vif.
  *
- * Context: The group's poll (BH off), inside the pass serving @q.
  * Return: true when requests are posted and no packet waits for credit.
  */
 bool xnb_tx_waiting(const struct xnb_queue *q)
@@ -76,15 +57,11 @@ bool xnb_tx_waiting(const struct xnb_queue *q)
 }
 
 /**
- * xnb_tx_event() - Judge a guest TX event.
+ * xnb_tx_event() - Judge a guest TX event (xnb_tx_event_judge()).
  * @q: the queue whose TX channel fired
  *
- * The TX half of an event: see xnb_tx_event_judge() (proto.c), given a
- * lockless snapshot of the ring and the queue.
- *
- * Context: Hard irq (the event channel's handler); no lock.
- * Return: what to do with the event: kick the group, owe the EOI to the
- * credit timer's pass, or answer it as spurious.
+ * Context: Hard irq; lockless.
+ * Return: kick the group, owe the EOI to the credit timer, or spurious.
  */
 enum xnb_event xnb_tx_event(struct xnb_queue *q)
 {
@@ -96,10 +73,8 @@ enum xnb_event xnb_tx_event(struct xnb_queue *q)
 }
 
 /**
- * xnb_credit_timer_fn() - The credit timer: kick a queue held for credit.
+ * xnb_credit_timer_fn() - Kick a queue held for credit.
  * @t: the queue's credit_timer
- *
- * Context: Timer (softirq).
  */
 void xnb_credit_timer_fn(struct timer_list *t)
 {
@@ -234,7 +209,6 @@ static unsigned int xnb_tx_ops(struct xnb_queue *q, struct sk_buff *skb,
 	return n;
 }
 
-/* Record the slot ids to answer and consume the slots. */
 static void xnb_tx_consume(struct xnb_queue *q, struct xnb_inflight *f)
 {
 	const struct xnb_tx_pkt *p = &q->tx_pkt;
@@ -304,9 +278,7 @@ static void xnb_tx_drop(struct xnb_group *g, struct xnb_queue *q,
 	xnb_copy_commit(g, f, 0);
 }
 
-/* A multicast filter request (mcast.c): applied now, answered in order
- * with the packets around it, OKAY or, for a refused ADD, an error.
- */
+/* A multicast filter request: applied now, answered in ring order. */
 static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
 {
 	const struct xnb_tx_pkt *p = &q->tx_pkt;
@@ -329,26 +301,15 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * @g: the group whose pass runs
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
- * @slots: the ring slots used are added to it (the pass's cap counts them),
- *	each packet's as xnb_tx_charge() counts them
+ * @slots: the slots charged (xnb_tx_charge()) are added to it
  *
- * Parses each packet (proto.c), takes its credit, and starts its copy in
- * the group's batch; a malformed packet is answered with an error, a
- * protocol violation disables the vif.  Stops at the budget, an empty
- * ring, a packet that waits for credit (tx_held, the credit timer
- * armed) or a full response ring; the packet that crosses the budget
- * still goes.  A packet counts XNB_TX_PKT_SLOTS at least against the
- * budget, a GSO packet of many segments more than its slots
- * (xnb_tx_charge()).  An empty ring is not
- * re-armed here: the pass does that after its flush (xnb_tx_pending()),
- * when the copies are done and the responses out, so a guest that keeps
- * posting meanwhile raises no event for it.
+ * A malformed packet is answered with an error, a protocol violation
+ * disables the vif.  Stops at the budget (the crossing packet still
+ * goes), an empty ring, a packet held for credit or a full response
+ * ring.  The ring is re-armed after the flush (xnb_tx_pending()).
  *
- * Context: The group's poll (BH off), under its pass lock.  Takes the
- * vif's credit_lock when a rate is set, its mcast lock for a filter
- * request.
- * Return: the packets taken off the ring, dropped ones and filter
- * requests included.
+ * Context: May take the vif's credit_lock and mcast lock.
+ * Return: the packets taken off the ring, drops included.
  */
 int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 		  unsigned int *slots)
@@ -359,15 +320,13 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 		.fatal_slots = xnb_fatal_skb_slots,
 		.gso_tcpv4 = true,
 		.gso_tcpv6 = true,
-		/* The admin may change it: xnb_tx_gso_setup() reads it again. */
+		/* The admin may change it; xnb_tx_gso_setup() rereads it. */
 		.gso_max_segs = READ_ONCE(vif->dev->gso_max_segs),
 	};
 	int done = 0, used = 0;
 
 	lockdep_assert_held(&g->pass_busy);
-	/* The budget counts ring slots (about a page of data each), so a
-	 * pass spends on a queue time bounded in bytes, not in packets.
-	 */
+	/* Slots, not packets: a turn is bounded in bytes. */
 	while (used < budget && !READ_ONCE(vif->disabled)) {
 		if (!q->tx_held) {
 			enum xnb_tx_verdict v;
@@ -391,9 +350,7 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 					      xnb_tx_reason_str(q->tx_pkt.reason));
 				break;
 			}
-			/* Responses owed must fit the ring: else wait for
-			 * the flush that answers the ones in flight.
-			 */
+			/* The responses owed must fit: wait for the flush. */
 			if (!xnb_ring_room(q->tx.req_cons, q->tx.rsp_prod_pvt,
 					   q->tx_pkt.nr_slots,
 					   XNB_TX_RING_SIZE))
@@ -416,16 +373,10 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 			break;
 		}
 		WRITE_ONCE(q->tx_held, false);
-		/* A small packet costs its skb's way up the stack, a GSO
-		 * packet of many segments an skb for each: charged for them
-		 * (proto.c).
-		 */
+		/* Charged for the skbs it becomes up the stack (proto.c). */
 		used += xnb_tx_charge(&q->tx_pkt, &lim);
 		if (!xnb_tx_start(g, q)) {
-			/* No memory: answer the guest with an error, and
-			 * leave the rest for the next pass rather than fail
-			 * the whole ring while memory is short.
-			 */
+			/* Fail this one and leave the rest to a later pass. */
 			xnb_stat_add(q, &q->stats.tx_alloc_failed, 1);
 			xnb_tx_drop(g, q, "out of memory");
 			done++;
@@ -437,21 +388,11 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 	return done;
 }
 
-/* A TCP GSO type is trusted only on a packet that is TCP: of the IP
- * version the type names, with the checksum skb_checksum_setup() placed
- * (by the IP header's protocol) at the transport header and at TCP's
- * checksum field, not UDP's (of a UDP header only its 8 bytes are
- * pulled: doff would be read from the payload or the tailroom), and with
- * its whole TCP header, options included, in the linear area.  The
- * segment count comes from that header.  A pull may move the head, so
- * skb_shinfo() is not kept across one.
- *
- * The stack splits a GSO packet of more segments than a device's
- * gso_max_segs before handing it to the device; the vif takes no more
- * from its guest either.  That is XNB_GSO_MAX_SEGS unless the admin
- * changes it (ip link set dev vifX.Y gso_max_segs N): it bounds what one
- * guest packet may become in dom0.  An honest guest does not know the
- * limit, so this is a drop, never fatal.
+/* Trust the guest's TCP GSO type only on TCP of that IP version, with
+ * the checksum at TCP's field (not UDP's: doff would come from payload)
+ * and the whole TCP header linear; at most gso_max_segs segments, a drop
+ * and not fatal since an honest guest does not know the limit.  A pull
+ * may move the head, so skb_shinfo() is not kept across one.
  */
 static bool xnb_tx_gso_setup(struct sk_buff *skb)
 {
@@ -509,14 +450,9 @@ static bool xnb_tx_finish(struct xnb_queue *q, struct sk_buff *skb)
  * @f: the packet
  * @ok: whether all of its copy ops succeeded
  *
- * Checks the copied headers, writes the packet's responses (OKAY or
- * errors) and counts it; a good packet is queued for xnb_tx_deliver(),
- * a failed one freed.
- *
- * Context: The group's poll (BH off), under its pass lock; called by
- * xnb_copy_flush().
+ * A good packet is queued for xnb_tx_deliver(), a failed one freed.
  */
-static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
+void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q = f->queue;
@@ -561,16 +497,10 @@ static void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok
 }
 
 /**
- * xnb_tx_push() - Push a queue's guest TX responses, notify if asked.
- * @q: the queue
- *
- * A queue with no TX responses since its last push (the flush completed
- * only its RX) publishes and notifies nothing.
- *
- * Context: The group's poll (BH off), from xnb_copy_flush(), in the pass
- * that completed the queue's packets.
+ * xnb_tx_push() - Publish a queue's guest TX responses, notify if asked.
+ * @q: the queue, touched by the flush
  */
-static void xnb_tx_push(struct xnb_queue *q)
+void xnb_tx_push(struct xnb_queue *q)
 {
 	if (xnb_ring_push(&q->tx.sring->rsp_prod, &q->tx.sring->rsp_event,
 			  q->tx.rsp_prod_pvt, &q->tx_pushed))
@@ -578,18 +508,13 @@ static void xnb_tx_push(struct xnb_queue *q)
 }
 
 /**
- * xnb_tx_deliver() - Hand the completed guest TX packets to the stack.
+ * xnb_tx_deliver() - Hand the completed guest TX packets to GRO.
  * @g: the group whose pass runs
  *
- * Up the stack through the NAPI context running the pass (g->polling),
- * in the order the flush completed them (each queue's in ring order).
- * GRO holds packets until that context completes, which it does before
- * another may take the passes over.
- *
- * Context: The group's poll, BH off, under its pass lock; called by
- * xnb_copy_flush() only.
+ * Through the NAPI context running the pass, which completes (flushing
+ * GRO) before another context may take the passes over.
  */
-static void xnb_tx_deliver(struct xnb_group *g)
+void xnb_tx_deliver(struct xnb_group *g)
 	__must_hold(&g->pass_busy)
 {
 	struct sk_buff *skb;
@@ -598,10 +523,3 @@ static void xnb_tx_deliver(struct xnb_group *g)
 	while ((skb = __skb_dequeue(&g->deliver)))
 		napi_gro_receive(g->polling, skb);
 }
-
-/* What copy.c's flush calls for guest TX: see struct xnb_copy_ops. */
-const struct xnb_copy_ops xnb_tx_copy_ops = {
-	.complete = xnb_tx_complete,
-	.push = xnb_tx_push,
-	.deliver = xnb_tx_deliver,
-};
