@@ -536,7 +536,7 @@ u32 xnb_cpu_place(struct xnb_cpu_slot *g, u32 nr_groups, u32 *load,
 u32 xnb_queue_share(u32 budget, u32 active, u32 used);
 
 /*
- * A group's pass (pass.c, docs/design.md): queues take turns from the
+ * A group's pass (group.c, docs/design.md): queues take turns from the
  * head of the active list until NAPI's budget or XNB_PASS_SLOTS ring
  * slots (both ways; an empty turn counts one) are used.  Only the packet
  * crossing a limit still goes, so a pass moves XNB_PASS_MAX_SLOTS at most.

@@ -5,7 +5,7 @@
  * share (xnb_queue_share) clipped to what is left of the cap, put back
  * at the tail with work left; those whose turn the cap cut, or whose
  * vif's budget was spent, waiting at the head for the next pass
- * (model_pass() mirrors pass.c's xnb_group_pass()).  Whatever the
+ * (model_pass() mirrors group.c's xnb_group_pass()).  Whatever the
  * number of busy vifs and the budget, a pass moves at most
  * XNB_PASS_SLOTS - 1 slots plus a packet each way, the next pass starts
  * where a capped one stopped, a cut turn goes on there, and the vifs get
@@ -181,7 +181,7 @@ static u32 used_of(u32 limit, u32 pkt)
 	return model_gather(limit, pkt, &backlog, &n);
 }
 
-/* pass.c's xnb_group_share for queue @id: its vif's queues active in
+/* group.c's xnb_group_share for queue @id: its vif's queues active in
  * the group, queued or served in this pass; the ones served count
  * their slots.
  */
@@ -205,11 +205,11 @@ static u32 model_share(struct model *m, u32 id)
 
 /* One pass, after the kicks since the last one; returns its slots, the
  * first queue served in *first and the first one not reached in
- * *next_head.  This mirrors pass.c's xnb_group_pass() with its
+ * *next_head.  This mirrors group.c's xnb_group_pass() with its
  * xnb_group_pop() and xnb_group_serve(): the order of the turns, what
  * waits where, the clip to the cap, RX charged before TX's turn is
  * sized, a drained queue off the list with its cut turn forgotten.  It
- * must change with them, or the model tests something pass.c no
+ * must change with them, or the model tests something group.c no
  * longer does.
  */
 static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,

@@ -3,7 +3,7 @@
  * A queue's turn in its group's pass (xnb_queue_share): a vif's queues
  * split its budget, each gets at least the floor while the budget lasts,
  * and the vif never gets more than its budget in one pass, however many
- * queues it has.  The pass itself (pass.c's xnb_group_pass) is modelled
+ * queues it has.  The pass itself (group.c's xnb_group_pass) is modelled
  * here as far as the shares go: each active queue is popped once, given
  * its share (used grows by it), and one given none waits at the head of
  * the list for the next pass; one served goes back to the tail.

@@ -8,7 +8,7 @@
  * xenbus reader (may not sleep)    xnb_mcast_will_handle
  * event channel hard irq (lateeoi) interface.c's handlers: kick the group
  * netdev xmit (BH off)             xnb_start_xmit: queue, kick per burst
- * group poll: NAPI softirq, or     group.c picks the context; pass.c ->
+ * group poll: NAPI softirq, or     group.c picks the context, passes ->
  *   its thread (BH off)            tx.c, rx.c -> copy.c; proto.c decides
  * timers (softirq; hrtimer)        credit (tx.c), stall (rx.c), RX notify
  *                                  (coalesce.c), EOI back-off (interface.c)
@@ -172,7 +172,7 @@ struct xnb_queue {
 	struct list_head group_node;	/* on group->queues */
 	struct list_head active_node;	/* on group->active when queued */
 	bool queued;
-	struct list_head settle_node;	/* pass.c: drained, EOI after flush */
+	struct list_head settle_node;	/* group.c: drained, EOI after flush */
 	u32 share_pass;			/* group->pass_seq of its last turn */
 	u32 share_slots;		/* the slots it was given then */
 	struct xnb_pass_ways turn_left;	/* a cut turn's rest, pass lock */
