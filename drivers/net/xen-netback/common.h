@@ -6,12 +6,12 @@
  * xenbus thread, connect work      xenbus.c; interface.c's vif lifecycle
  *   (process, backend lock)        and pin; groupset.c's attach, detach
  * xenbus reader (may not sleep)    xnb_mcast_will_handle
- * event channel hard irq (lateeoi) interface.c's handlers: kick the group
+ * event channel hard irq (lateeoi) group.c's handlers: kick the group
  * netdev xmit (BH off)             xnb_start_xmit: queue, kick per burst
  * group poll: NAPI softirq, or     group.c picks the context, passes ->
  *   its thread (BH off)            tx.c, rx.c -> copy.c; proto.c decides
  * timers (softirq; hrtimer)        credit (tx.c), stall (rx.c), RX notify
- *                                  (coalesce.c), EOI back-off (interface.c)
+ *                                  (coalesce.c), EOI back-off (group.c)
  * system_wq                        net_dim work, balancer, connect work
  * xnb_ctrl_wq                      control ring requests (ctrlring.c)
  * ethtool (rtnl)                   coalesce.c, stats.c
@@ -144,7 +144,7 @@ enum {
 	XNB_EOI_RX,
 };
 
-/* interface.c: one channel's late-EOI back-off after spurious events.  No
+/* group.c: one channel's late-EOI back-off after spurious events.  No
  * lock: a channel owes one EOI at a time, and its owner calls xnb_lateeoi().
  */
 struct xnb_backoff {
@@ -160,7 +160,7 @@ struct xnb_backoff {
  *  - Ring state, stats, rxmod, rx_dim, turn_*: the pass lock of its group
  *    (a detach waits for the poll), else the xenbus thread or an attach.
  *  - req_cons, tx_held, rx_blocked_since, rx_want, tx_prod_eoi: WRITE_ONCE,
- *    read by the event handlers with READ_ONCE (barriers: rx.c, interface.c).
+ *    read by the event handlers with READ_ONCE (barriers: rx.c, group.c).
  */
 struct xnb_queue {
 	struct xnb_vif *vif;
@@ -429,6 +429,15 @@ void xnb_group_stats_read(const struct xnb_group *group,
 int xnb_queue_group_index(struct xnb_queue *queue);
 int xnb_groups_set_batch(unsigned int batch);
 int xnb_groups_set_count(unsigned int n);
+/* group.c: the queues' event channels (interface.c binds them), EOIs */
+irqreturn_t xnb_tx_interrupt(int irq, void *dev_id);
+irqreturn_t xnb_rx_interrupt(int irq, void *dev_id);
+irqreturn_t xnb_interrupt(int irq, void *dev_id);
+void xnb_vif_eoi(struct xnb_queue *queue, unsigned int which);
+void xnb_backoff_init(struct xnb_backoff *b);
+void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
+		 bool spurious);
+void xnb_backoff_stop(struct xnb_backoff *b);
 /* xen-netback/ in debugfs, or an ERR_PTR or NULL, which debugfs takes. */
 extern struct dentry *xnb_debugfs_dir;
 int xnb_debugfs_init(void);
@@ -511,11 +520,6 @@ void xnb_vif_destroy(struct xnb_vif *vif);
 void xnb_vif_fatal(struct xnb_vif *vif, const char *why);
 bool xnb_vif_log_ok(struct xnb_vif *vif);
 void xnb_vif_set_pinned(struct xnb_vif *vif, int group);
-void xnb_vif_eoi(struct xnb_queue *queue, unsigned int which);
-void xnb_backoff_init(struct xnb_backoff *b);
-void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
-		 bool spurious);
-void xnb_backoff_stop(struct xnb_backoff *b);
 void xnb_vif_update_carrier(struct xnb_vif *vif);
 
 /* mcast.c */
