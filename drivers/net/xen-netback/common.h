@@ -278,7 +278,7 @@ struct xnb_vif {
 	spinlock_t credit_lock;		/* "rate" shaping, shared by queues */
 	struct xnb_credit credit;
 
-	/* Control ring and Toeplitz hashing (ctrlring.c); ctrl_irq 0: none. */
+	/* Control ring (ctrlring.c), the hash rx.c reads; ctrl_irq 0: none. */
 	struct xen_netif_ctrl_back_ring ctrl;
 	RING_IDX ctrl_pushed;		/* rsp_prod we last published */
 	unsigned int ctrl_irq;
@@ -495,6 +495,12 @@ enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
 
 /* rx.c; xnb_copy_flush() calls the complete and push */
+int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb);
+u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
+		     struct net_device *sb_dev);
+bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb);
+void xnb_rx_hash_fill(const struct sk_buff *skb,
+		      struct xen_netif_extra_info *ex);
 void xnb_rx_complete(struct xnb_group *group, struct xnb_inflight *f,
 		     bool ok);
 void xnb_rx_push(struct xnb_queue *queue);
@@ -558,12 +564,6 @@ void xnb_ctrl_init(struct xnb_vif *vif);
 int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 		     unsigned int evtchn);
 void xnb_ctrl_disconnect(struct xnb_vif *vif);
-int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb);
-u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
-		     struct net_device *sb_dev);
-bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb);
-void xnb_rx_hash_fill(const struct sk_buff *skb,
-		      struct xen_netif_extra_info *ex);
 
 /* xenbus.c */
 int xnb_xenbus_init(void);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest RX: dom0 -> guest.  xnb_start_xmit queues skbs per queue; the
- * group worker packs each densely into the guest's posted buffers once
- * enough are posted.  A guest that posts none has its skbs dropped after
- * rx_drain_timeout_msecs and loses the carrier after
+ * Guest RX: dom0 -> guest.  xnb_select_queue steers by the frontend's
+ * Toeplitz hash (ctrlring.c sets it), xnb_start_xmit queues skbs per
+ * queue; the group worker packs each densely into the guest's posted
+ * buffers once enough are posted.  A guest that posts none has its skbs
+ * dropped after rx_drain_timeout_msecs and loses the carrier after
  * rx_stall_timeout_msecs.
  */
 #include <linux/etherdevice.h>
+#include <net/flow_dissector.h>
 #include <xen/events.h>
 #include <xen/page.h>
 
@@ -14,6 +16,154 @@
 #include "trace.h"
 
 #define XNB_RX_MASK		(XNB_RX_RING_SIZE - 1)
+
+/* The TCP types need the ports: not for a fragment. */
+static u32 xnb_hash_type(u32 flags, const struct flow_keys *keys)
+{
+	bool tcp = keys->basic.ip_proto == IPPROTO_TCP &&
+		   !(keys->control.flags & FLOW_DIS_IS_FRAGMENT);
+
+	switch (keys->control.addr_type) {
+	case FLOW_DISSECTOR_KEY_IPV4_ADDRS:
+		if (tcp && (flags & XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP))
+			return XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+		if (flags & XEN_NETIF_CTRL_HASH_TYPE_IPV4)
+			return XEN_NETIF_CTRL_HASH_TYPE_IPV4;
+		return 0;
+	case FLOW_DISSECTOR_KEY_IPV6_ADDRS:
+		if (tcp && (flags & XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP))
+			return XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP;
+		if (flags & XEN_NETIF_CTRL_HASH_TYPE_IPV6)
+			return XEN_NETIF_CTRL_HASH_TYPE_IPV6;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
+			 const struct flow_keys *keys)
+{
+	const u8 *src, *dst;
+
+	if (type & (XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
+		    XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP)) {
+		src = (const u8 *)&keys->addrs.v4addrs.src;
+		dst = (const u8 *)&keys->addrs.v4addrs.dst;
+	} else {
+		src = keys->addrs.v6addrs.src.s6_addr;
+		dst = keys->addrs.v6addrs.dst.s6_addr;
+	}
+	return xnb_hash_flow(h, type, src, dst, (__force u16)keys->ports.src,
+			     (__force u16)keys->ports.dst);
+}
+
+/**
+ * xnb_hash_skb() - Hash a dom0 -> guest packet as the frontend asked.
+ * @vif: the vif
+ * @skb: the packet; its hash is set, or cleared when no type applies
+ *
+ * Context: Any context; a hash_lock reader.
+ * Return: the queue for @skb, or -1 when hashing is off or IRQs are.
+ */
+int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
+{
+	/* Hashing may be on before xnb_vif_start sets the real count. */
+	unsigned int n = min(READ_ONCE(vif->num_queues),
+			     READ_ONCE(vif->dev->real_num_tx_queues));
+	struct flow_keys keys;
+	bool dissected = false;
+	u32 type = 0, hash = 0, q = 0;
+	unsigned int seq;
+
+	if (!n || READ_ONCE(vif->hash.alg) !=
+		  XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
+		return -1;
+	/* Netpoll (netconsole) may have interrupted the writer on this
+	 * CPU, or run after its CPU stopped: the seqlock would spin forever.
+	 */
+	if (irqs_disabled())
+		return -1;
+	do {
+		seq = read_seqbegin(&vif->hash_lock);
+		if (vif->hash.alg != XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ) {
+			q = U32_MAX;
+			continue;
+		}
+		if (!dissected) {
+			if (!skb_flow_dissect_flow_keys(skb, &keys, 0))
+				memset(&keys, 0, sizeof(keys));
+			dissected = true;
+		}
+		type = xnb_hash_type(vif->hash.flags, &keys);
+		hash = type ? xnb_hash_keys(&vif->hash, type, &keys) : 0;
+		q = xnb_hash_queue(&vif->hash, hash, n);
+	} while (read_seqretry(&vif->hash_lock, seq));
+
+	if (q == U32_MAX)
+		return -1;
+	if (type)
+		__skb_set_sw_hash(skb, hash,
+				  type & (XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP |
+					  XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP));
+	else
+		skb_clear_hash(skb);
+	return q;
+}
+
+/**
+ * xnb_select_queue() - ndo_select_queue: by the frontend's hash, if set.
+ * @dev: the vif's netdev
+ * @skb: the packet
+ * @sb_dev: the subordinate device, for netdev_pick_tx()
+ *
+ * Return: the queue index.
+ */
+u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
+		     struct net_device *sb_dev)
+{
+	int q = xnb_hash_skb(netdev_priv(dev), skb);
+
+	if (q < 0)
+		return netdev_pick_tx(dev, skb, sb_dev);
+	return q;
+}
+
+/**
+ * xnb_rx_hash_wanted() - Whether guest RX of a packet carries a hash extra.
+ * @vif: the vif
+ * @skb: the packet
+ *
+ * Return: true when Toeplitz hashing is on and @skb has our hash.
+ */
+bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb)
+{
+	return READ_ONCE(vif->hash.alg) ==
+	       XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ && skb->sw_hash;
+}
+
+/**
+ * xnb_rx_hash_fill() - Write a packet's hash extra (netif.h's layout).
+ * @skb: the packet, hashed by xnb_hash_skb()
+ * @ex: the extra to fill
+ */
+void xnb_rx_hash_fill(const struct sk_buff *skb,
+		      struct xen_netif_extra_info *ex)
+{
+	bool v6 = skb->protocol == htons(ETH_P_IPV6);
+	__le32 value = cpu_to_le32(skb_get_hash_raw(skb));
+
+	ex->type = XEN_NETIF_EXTRA_TYPE_HASH;
+	ex->flags = 0;
+	if (skb->l4_hash)
+		ex->u.hash.type = v6 ? _XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP :
+				       _XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP;
+	else
+		ex->u.hash.type = v6 ? _XEN_NETIF_CTRL_HASH_TYPE_IPV6 :
+				       _XEN_NETIF_CTRL_HASH_TYPE_IPV4;
+	ex->u.hash.algorithm = XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ;
+	memcpy(ex->u.hash.value, &value, sizeof(value));
+}
 
 static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
 {
