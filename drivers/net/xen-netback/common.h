@@ -523,10 +523,7 @@ int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n);
 void xnb_vif_start(struct xnb_vif *vif);
 void xnb_vif_disconnect(struct xnb_vif *vif);
 void xnb_vif_destroy(struct xnb_vif *vif);
-void xnb_vif_fatal(struct xnb_vif *vif, const char *why);
-bool xnb_vif_log_ok(struct xnb_vif *vif);
 void xnb_vif_set_pinned(struct xnb_vif *vif, int group);
-void xnb_vif_update_carrier(struct xnb_vif *vif);
 
 /* mcast.c */
 void xnb_mcast_init(struct xnb_vif *vif);
@@ -556,6 +553,10 @@ int xnb_set_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
 extern const struct ethtool_ops xnb_ethtool_ops;
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s);
 void xnb_stats_save(struct xnb_vif *vif);
+void xnb_vif_update_carrier(struct xnb_vif *vif);
+void xnb_vif_log_missed(struct xnb_vif *vif);
+bool xnb_vif_log_ok(struct xnb_vif *vif);
+void xnb_vif_fatal(struct xnb_vif *vif, const char *why);
 
 /* ctrlring.c */
 int xnb_ctrl_wq_init(void);

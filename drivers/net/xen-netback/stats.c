@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-vif counters for ethtool -S and the netdev stats.  Directions are
+ * Per-vif counters for ethtool -S and the netdev stats, and the vif's
+ * state the dataplane reports: the carrier, the log budget of lines a
+ * guest brings about, the disable on a protocol error.  Directions are
  * the guest's, as in-tree: "tx" is what the guest sent.  The in-tree
  * driver's zerocopy and tx_frag_overflow rows stay 0, for its users'
  * scripts: guest TX is always copied, into full pages.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/ethtool.h>
 #include <linux/rtnetlink.h>
 
 #include "common.h"
+#include "trace.h"
 
 struct xnb_stat_desc {
 	char name[ETH_GSTRING_LEN];
@@ -273,3 +278,69 @@ const struct ethtool_ops xnb_ethtool_ops = {
 	.get_ethtool_stats = xnb_get_ethtool_stats,
 	.get_channels = xnb_get_channels,
 };
+
+/**
+ * xnb_vif_update_carrier() - Set the carrier from the vif's state.
+ * @vif: the vif
+ *
+ * Context: IRQs enabled; carrier_lock keeps racing decisions in order.
+ */
+void xnb_vif_update_carrier(struct xnb_vif *vif)
+{
+	bool on;
+
+	spin_lock_bh(&vif->carrier_lock);
+	on = READ_ONCE(vif->connected) && !READ_ONCE(vif->disabled) &&
+	     !atomic_read(&vif->stalled_queues);
+	if (on)
+		netif_carrier_on(vif->dev);
+	else
+		netif_carrier_off(vif->dev);
+	spin_unlock_bh(&vif->carrier_lock);
+}
+
+void xnb_vif_log_missed(struct xnb_vif *vif)
+{
+	int missed = atomic_xchg(&vif->log_missed, 0);
+
+	if (missed)
+		netdev_warn(vif->dev, "%d messages about the guest suppressed\n",
+			    missed);
+}
+
+/**
+ * xnb_vif_log_ok() - May a line the guest brought about be logged now?
+ * @vif: the vif the line is about
+ *
+ * Context: Any.
+ * Return: true within the vif's budget, after logging how many were
+ * suppressed.
+ */
+bool xnb_vif_log_ok(struct xnb_vif *vif)
+{
+	if (!__ratelimit(&vif->log_rl)) {
+		atomic_inc(&vif->log_missed);
+		return false;
+	}
+	xnb_vif_log_missed(vif);
+	return true;
+}
+
+/**
+ * xnb_vif_fatal() - Disable the vif until the guest reconnects.
+ * @vif: the vif
+ * @why: the guest's protocol violation, for the log
+ *
+ * Context: A group's poll or the control ring's work; takes carrier_lock.
+ */
+void xnb_vif_fatal(struct xnb_vif *vif, const char *why)
+{
+	if (READ_ONCE(vif->disabled))
+		return;
+	WRITE_ONCE(vif->disabled, true);
+	trace_xnb_vif_disabled(vif->dev->name, vif->domid, why);
+	if (__ratelimit(&vif->fatal_rl))
+		pr_err("%s: frontend of domain %u broke the protocol, vif disabled: %s\n",
+		       vif->dev->name, vif->domid, why);
+	xnb_vif_update_carrier(vif);
+}
