@@ -262,13 +262,6 @@ static void xnb_rx_blocked(struct xnb_queue *q)
 	}
 }
 
-/* Grant-copy source pieces never cross a dom0 page. */
-struct xnb_rx_src {
-	struct page *page;
-	unsigned int off;	/* within page, < PAGE_SIZE */
-	unsigned int len;
-};
-
 /* Pack @skb into the data slots' buffers; returns the ops, 0 on failure. */
 static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
 			       const grant_ref_t *grefs, const u8 *slot_of,
