@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guest's multicast filter: an RCU list read by the transmit path on
- * any CPU, written by group workers under mcast.lock.  An ADD past
- * XNB_MCAST_MAX is refused and the vif floods multicast until the list
- * is empty, so the guest loses no group.
+ * The guest's multicast filter: an RCU list read by the transmit path and
+ * written under mcast.lock.  Past XNB_MCAST_MAX the vif floods multicast
+ * until the list is empty, so the guest loses no group.
  */
 #include <linux/etherdevice.h>
 #include <linux/rculist.h>
@@ -17,10 +16,7 @@ struct xnb_mcast_addr {
 	u8 addr[ETH_ALEN];
 };
 
-/**
- * xnb_mcast_init() - Set up a vif's empty multicast filter.
- * @vif: the vif, just created
- */
+/* A new vif's empty filter. */
 void xnb_mcast_init(struct xnb_vif *vif)
 {
 	spin_lock_init(&vif->mcast.lock);
@@ -43,7 +39,6 @@ int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
 	struct xnb_mcast *mc = &vif->mcast;
 	struct xnb_mcast_addr *m;
 
-	/* A unicast address is a guest error. */
 	if (!is_multicast_ether_addr(addr))
 		return -EINVAL;
 	/* Never sleeps: the group worker may be a tasklet. */
@@ -72,8 +67,6 @@ int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
  * xnb_mcast_del() - Remove one entry for an address, if there is one.
  * @vif: the vif
  * @addr: the group address (MCAST_DEL)
- *
- * An empty list ends the flooding.
  *
  * Context: A group's poll; takes the vif's mcast lock.
  */

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest RX: dom0 -> guest.  xnb_start_xmit queues skbs per queue; the
- * group worker packs each densely into the guest's posted buffers once
- * enough are posted.  A guest that posts none has its skbs dropped after
- * rx_drain_timeout_msecs and loses the carrier after
- * rx_stall_timeout_msecs.
+ * Guest RX: dom0 -> guest.  xnb_start_xmit() queues skbs per queue; the
+ * group's pass copies each into the buffers the guest posts.
  */
 #include <linux/etherdevice.h>
 #include <xen/events.h>
@@ -26,9 +23,7 @@ static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
 	return false;
 }
 
-/* Against rx_queue_bytes: the memory an skb pins, not its length;
- * constant while queued, so the dequeue takes off what queueing added.
- */
+/* truesize: constant while queued, so dequeue takes off what was added. */
 static unsigned int xnb_rx_charge(const struct sk_buff *skb)
 {
 	return skb->truesize;
@@ -38,9 +33,6 @@ static unsigned int xnb_rx_charge(const struct sk_buff *skb)
  * xnb_start_xmit() - Queue a dom0 -> guest packet (ndo_start_xmit).
  * @skb: the packet
  * @dev: the vif's netdev
- *
- * Kicks the group once per burst (netdev_xmit_more()), and whenever the
- * netdev queue is stopped, since only the worker can wake it.
  *
  * Context: Under the core's tx queue lock, which serialises rx_kick_owed.
  * Return: NETDEV_TX_OK, always.
@@ -73,7 +65,6 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (xnb_hash_skb(vif, skb) < 0)
 		skb_clear_hash(skb);
 
-	/* The guest's multicast filter; broadcast always passes. */
 	if (READ_ONCE(vif->mcast_ctrl) && skb_headlen(skb) >= ETH_HLEN) {
 		const u8 *dest = ((const struct ethhdr *)skb->data)->h_dest;
 
@@ -108,7 +99,7 @@ drop_core:
 	dev_core_stats_tx_dropped_inc(dev);
 	dev_kfree_skb_any(skb);
 out:
-	/* Kick at the burst's end, or when the stack stops sending. */
+	/* At the burst's end, and when stopped: only the worker wakes it. */
 	if (q->rx_kick_owed &&
 	    (!netdev_xmit_more() || netif_xmit_stopped(txq))) {
 		q->rx_kick_owed = false;
@@ -117,9 +108,7 @@ out:
 	return NETDEV_TX_OK;
 }
 
-/* Wake once half drained, but not while disconnecting: the teardown
- * purge must not reopen what netif_tx_disable() stopped.
- */
+/* Not once disconnected: the purge must not undo netif_tx_disable(). */
 static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(q->vif->dev, q->id);
@@ -134,8 +123,7 @@ static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
  * xnb_rx_purge() - Drop every packet queued for the guest.
  * @q: the queue
  *
- * Context: The pass serving @q, or the xenbus thread once @q left its
- * group.
+ * Context: @q's pass, or the xenbus thread once @q left its group.
  * Return: the packets dropped.
  */
 unsigned int xnb_rx_purge(struct xnb_queue *q)
@@ -159,7 +147,6 @@ unsigned int xnb_rx_purge(struct xnb_queue *q)
  *
  * rx_blocked_since and rx_want are stored before req_event (smp_wmb()),
  * so the event a guest raises on seeing req_event finds them here.
- *
  * Context: Hard irq; lockless.
  * Return: kick the group, or spurious.
  */
@@ -172,10 +159,7 @@ enum xnb_event xnb_rx_event(struct xnb_queue *q)
 				  READ_ONCE(q->vif->disabled));
 }
 
-/**
- * xnb_stall_timer_fn() - Kick a queue to look at its stall.
- * @t: the queue's stall_timer
- */
+/* The stall timer: the pass looks at the stall. */
 void xnb_stall_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, stall_timer);
@@ -202,9 +186,7 @@ static void xnb_rx_unblocked(struct xnb_queue *q)
 	}
 }
 
-/* A drained stall ends with any posted buffer.  A bad producer index is
- * fatal here too, or each of its events would kick the group for nothing.
- */
+/* A bad req_prod is fatal here too, or each event kicks us for nothing. */
 static void xnb_rx_check_unstall(struct xnb_queue *q)
 {
 	int avail;
@@ -221,16 +203,13 @@ static void xnb_rx_check_unstall(struct xnb_queue *q)
 		xnb_rx_unblocked(q);
 }
 
-/* Carrier off after rx_stall without buffers; until then the timer
- * keeps looking, drained or not.
- */
+/* Carrier off after rx_stall; until then the timer re-arms, drained or not. */
 static void xnb_rx_stall_check(struct xnb_queue *q)
 {
 	unsigned long drain = msecs_to_jiffies(xnb_rx_drain_msecs);
 	unsigned long stall = msecs_to_jiffies(xnb_rx_stall_msecs);
 	struct xnb_vif *vif = q->vif;
 
-	/* rx_blocked_since was set by rx_gather, before its recheck. */
 	if (time_after_eq(jiffies, q->rx_blocked_since + stall) &&
 	    !q->stalled) {
 		q->stalled = true;
@@ -394,9 +373,6 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
  * @budget: ring slots the queue may use this turn
  * @slots: the ring slots used are added to it
  *
- * Stops at the budget (the crossing packet still goes), an empty queue,
- * too few posted buffers or a full response ring.
- *
  * Context: May take the vif's carrier_lock.
  * Return: the packets started, drops not counted.
  */
@@ -459,9 +435,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 				xnb_rx_blocked(q);
 				break;
 			}
-			/* Charged, so a guest juggling req_prod cannot
-			 * keep us here.
-			 */
+			/* Charged: a guest toggling req_prod can't hold us. */
 			used++;
 			continue;
 		}
@@ -483,13 +457,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 	return done;
 }
 
-/**
- * xnb_rx_pending() - Whether packets wait for the guest and may go.
- * @q: the queue, served by the caller's pass
- *
- * Return: true when packets are queued and the queue is neither blocked
- * on guest buffers nor disabled.
- */
+/* Packets wait, and the queue is neither blocked nor disabled. */
 bool xnb_rx_pending(struct xnb_queue *q)
 {
 	return !q->rx_blocked_since && !READ_ONCE(q->vif->disabled) &&
@@ -579,9 +547,7 @@ void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 		dev_kfree_skb_any(skb);
 }
 
-/* Send now if the guest still wants it, or have the timer kick the pass
- * back when due: only the pass sends.
- */
+/* Only the pass sends: a deferred one has the timer kick the pass. */
 static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v,
 			     u64 now)
 {
@@ -637,12 +603,7 @@ static void xnb_rx_notify(struct xnb_queue *q, bool asked)
 					     &lim), now);
 }
 
-/**
- * xnb_rx_notify_check() - Send a queue's put-off RX notification if due.
- * @q: the queue whose turn begins
- *
- * Context: The pass serving @q; the notify timer only kicks.
- */
+/* At @q's turn: send a put-off RX notification if due. */
 void xnb_rx_notify_check(struct xnb_queue *q)
 {
 	if (unlikely(q->rxmod.owed))
@@ -652,9 +613,6 @@ void xnb_rx_notify_check(struct xnb_queue *q)
 /**
  * xnb_rx_push() - Publish a queue's guest RX responses, notify if due.
  * @q: the queue, touched by the flush
- *
- * Published at once, so a guest still polling sees them; the event it
- * asked for may be put off (moderation).
  */
 void xnb_rx_push(struct xnb_queue *q)
 {
