@@ -85,7 +85,6 @@ static void xnb_ctrl_work(struct work_struct *work)
 		if (vif->ctrl_dead)
 			break;
 		prod = READ_ONCE(ring->sring->req_prod);
-		/* A guest req_prod more than a ring ahead disables the vif. */
 		if (!xnb_ring_sane(prod, ring->rsp_prod_pvt,
 				   XNB_CTRL_RING_SIZE)) {
 			WRITE_ONCE(vif->ctrl_dead, true);
@@ -150,30 +149,21 @@ static irqreturn_t xnb_ctrl_interrupt(int irq, void *dev_id)
 	return IRQ_HANDLED;
 }
 
-/**
- * xnb_ctrl_wq_init() - Make the control rings' workqueue.
- *
- * Return: 0, or -ENOMEM.
- */
+/* The control rings' workqueue. */
 int xnb_ctrl_wq_init(void)
 {
 	xnb_ctrl_wq = alloc_workqueue("xnb_ctrl", WQ_UNBOUND | WQ_SYSFS, 0);
 	return xnb_ctrl_wq ? 0 : -ENOMEM;
 }
 
-/**
- * xnb_ctrl_wq_exit() - Destroy the workqueue, once every vif is gone.
- */
+/* Once every vif is gone. */
 void xnb_ctrl_wq_exit(void)
 {
 	destroy_workqueue(xnb_ctrl_wq);
 	xnb_ctrl_wq = NULL;
 }
 
-/**
- * xnb_ctrl_init() - Set up a vif's control ring state, no ring yet.
- * @vif: the vif, just created
- */
+/* A new vif's control state, no ring yet. */
 void xnb_ctrl_init(struct xnb_vif *vif)
 {
 	seqlock_init(&vif->hash_lock);
@@ -217,7 +207,6 @@ int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 	BACK_RING_ATTACH(&vif->ctrl, sring, READ_ONCE(sring->rsp_prod),
 			 XEN_PAGE_SIZE);
 	vif->ctrl_pushed = vif->ctrl.rsp_prod_pvt;
-	/* Guest indices that describe no possible ring: refuse. */
 	if (!xnb_ring_sane(READ_ONCE(sring->req_prod), vif->ctrl.rsp_prod_pvt,
 			   XNB_CTRL_RING_SIZE)) {
 		err = -EINVAL;
@@ -365,14 +354,7 @@ int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 	return q;
 }
 
-/**
- * xnb_select_queue() - ndo_select_queue: by the frontend's hash, if set.
- * @dev: the vif's netdev
- * @skb: the packet
- * @sb_dev: the subordinate device, for netdev_pick_tx()
- *
- * Return: the queue index.
- */
+/* ndo_select_queue: by the frontend's hash, if set. */
 u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
 		     struct net_device *sb_dev)
 {
@@ -383,24 +365,14 @@ u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
 	return q;
 }
 
-/**
- * xnb_rx_hash_wanted() - Whether guest RX of a packet carries a hash extra.
- * @vif: the vif
- * @skb: the packet
- *
- * Return: true when Toeplitz hashing is on and @skb has our hash.
- */
+/* Guest RX of @skb carries a hash extra: Toeplitz is on and @skb hashed. */
 bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb)
 {
 	return READ_ONCE(vif->hash.alg) ==
 	       XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ && skb->sw_hash;
 }
 
-/**
- * xnb_rx_hash_fill() - Write a packet's hash extra (netif.h's layout).
- * @skb: the packet, hashed by xnb_hash_skb()
- * @ex: the extra to fill
- */
+/* Write @skb's hash extra, as xnb_hash_skb() set it. */
 void xnb_rx_hash_fill(const struct sk_buff *skb,
 		      struct xen_netif_extra_info *ex)
 {
