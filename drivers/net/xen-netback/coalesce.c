@@ -62,7 +62,6 @@ void xnb_rxmod_init(struct xnb_queue *q)
 /**
  * xnb_rxmod_stop() - Stop a leaving queue's notify timer and net_dim.
  * @q: the queue, detached: no pass arms the timer any more
- *
  * Context: process, sleeps.
  */
 void xnb_rxmod_stop(struct xnb_queue *q)
@@ -127,7 +126,6 @@ int xnb_get_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
  *	1: none) and adaptive-rx; the ethtool core refuses the others
  * @kec: unused
  * @extack: why a value was refused
- *
  * Return: 0, or -EINVAL with nothing changed.
  */
 int xnb_set_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,

@@ -19,7 +19,6 @@
  * xnb_copy_arrays_alloc() - Allocate a batch's arrays, in one block.
  * @a: filled with the arrays and their size
  * @n: copy ops (and in-flight packets) the batch holds
- *
  * Return: 0, or -ENOMEM with nothing allocated.
  */
 int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
@@ -56,7 +55,6 @@ void xnb_copy_arrays_free(struct xnb_copy_arrays *a)
  * xnb_copy_swap() - Exchange a group's batch arrays.
  * @g: the group
  * @a: the new arrays (or none, zeroed); returns the group's old ones
- *
  * Context: The group's poll paused (sync_mutex) or not running.
  */
 void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)

@@ -181,7 +181,6 @@ void xnb_ctrl_init(struct xnb_vif *vif)
  * @vif: the vif, its data queues allocated (requests need their count)
  * @ref: the grant of the control ring
  * @evtchn: the guest's control event channel
- *
  * Context: Process context, under the backend lock; sleeps.
  * Return: 0, or an errno with nothing left mapped or bound.
  */
@@ -230,7 +229,6 @@ fail:
 /**
  * xnb_ctrl_disconnect() - Take the control ring down, if any.
  * @vif: the vif
- *
  * Context: Process context, under the backend lock; sleeps.
  */
 void xnb_ctrl_disconnect(struct xnb_vif *vif)
@@ -305,7 +303,6 @@ static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
  * xnb_hash_skb() - Hash a dom0 -> guest packet as the frontend asked.
  * @vif: the vif
  * @skb: the packet; its hash is set, or cleared when no type applies
- *
  * Context: Any context; a hash_lock reader.
  * Return: the queue for @skb, or -1 when hashing is off or IRQs are.
  */

@@ -29,7 +29,6 @@ void xnb_mcast_init(struct xnb_vif *vif)
  * xnb_mcast_add() - Add an address to the guest's multicast filter.
  * @vif: the vif
  * @addr: the group address (MCAST_ADD)
- *
  * Context: A group's poll; takes the vif's mcast lock.
  * Return: 0, -EINVAL (not multicast), -ENOMEM, or -ENOSPC (list full:
  * the vif now floods multicast).
@@ -67,7 +66,6 @@ int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
  * xnb_mcast_del() - Remove one entry for an address, if there is one.
  * @vif: the vif
  * @addr: the group address (MCAST_DEL)
- *
  * Context: A group's poll; takes the vif's mcast lock.
  */
 void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr)
@@ -92,7 +90,6 @@ void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr)
 /**
  * xnb_mcast_clear() - Empty the guest's multicast filter.
  * @vif: the vif
- *
  * Context: Process context; takes the vif's mcast lock.
  */
 void xnb_mcast_clear(struct xnb_vif *vif)
@@ -114,7 +111,6 @@ void xnb_mcast_clear(struct xnb_vif *vif)
  * xnb_mcast_wanted() - Whether the guest takes a multicast frame.
  * @vif: the vif
  * @dest: the frame's group address
- *
  * Context: The transmit path, any CPU; RCU reader, no lock.
  * Return: true when @dest is in the list or the vif floods multicast.
  */

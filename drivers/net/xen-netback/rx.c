@@ -33,7 +33,6 @@ static unsigned int xnb_rx_charge(const struct sk_buff *skb)
  * xnb_start_xmit() - Queue a dom0 -> guest packet (ndo_start_xmit).
  * @skb: the packet
  * @dev: the vif's netdev
- *
  * Context: Under the core's tx queue lock, which serialises rx_kick_owed.
  * Return: NETDEV_TX_OK, always.
  */
@@ -122,7 +121,6 @@ static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
 /**
  * xnb_rx_purge() - Drop every packet queued for the guest.
  * @q: the queue
- *
  * Context: @q's pass, or the xenbus thread once @q left its group.
  * Return: the packets dropped.
  */
@@ -372,7 +370,6 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
  * @slots: the ring slots used are added to it
- *
  * Context: May take the vif's carrier_lock.
  * Return: the packets started, drops not counted.
  */

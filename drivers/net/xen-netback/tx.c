@@ -46,7 +46,6 @@ bool xnb_tx_waiting(const struct xnb_queue *q)
 /**
  * xnb_tx_event() - Judge a guest TX event (xnb_tx_event_judge()).
  * @q: the queue whose TX channel fired
- *
  * Context: Hard irq; lockless.
  * Return: kick the group, owe the EOI to the credit timer, or spurious.
  */
@@ -286,7 +285,6 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
  * @slots: the slots charged (xnb_tx_charge()) are added to it
- *
  * Context: May take the vif's credit_lock and mcast lock.
  * Return: the packets taken off the ring, drops included.
  */
