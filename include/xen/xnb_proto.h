@@ -368,13 +368,7 @@ struct xnb_credit {
  * Return: true when @s is valid; false leaves *@bytes and *@usec alone.
  */
 bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec);
-/**
- * xnb_credit_set() - Set a credit limit; the first period starts at @now.
- * @c: the credit state
- * @bytes: credit per period in bytes (XNB_CREDIT_MAX at most); 0: no limit
- * @usec: the period, in microseconds
- * @now: the time, in microseconds
- */
+/* @bytes (0: no limit) per @usec; the first period starts at @now (us). */
 void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now);
 /**
  * xnb_credit_take() - Take the credit for a packet, if it may go.
@@ -541,20 +535,12 @@ u32 xnb_pass_turn_left(u32 share, u32 limit, u32 used);
  * @a: the pass's account, which may serve (xnb_pass_may_serve())
  * @turn: the turn's RX slots (its RX share clipped to the cap's rest)
  * @tx_turn: the turn's TX slots, likewise; 0 when no guest TX waits
- *
- * RX goes first; while TX waits it leaves TX its slots, at most half of
- * what is left of the cap.
- * Return: @turn less TX's part, one at least; 0 for a @turn of 0.
+ * Return: @turn less what waiting TX keeps (half of the cap's rest at
+ * most), one at least; 0 for a @turn of 0.
  */
 u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, u32 tx_turn);
 
-/**
- * xnb_pass_rx_split() - Whether waiting TX can change a turn's RX slots.
- * @a: the pass's account, which may serve (xnb_pass_may_serve())
- * @turn: the turn's slots each way (xnb_pass_turn_slots())
- * Return: false when xnb_pass_rx_slots() is the same for any @tx_turn,
- * so the guest's TX ring need not be looked at.
- */
+/* False when no @tx_turn changes xnb_pass_rx_slots(): TX's ring is not read. */
 bool xnb_pass_rx_split(const struct xnb_pass_acct *a, u32 turn);
 
 /**
@@ -631,14 +617,7 @@ struct xnb_bal_move {
 	u32 to;
 };
 
-/**
- * xnb_busy_share() - How busy a group was over a window.
- * @busy_then: the group's time in passes (ns) at the window's start
- * @busy_now: the same at its end
- * @dt: the window's length (ns)
- * Return: busy time over @dt in 1/XNB_BAL_SCALE, clamped to XNB_BAL_SCALE;
- * 0 for an empty window or a count that went back.
- */
+/* Busy ns over @dt ns in 1/XNB_BAL_SCALE, clamped; 0 if the count went back. */
 u32 xnb_busy_share(u64 busy_then, u64 busy_now, u64 dt);
 
 /**
