@@ -368,7 +368,7 @@ struct xnb_credit {
  * Return: true when @s is valid; false leaves *@bytes and *@usec alone.
  */
 bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec);
-/* @bytes (0: no limit) per @usec; the first period starts at @now (us). */
+/* @bytes per @usec (0: none; XNB_CREDIT_MAX at most), from @now (us). */
 void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now);
 /**
  * xnb_credit_take() - Take the credit for a packet, if it may go.

@@ -3,7 +3,7 @@
  * Guest RX notification moderation (ethtool -C): only the event a guest
  * asked for may wait (xnb_rxmod_decide()), and the queue's hrtimer kicks
  * the pass when it is due.  adaptive-rx: net_dim's EQE profiles, whose
- * timer, like ours, counts from an event.
+ * timer counts from an event as ours does from a notification.
  */
 #include <linux/ethtool.h>
 #include <linux/netlink.h>
