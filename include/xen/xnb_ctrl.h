@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Control ring logic (ctrl.c): the hash a frontend configures, Toeplitz,
- * and the stock driver's answer to each request.  Built into the module
- * and the userspace tests; every function is pure: any context, no
- * locks, no sleeping.
+ * Control ring logic (ctrl.c): the frontend's hash and stock's answer to
+ * each request.  Also built into the userspace tests; every function is
+ * pure: any context, no locks, no sleeping.
  */
 #ifndef XNB_CTRL_H
 #define XNB_CTRL_H
@@ -31,27 +30,13 @@ struct xnb_hash {
 	u32 mapping[XNB_HASH_MAPPING_MAX];
 };
 
-/**
- * xnb_hash_init() - Clear a hash configuration to all zero.
- * @h: the configuration
- */
+/* Clear @h to all zero: no hash. */
 void xnb_hash_init(struct xnb_hash *h);
 
-/**
- * xnb_toeplitz() - The Toeplitz hash, as netif.h defines it.
- * @key: the key, taken as followed by zeros
- * @keylen: the key's length in octets
- * @data: the input
- * @len: the input's length in octets
- * Return: the hash.
- */
+/* netif.h's Toeplitz hash; key octets past @keylen count as 0. */
 u32 xnb_toeplitz(const u8 *key, u32 keylen, const u8 *data, u32 len);
 
-/**
- * xnb_hash_flags_valid() - Check a frontend's hash types.
- * @flags: XEN_NETIF_CTRL_HASH_TYPE_* bits
- * Return: true when @flags holds no bit outside XNB_HASH_FLAGS_ALL.
- */
+/* @flags holds no bit outside XNB_HASH_FLAGS_ALL. */
 bool xnb_hash_flags_valid(u32 flags);
 
 /**
@@ -103,9 +88,8 @@ u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
 		    const void *buf, bool copied, u32 *data);
 
 /*
- * A vif's control-request budget, a token bucket: far above what an
- * honest frontend needs, it bounds what a guest keeping the ring full
- * costs; an empty bucket waits for a batch, not each request.
+ * A vif's control-request budget, a token bucket far above an honest
+ * frontend's needs; an empty bucket waits for a batch, not each request.
  */
 #define XNB_CTRL_BUDGET_RATE	64u	/* requests a second, sustained */
 #define XNB_CTRL_BUDGET_BURST	128u	/* a control ring's worth */
@@ -119,10 +103,7 @@ struct xnb_ctrl_budget {
 	u64 full_at;		/* ns, monotonic; at or before now: full */
 };
 
-/**
- * xnb_ctrl_budget_init() - Fill a budget.
- * @b: the budget
- */
+/* Fill @b. */
 void xnb_ctrl_budget_init(struct xnb_ctrl_budget *b);
 
 /**

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Pure protocol logic (proto.c), built into the module and into the
- * userspace unit tests and fuzzers.  Every function here is pure: any
- * context, no locks, no sleeping.  Ring indices are u32 and wrap.
+ * Pure protocol logic (proto.c), also built into the userspace tests and
+ * fuzzers: any context, no locks, no sleeping.  Ring indices are u32 and wrap.
  */
 #ifndef XNB_PROTO_H
 #define XNB_PROTO_H
@@ -25,10 +24,8 @@
 #define XNB_EXTRA_TYPES		5u
 
 /*
- * GSO size 0 or above the max is fatal; a size below the kernel's
- * TCP_MIN_GSO_SIZE is honest (a guest forwarding GRO'd packets) and is
- * raised to it.  The max, a 64 KiB packet's TCP payload, keeps out
- * 0xffff, the kernel's GSO_BY_FRAGS.
+ * GSO size 0 or above the max is fatal; below TCP_MIN_GSO_SIZE is honest
+ * (forwarded GRO packets) and raised.  The max keeps out GSO_BY_FRAGS.
  */
 #define XNB_GSO_MIN_SIZE	8u
 #define XNB_GSO_MAX_SIZE	(0xffffu - XNB_ETH_HLEN - 20u - 20u)
@@ -109,13 +106,7 @@ struct xnb_tx_pkt {
 	u8 is_extra[XNB_TX_MAX_SLOTS];	/* an extra: answered RSP_NULL */
 };
 
-/**
- * xnb_ring_unconsumed() - Requests published and not consumed yet.
- * @prod: the frontend's request producer index
- * @cons: our request consumer index
- * @ring_size: the ring's size in slots
- * Return: @prod - @cons, or -1 when that is more than @ring_size.
- */
+/* Requests published and not consumed: @prod - @cons; -1 past @ring_size. */
 int xnb_ring_unconsumed(u32 prod, u32 cons, u32 ring_size);
 
 /* What a guest's event asks of the backend. */
@@ -152,30 +143,14 @@ enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
 enum xnb_event xnb_rx_event_judge(u32 req_prod, u32 req_cons, u32 ring_size,
 				  bool blocked, u32 want, bool disabled);
 
-/**
- * xnb_event_merge() - Merge the verdicts of a channel both rings share.
- * @tx: the TX ring's verdict
- * @rx: the RX ring's verdict
- * Return: the stronger of @tx and @rx (KICK > OWE > SPURIOUS).
- */
+/* A channel both rings share: the stronger verdict (KICK > OWE > SPURIOUS). */
 enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx);
 
-/**
- * xnb_spurious_hold() - How long to hold back the EOI of a spurious event.
- * @run: events in a row that led to no work, this one included
- * @grace: how many of a run are EOI'd at once
- * @max: the longest hold
- * Return: 0 while @run <= @grace, then 1, 2, 4, ... up to @max, in the
- * caller's units (jiffies in the driver).
- */
+/* EOI hold for @run no-work events: 0 up to @grace, then 1, 2, 4.. @max. */
 unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
 			       unsigned int max);
 
-/*
- * Failed-connect back-off (docs/protocol.md): after XNB_CONNECT_FREE
- * failures in a row, each attempt waits from the last failure, from
- * HOLD_MIN doubling to HOLD_MAX; only a successful connect resets it.
- */
+/* Failed-connect back-off (docs/protocol.md). */
 #define XNB_CONNECT_FREE	8u
 #define XNB_CONNECT_HOLD_MIN_MS	1000u
 #define XNB_CONNECT_HOLD_MAX_MS	8000u
@@ -189,12 +164,7 @@ unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
  */
 u32 xnb_connect_wait(u32 fails, u64 last, u64 now);
 
-/*
- * Reconnect back-off (docs/protocol.md): a connect within the window of
- * the last successful one is quick; past XNB_RECONNECT_FREE quick ones in
- * a row, each waits from the last connect, doubling as above.  The window
- * outlasts the longest hold, so a loop held at the cap stays held.
- */
+/* Reconnect back-off (docs/protocol.md); the window outlasts any hold. */
 #define XNB_RECONNECT_FREE		2u
 #define XNB_RECONNECT_WINDOW_MS		60000u
 #define XNB_RECONNECT_HOLD_MIN_MS	1000u
@@ -216,19 +186,10 @@ struct xnb_reconnect {
  */
 u32 xnb_reconnect_wait(const struct xnb_reconnect *r, u64 now);
 
-/**
- * xnb_reconnect_done() - Count a connect that succeeded.
- * @r: the backend's run of quick reconnects
- * @now: the time of the connect, in ms
- */
+/* Count a connect that succeeded at @now (ms). */
 void xnb_reconnect_done(struct xnb_reconnect *r, u64 now);
 
-/**
- * xnb_reconnect_log() - Whether a hold is the first of its run.
- * @r: the backend's run of quick reconnects
- * @wait: what xnb_reconnect_wait() said for the attempt
- * Return: true, once per run, for a non-zero @wait: log it.
- */
+/* True once per run, for a non-zero @wait (xnb_reconnect_wait()): log it. */
 bool xnb_reconnect_log(struct xnb_reconnect *r, u32 wait);
 
 /* One event channel's run of events that led to no work; zeroed at bind. */
@@ -261,13 +222,7 @@ unsigned int xnb_spurious_next(struct xnb_spurious *s, bool spurious,
  */
 bool xnb_ring_room(u32 req_cons, u32 rsp_prod_pvt, u32 nr, u32 ring_size);
 
-/**
- * xnb_ring_sane() - Whether a frontend's indices describe a possible ring.
- * @req_prod: the frontend's request producer index
- * @rsp_prod: the response producer index
- * @ring_size: the ring's size in slots
- * Return: true when @req_prod - @rsp_prod is at most @ring_size.
- */
+/* A frontend's indices describe a possible ring. */
 bool xnb_ring_sane(u32 req_prod, u32 rsp_prod, u32 ring_size);
 
 /**
@@ -275,8 +230,7 @@ bool xnb_ring_sane(u32 req_prod, u32 rsp_prod, u32 ring_size);
  * @pushed: our own copy of the last push's rsp_prod, never the shared one
  * @rsp_prod: the one this push publishes
  * @rsp_event: the frontend's rsp_event, read after @rsp_prod was published
- * Return: true when @rsp_event is in (@pushed, @rsp_prod]; never for an
- * empty push.
+ * Return: true when @rsp_event is in (@pushed, @rsp_prod].
  */
 bool xnb_push_notify(u32 pushed, u32 rsp_prod, u32 rsp_event);
 
@@ -296,11 +250,7 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 	     u32 cons, u32 avail, const struct xnb_tx_limits *lim,
 	     struct xnb_tx_pkt *p);
 
-/**
- * xnb_tx_reason_str() - Describe an enum xnb_tx_reason, for log lines.
- * @reason: the reason
- * Return: a constant string; "unknown" for a value out of range.
- */
+/* An enum xnb_tx_reason for log lines; "unknown" out of range. */
 const char *xnb_tx_reason_str(unsigned int reason);
 
 /**
@@ -308,8 +258,7 @@ const char *xnb_tx_reason_str(unsigned int reason);
  * @p: the packet, as xnb_tx_parse() returned it with XNB_TX_OK
  * @lim: the limits it was parsed with; only gso_max_segs is read
  * Return: the largest of @p->nr_slots, XNB_TX_PKT_SLOTS and a slot per
- * XNB_GSO_SEGS_PER_SLOT segments a GSO packet makes (gso_max_segs + 1 at
- * most: more are dropped, not cut).
+ * XNB_GSO_SEGS_PER_SLOT GSO segments (gso_max_segs + 1 at most).
  */
 u32 xnb_tx_charge(const struct xnb_tx_pkt *p,
 		  const struct xnb_tx_limits *lim);
@@ -337,11 +286,7 @@ u32 xnb_rx_slots_needed(u32 len, bool gso, u32 headroom);
 bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg,
 		 u32 headroom);
 
-/*
- * Guest RX notification moderation (rx.c, docs/design.md): responses are
- * always pushed at once; only the event the guest asked for may wait, at
- * most the rx-usecs hold.  Times in ns, monotonic.
- */
+/* Guest RX notification moderation (coalesce.c); times in ns, monotonic. */
 #define XNB_RXMOD_USECS_MAX	10000u	/* ethtool rx-usecs at most: 10 ms */
 #define XNB_RXMOD_FRAMES_MAX	256u	/* rx-frames at most: a 4 KiB ring */
 /* A shorter hold is none: a timer and a turn cost more than the event. */
@@ -379,10 +324,7 @@ enum xnb_rxmod_verdict {
  * @now: the time, in ns
  * @lim: the limits in force
  *
- * An owed notification goes now if moderation is off, the last one went
- * a hold ago or more (a lone packet is never held), at its due time,
- * once @lim's frames or slots wait, or when @starved.  NOW clears the
- * debt; call xnb_rxmod_sent() if it is actually sent.
+ * NOW clears the debt; call xnb_rxmod_sent() if it is actually sent.
  * Return: the verdict; for XNB_RXMOD_DEFER @m->due_ns is after @now and
  * no more than a hold after @m->last_ns.
  */
@@ -391,11 +333,7 @@ enum xnb_rxmod_verdict xnb_rxmod_decide(struct xnb_rxmod *m, bool asked,
 					u64 now,
 					const struct xnb_rxmod_limits *lim);
 
-/**
- * xnb_rxmod_sent() - A notification went to the guest.
- * @m: the queue's state
- * @now: when, in ns (the clock xnb_rxmod_decide() was given)
- */
+/* A notification went to the guest at @now (xnb_rxmod_decide()'s clock). */
 void xnb_rxmod_sent(struct xnb_rxmod *m, u64 now);
 
 /**
@@ -430,13 +368,7 @@ struct xnb_credit {
  * Return: true when @s is valid; false leaves *@bytes and *@usec alone.
  */
 bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec);
-/**
- * xnb_credit_set() - Set a credit limit; the first period starts at @now.
- * @c: the credit state
- * @bytes: credit per period in bytes (XNB_CREDIT_MAX at most); 0: no limit
- * @usec: the period, in microseconds
- * @now: the time, in microseconds
- */
+/* @bytes per @usec (0: none; XNB_CREDIT_MAX at most), from @now (us). */
 void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now);
 /**
  * xnb_credit_take() - Take the credit for a packet, if it may go.
@@ -450,12 +382,7 @@ void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now);
  */
 bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us);
 
-/**
- * xnb_pick_group() - Choose a worker group for a queue.
- * @load: the number of queues each group serves
- * @nr_groups: the number of groups, entries of @load
- * Return: the group with the fewest queues, lowest index on ties.
- */
+/* The group with the fewest queues (@load), lowest index on ties. */
 unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups);
 
 /* A worker group's batch in one block: copy ops at 0, then these parts. */
@@ -490,13 +417,7 @@ bool xnb_batch_layout(u32 n, u32 op_size, u32 inflight_size,
 u32 xnb_retry_gather(void *ops, u32 size, u32 status_off, u32 n, s16 again,
 		     u16 *idx);
 
-/**
- * xnb_retry_scatter() - Put the ops xnb_retry_gather() moved back.
- * @ops: the batch's copy ops
- * @size: the size of an op
- * @m: what xnb_retry_gather() returned
- * @idx: what it filled in
- */
+/* Put back the @m ops xnb_retry_gather() moved, by its @idx. */
 void xnb_retry_scatter(void *ops, u32 size, u32 m, const u16 *idx);
 
 /* In xnb_cpu_place()'s load array: a CPU that takes no group. */
@@ -536,10 +457,8 @@ u32 xnb_cpu_place(struct xnb_cpu_slot *g, u32 nr_groups, u32 *load,
 u32 xnb_queue_share(u32 budget, u32 active, u32 used);
 
 /*
- * A group's pass (group.c, docs/design.md): queues take turns from the
- * head of the active list until NAPI's budget or XNB_PASS_SLOTS ring
- * slots (both ways; an empty turn counts one) are used.  Only the packet
- * crossing a limit still goes, so a pass moves XNB_PASS_MAX_SLOTS at most.
+ * A group's pass (group.c, docs/design.md): turns until NAPI's budget or
+ * XNB_PASS_SLOTS are used; only the packet crossing a limit still goes.
  */
 #define XNB_PASS_SLOTS		256u
 /* XNB_PASS_SLOTS - 1, then an RX and a TX packet crossing the cap. */
@@ -565,27 +484,13 @@ struct xnb_pass_acct {
 	bool requeued;		/* work left that no kick will announce */
 };
 
-/**
- * xnb_pass_begin() - Start a pass's account.
- * @a: the account
- * @napi_budget: NAPI's budget for the poll (0, netpoll's, runs no pass)
- * @cap: the slots after which no turn starts (XNB_PASS_SLOTS)
- */
+/* Start a pass's account; a @napi_budget of 0 (netpoll's) runs no pass. */
 void xnb_pass_begin(struct xnb_pass_acct *a, u32 napi_budget, u32 cap);
 
-/**
- * xnb_pass_may_serve() - Whether the pass may start another turn.
- * @a: the pass's account; on refusal @a->stopped says why
- * Return: false once NAPI's budget or @a->cap slots are used.
- */
+/* Another turn may start; on refusal @a->stopped says why. */
 bool xnb_pass_may_serve(struct xnb_pass_acct *a);
 
-/**
- * xnb_pass_turn_slots() - What is left of the cap for a turn.
- * @a: the pass's account, which may serve (xnb_pass_may_serve())
- * @share: the turn's share (xnb_pass_turn_share())
- * Return: max(1, min(@share, @a->cap - @a->slots)).
- */
+/* What is left of the cap for a turn: max(1, min(@share, cap - slots)). */
 u32 xnb_pass_turn_slots(const struct xnb_pass_acct *a, u32 share);
 
 /* Slots of a queue's turn, each way. */
@@ -605,22 +510,14 @@ struct xnb_pass_ways {
  * @debt: what past turns took past their share each way, paid by new turns
  * @way: set to the turn's share each way
  *
- * A new turn gets @share less @debt each way (deficit round robin); a
- * cut one goes on with @left, @share at most; a queue @alone starts a
- * new turn every pass and owes nothing.
+ * A new turn gets @share less @debt (deficit round robin), a cut one @left.
  * Return: the larger of @way's two; 0 when the debt took both.
  */
 u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
 			bool alone, struct xnb_pass_ways *debt,
 			struct xnb_pass_ways *way);
 
-/**
- * xnb_pass_debt() - What a queue owes after one way of a turn.
- * @debt: what it owed that way, the turn's payment taken already
- * @share: the way's share of the turn (xnb_pass_turn_share())
- * @used: the slots the way used, each packet as it was charged
- * Return: @debt plus what @used is past @share, XNB_PASS_DEBT_MAX at most.
- */
+/* A way's debt after a turn: @used past @share added, XNB_PASS_DEBT_MAX max. */
 u32 xnb_pass_debt(u32 debt, u32 share, u32 used);
 
 /**
@@ -628,10 +525,8 @@ u32 xnb_pass_debt(u32 debt, u32 share, u32 used);
  * @share: the way's share of the turn (xnb_pass_turn_share())
  * @limit: the slots it had (xnb_pass_rx_slots(), xnb_pass_tx_slots())
  * @used: the slots it used
- *
- * A way was cut when it reached a @limit below its share; it goes on in
- * the next pass with the rest.  A @limit of 0 cuts nothing.
- * Return: @share - @used for a cut way short of its share; else 0.
+ * Return: @share - @used for a way cut short by a @limit below @share (a
+ * @limit of 0 cuts nothing); else 0.
  */
 u32 xnb_pass_turn_left(u32 share, u32 limit, u32 used);
 
@@ -640,20 +535,12 @@ u32 xnb_pass_turn_left(u32 share, u32 limit, u32 used);
  * @a: the pass's account, which may serve (xnb_pass_may_serve())
  * @turn: the turn's RX slots (its RX share clipped to the cap's rest)
  * @tx_turn: the turn's TX slots, likewise; 0 when no guest TX waits
- *
- * RX goes first; while TX waits it leaves TX its slots, at most half of
- * what is left of the cap.
- * Return: @turn less TX's part, one at least; 0 for a @turn of 0.
+ * Return: @turn less what waiting TX keeps (half of the cap's rest at
+ * most), one at least; 0 for a @turn of 0.
  */
 u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, u32 tx_turn);
 
-/**
- * xnb_pass_rx_split() - Whether waiting TX can change a turn's RX slots.
- * @a: the pass's account, which may serve (xnb_pass_may_serve())
- * @turn: the turn's slots each way (xnb_pass_turn_slots())
- * Return: false when xnb_pass_rx_slots() is the same for any @tx_turn,
- * so the guest's TX ring need not be looked at.
- */
+/* False when no @tx_turn changes xnb_pass_rx_slots(): TX's ring is not read. */
 bool xnb_pass_rx_split(const struct xnb_pass_acct *a, u32 turn);
 
 /**
@@ -665,19 +552,10 @@ bool xnb_pass_rx_split(const struct xnb_pass_acct *a, u32 turn);
  */
 u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share);
 
-/**
- * xnb_pass_charge() - Count a turn's work.
- * @a: the pass's account
- * @tx_packets: the guest TX packets the turn took off the ring
- * @slots: the ring slots it used, both directions
- */
+/* Count a turn's work: guest TX packets and ring slots both ways. */
 void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots);
 
-/**
- * xnb_pass_turn_end() - Close a turn's account; an empty turn costs one slot.
- * @a: the pass's account
- * @start: @a->slots when the turn began
- */
+/* Close a turn begun at @start slots; an empty turn costs one slot. */
 void xnb_pass_turn_end(struct xnb_pass_acct *a, u32 start);
 
 /* What the poll does once its pass is over. */
@@ -709,9 +587,6 @@ struct xnb_pass_verdict {
  * @active: queues are on the group's active list now
  * @passes: the passes the poll ran
  * @v: the verdict; never COMPLETE with queues @active
- *
- * The light context hands off under sustained load; the thread polls
- * again while loaded or @active; either completes once the group is idle.
  */
 void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
 		     u32 passes, struct xnb_pass_verdict *v);
@@ -742,14 +617,7 @@ struct xnb_bal_move {
 	u32 to;
 };
 
-/**
- * xnb_busy_share() - How busy a group was over a window.
- * @busy_then: the group's time in passes (ns) at the window's start
- * @busy_now: the same at its end
- * @dt: the window's length (ns)
- * Return: busy time over @dt in 1/XNB_BAL_SCALE, clamped to XNB_BAL_SCALE;
- * 0 for an empty window or a count that went back.
- */
+/* Busy ns over @dt ns in 1/XNB_BAL_SCALE, clamped; 0 if the count went back. */
 u32 xnb_busy_share(u64 busy_then, u64 busy_now, u64 dt);
 
 /**

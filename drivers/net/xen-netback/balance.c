@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Live rebalancing: every rebalance_ms, measure each group's busy share
- * and each queue's load, and move at most one unpinned queue from a
- * saturated group (xnb_balance_pick).  With rebalance_ms=0 the work only
- * measures, for sysfs's busy_pct.  It parks while no queue is attached.
+ * Live rebalancing: every rebalance_ms, move at most one unpinned queue off
+ * a saturated group (xnb_balance_pick()).  rebalance_ms=0 only measures,
+ * for sysfs's busy_pct; the work parks while no queue is attached.
  */
 #include <linux/debugfs.h>
 #include <linux/ktime.h>
@@ -50,12 +49,7 @@ static struct {
 	unsigned int log_next;
 } xnb_bal;
 
-/**
- * xnb_balance_moves() - How many queues the balancer moved.
- *
- * Context: Any context; lockless.
- * Return: the number of moves since load.
- */
+/* Queues the balancer moved since load; lockless. */
 unsigned long xnb_balance_moves(void)
 {
 	return READ_ONCE(xnb_bal_moves);
@@ -65,7 +59,6 @@ unsigned long xnb_balance_moves(void)
  * xnb_balance_busy() - A group's busy share over the last window.
  * @group: the group's index in the set in force
  * @permille: set to the share, in 1/XNB_BAL_SCALE
- *
  * Context: The caller holds xnb_assign_mutex.
  * Return: false, @permille untouched, until the set was measured once.
  */
@@ -135,7 +128,6 @@ static void xnb_bal_next_sample(void)
 		xnb_bal.sample = 1;
 }
 
-/* Start the measurement over. */
 static void xnb_bal_reset(u64 now)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -209,9 +201,7 @@ static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
 	xnb_bal.log_next = (xnb_bal.log_next + 1) % XNB_BAL_LOG;
 }
 
-/* Sample even without @pick: a balancer switched on then has a whole
- * interval to judge.
- */
+/* Sample even without @pick: a balancer switched on has an interval. */
 static void xnb_bal_interval(u64 now, bool pick)
 	__must_hold(&xnb_assign_mutex)
 {
@@ -321,7 +311,6 @@ static void xnb_balance_run(struct work_struct *work)
 
 /**
  * xnb_balance_queue_added() - Unpark the balancer after an attach.
- *
  * Context: The caller holds xnb_assign_mutex.  Takes xnb_bal_lock.
  */
 void xnb_balance_queue_added(void)
@@ -342,7 +331,6 @@ void xnb_balance_queue_added(void)
 /**
  * xnb_balance_set_interval() - Set rebalance_ms.
  * @ms: the period in milliseconds, range-checked; 0 only measures
- *
  * Context: Process context.  Takes xnb_bal_lock.
  */
 void xnb_balance_set_interval(unsigned int ms)
@@ -361,9 +349,7 @@ void xnb_balance_set_interval(unsigned int ms)
 	mutex_unlock(&xnb_bal_lock);
 }
 
-/**
- * xnb_balance_start() - Let the balancer run, once the groups are up.
- */
+/* Once the groups are up. */
 void xnb_balance_start(void)
 {
 	mutex_lock(&xnb_bal_lock);
@@ -375,7 +361,6 @@ void xnb_balance_start(void)
 
 /**
  * xnb_balance_stop() - Stop the balancer, before the groups go.
- *
  * Context: Process context, sleeps.  Takes xnb_bal_lock, then
  * xnb_assign_mutex.
  */
@@ -424,10 +409,7 @@ static int xnb_balance_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(xnb_balance);
 
-/**
- * xnb_balance_debugfs() - Create the debugfs file "balance".
- * @dir: the driver's debugfs directory
- */
+/* The debugfs file "balance" in @dir. */
 void xnb_balance_debugfs(struct dentry *dir)
 {
 	debugfs_create_file("balance", 0444, dir, NULL, &xnb_balance_fops);

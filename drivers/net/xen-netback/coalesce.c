@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest RX notification moderation (ethtool -C).  The flush pushes every
- * response at once; only the event a guest asked for may wait, per queue,
- * up to rx-usecs or rx-frames (proto.c's xnb_rxmod_decide()), and the
- * queue's hrtimer kicks the group when one put off is due.  adaptive-rx
- * (the default): net_dim picks each queue's limits from its EQE profiles,
- * whose timer counts from an event as ours does from a notification.
+ * Guest RX notification moderation (ethtool -C): only the event a guest
+ * asked for may wait (xnb_rxmod_decide()), and the queue's hrtimer kicks
+ * the pass when it is due.  adaptive-rx: net_dim's EQE profiles, whose
+ * timer counts from an event as ours does from a notification.
  */
 #include <linux/ethtool.h>
 #include <linux/netlink.h>
@@ -64,9 +62,6 @@ void xnb_rxmod_init(struct xnb_queue *q)
 /**
  * xnb_rxmod_stop() - Stop a leaving queue's notify timer and net_dim.
  * @q: the queue, detached: no pass arms the timer any more
- *
- * A notification still owed is dropped: the guest is going.
- *
  * Context: process, sleeps.
  */
 void xnb_rxmod_stop(struct xnb_queue *q)
@@ -131,9 +126,6 @@ int xnb_get_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
  *	1: none) and adaptive-rx; the ethtool core refuses the others
  * @kec: unused
  * @extack: why a value was refused
- *
- * Applies from each queue's next push or turn.
- *
  * Return: 0, or -EINVAL with nothing changed.
  */
 int xnb_set_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,

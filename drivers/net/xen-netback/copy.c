@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The group's batch of grant copies, one GNTTABOP_copy per flush; packets
- * complete in the order gathered (netfront matches RX responses by ring
- * position).  Not gnttab_batch_copy(): it sleeps on GNTST_eagain with BH
- * off and BUG()s on a failed hypercall.  Ops still eagain after one
- * immediate retry fail their packet rather than stall the whole group.
- * No locking: the batch is the group worker's alone.
+ * complete in gathered order (netfront matches RX responses by position).
+ * Not gnttab_batch_copy(): it sleeps on GNTST_eagain with BH off and BUG()s
+ * on a failed hypercall.  An op still eagain after one retry fails its packet.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,7 +19,6 @@
  * xnb_copy_arrays_alloc() - Allocate a batch's arrays, in one block.
  * @a: filled with the arrays and their size
  * @n: copy ops (and in-flight packets) the batch holds
- *
  * Return: 0, or -ENOMEM with nothing allocated.
  */
 int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
@@ -47,10 +44,7 @@ int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
 	return 0;
 }
 
-/**
- * xnb_copy_arrays_free() - Free a batch's arrays.
- * @a: the arrays, zeroed on return; none at all is fine
- */
+/* Free a batch's arrays and zero @a; a zeroed @a is fine. */
 void xnb_copy_arrays_free(struct xnb_copy_arrays *a)
 {
 	vfree(a->ops);		/* the block */
@@ -61,9 +55,6 @@ void xnb_copy_arrays_free(struct xnb_copy_arrays *a)
  * xnb_copy_swap() - Exchange a group's batch arrays.
  * @g: the group
  * @a: the new arrays (or none, zeroed); returns the group's old ones
- *
- * Between passes the batch is empty, so nothing needs to move.
- *
  * Context: The group's poll paused (sync_mutex) or not running.
  */
 void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
@@ -75,10 +66,7 @@ void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
 	swap(g->batch, a->batch);
 }
 
-/**
- * xnb_copy_free() - Free a stopped group's batch.
- * @g: the group; its worker is stopped, its last pass flushed
- */
+/* Free a stopped group's batch; its last pass flushed. */
 void xnb_copy_free(struct xnb_group *g)
 {
 	struct xnb_copy_arrays a = {};
@@ -94,10 +82,8 @@ void xnb_copy_free(struct xnb_group *g)
  * @dir: XNB_DIR_TX or XNB_DIR_RX
  * @max_ops: the copy ops the packet may need at most
  *
- * Flushes first when the batch cannot take the packet.  Its ops go at
- * g->ops + first_op; xnb_copy_commit() puts it in flight.
- *
- * Return: the packet's entry, zeroed but for queue, dir and first_op.
+ * Flushes first if the batch cannot take the packet.
+ * Return: the packet's entry; its ops go at g->ops + first_op.
  */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
 				    u8 dir, unsigned int max_ops)

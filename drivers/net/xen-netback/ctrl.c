@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Control ring logic, shared with the userspace tests: see xnb_ctrl.h.
- * No kernel state, no allocation.  Everything a request carries is the
- * guest's to choose; each field is judged before it is used, and a
- * request that fails leaves the configuration as it was.
+ * Control ring logic, shared with the userspace tests (xnb_ctrl.h).  Each
+ * request field is the guest's and judged before use; a request that fails
+ * leaves the configuration as it was.
  */
 #include <linux/compiler.h>
 #include <linux/string.h>
@@ -12,9 +11,7 @@
 
 void xnb_hash_init(struct xnb_hash *h)
 {
-	/* The driver peeks at alg lockless (READ_ONCE): a store of its
-	 * own, not part of a memset.
-	 */
+	/* alg is read lockless: a store of its own, not part of a memset. */
 	WRITE_ONCE(h->alg, XEN_NETIF_CTRL_HASH_ALGORITHM_NONE);
 	h->flags = 0;
 	h->size = 0;
@@ -100,9 +97,7 @@ u32 xnb_hash_queue(const struct xnb_hash *h, u32 hash, u32 num_queues)
 	return hash % num_queues;
 }
 
-/* SET_HASH_MAPPING's range, as stock checks it: within the table size
- * and no more than a page of entries, without overflowing off + len.
- */
+/* As stock: within the table and a page, and off + len cannot overflow. */
 static bool xnb_mapping_range_ok(const struct xnb_hash *h, u32 len, u32 off)
 {
 	return len <= h->size && off <= h->size - len &&

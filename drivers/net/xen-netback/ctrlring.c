@@ -85,7 +85,6 @@ static void xnb_ctrl_work(struct work_struct *work)
 		if (vif->ctrl_dead)
 			break;
 		prod = READ_ONCE(ring->sring->req_prod);
-		/* A guest req_prod more than a ring ahead disables the vif. */
 		if (!xnb_ring_sane(prod, ring->rsp_prod_pvt,
 				   XNB_CTRL_RING_SIZE)) {
 			WRITE_ONCE(vif->ctrl_dead, true);
@@ -150,30 +149,21 @@ static irqreturn_t xnb_ctrl_interrupt(int irq, void *dev_id)
 	return IRQ_HANDLED;
 }
 
-/**
- * xnb_ctrl_wq_init() - Make the control rings' workqueue.
- *
- * Return: 0, or -ENOMEM.
- */
+/* The control rings' workqueue. */
 int xnb_ctrl_wq_init(void)
 {
 	xnb_ctrl_wq = alloc_workqueue("xnb_ctrl", WQ_UNBOUND | WQ_SYSFS, 0);
 	return xnb_ctrl_wq ? 0 : -ENOMEM;
 }
 
-/**
- * xnb_ctrl_wq_exit() - Destroy the workqueue, once every vif is gone.
- */
+/* Once every vif is gone. */
 void xnb_ctrl_wq_exit(void)
 {
 	destroy_workqueue(xnb_ctrl_wq);
 	xnb_ctrl_wq = NULL;
 }
 
-/**
- * xnb_ctrl_init() - Set up a vif's control ring state, no ring yet.
- * @vif: the vif, just created
- */
+/* A new vif's control state, no ring yet. */
 void xnb_ctrl_init(struct xnb_vif *vif)
 {
 	seqlock_init(&vif->hash_lock);
@@ -191,7 +181,6 @@ void xnb_ctrl_init(struct xnb_vif *vif)
  * @vif: the vif, its data queues allocated (requests need their count)
  * @ref: the grant of the control ring
  * @evtchn: the guest's control event channel
- *
  * Context: Process context, under the backend lock; sleeps.
  * Return: 0, or an errno with nothing left mapped or bound.
  */
@@ -217,7 +206,6 @@ int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 	BACK_RING_ATTACH(&vif->ctrl, sring, READ_ONCE(sring->rsp_prod),
 			 XEN_PAGE_SIZE);
 	vif->ctrl_pushed = vif->ctrl.rsp_prod_pvt;
-	/* Guest indices that describe no possible ring: refuse. */
 	if (!xnb_ring_sane(READ_ONCE(sring->req_prod), vif->ctrl.rsp_prod_pvt,
 			   XNB_CTRL_RING_SIZE)) {
 		err = -EINVAL;
@@ -241,7 +229,6 @@ fail:
 /**
  * xnb_ctrl_disconnect() - Take the control ring down, if any.
  * @vif: the vif
- *
  * Context: Process context, under the backend lock; sleeps.
  */
 void xnb_ctrl_disconnect(struct xnb_vif *vif)

@@ -103,7 +103,6 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
  * xnb_group_attach() - Give a queue to a group.
  * @q: the queue, in no group and connected
  * @pinned: the group to join, or out of range (-1) for the least loaded
- *
  * Context: Process context, may sleep.  Takes xnb_assign_mutex.
  */
 void xnb_group_attach(struct xnb_queue *q, int pinned)
@@ -148,7 +147,6 @@ static void xnb_group_detach_locked(struct xnb_queue *q)
  * @q: the queue
  *
  * On return the group's poll no longer touches @q.
- *
  * Context: Process context, sleeps.  Takes xnb_assign_mutex.
  */
 void xnb_group_detach(struct xnb_queue *q)
@@ -162,10 +160,6 @@ void xnb_group_detach(struct xnb_queue *q)
  * xnb_group_move_locked() - Move a queue to another group, live.
  * @q: the queue
  * @to: the index of the group to move it to
- *
- * Nothing happens if @q is in no group or already in @to, or @to is
- * out of range or cannot get ready.
- *
  * Context: Process context, may sleep.  Caller holds xnb_assign_mutex.
  */
 void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
@@ -304,7 +298,6 @@ static void xnb_cpuhp_remove(void)
 
 /**
  * xnb_groups_init() - Start the groups (groups=0: one per online CPU).
- *
  * Context: Process context (module init), may sleep.
  * Return: 0, or a negative errno with nothing started.
  */
@@ -353,7 +346,6 @@ int xnb_groups_init(void)
 
 /**
  * xnb_groups_exit() - Stop and free every group; no queue is attached.
- *
  * Context: Process context (module exit), may sleep.
  */
 void xnb_groups_exit(void)
@@ -411,9 +403,7 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
  * xnb_groups_set_count() - Replace the group set live (groups written).
  * @n: the new number of groups, range-checked; 0 for one per online CPU
  *
- * Before init, @n is only stored.  Queues keep pins to groups that are
- * gone, placed as unpinned until a later write brings the group back.
- *
+ * Queues pinned to a group now gone count as unpinned until it is back.
  * Context: Process context, sleeps.  Takes cpus_read_lock(), then
  * xnb_assign_mutex.
  * Return: 0; -EBUSY once unloading; else an errno, nothing changed.
@@ -500,7 +490,6 @@ unlock:
  * xnb_group_stats_read() - Snapshot a group's counters.
  * @g: the group
  * @c: filled with its counters
- *
  * Context: Any context.  The caller keeps @g alive (xnb_assign_mutex,
  * or the group's own pass).
  */
@@ -526,7 +515,6 @@ void xnb_group_stats_read(const struct xnb_group *g,
 /**
  * xnb_queue_group_index() - The index of the group serving a queue.
  * @q: the queue
- *
  * Context: Any context.  A snapshot: a move may follow at once.
  * Return: the group's index, or -1 when @q is in no group.
  */
@@ -626,11 +614,7 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(xnb_groups);
 
-/**
- * xnb_debugfs_init() - Create /sys/kernel/debug/xen-netback/.
- *
- * Return: Always 0: debugfs failures are not errors.
- */
+/* /sys/kernel/debug/xen-netback/; debugfs failures are not errors. */
 int xnb_debugfs_init(void)
 {
 	xnb_debugfs_dir = debugfs_create_dir("xen-netback", NULL);
@@ -640,9 +624,6 @@ int xnb_debugfs_init(void)
 	return 0;
 }
 
-/**
- * xnb_debugfs_exit() - Remove /sys/kernel/debug/xen-netback/.
- */
 void xnb_debugfs_exit(void)
 {
 	debugfs_remove_recursive(xnb_debugfs_dir);

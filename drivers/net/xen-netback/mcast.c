@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guest's multicast filter: an RCU list read by the transmit path on
- * any CPU, written by group workers under mcast.lock.  An ADD past
- * XNB_MCAST_MAX is refused and the vif floods multicast until the list
- * is empty, so the guest loses no group.
+ * The guest's multicast filter: an RCU list read by the transmit path and
+ * written under mcast.lock.  Past XNB_MCAST_MAX the vif floods multicast
+ * until the list is empty, so the guest loses no group.
  */
 #include <linux/etherdevice.h>
 #include <linux/rculist.h>
@@ -17,10 +16,7 @@ struct xnb_mcast_addr {
 	u8 addr[ETH_ALEN];
 };
 
-/**
- * xnb_mcast_init() - Set up a vif's empty multicast filter.
- * @vif: the vif, just created
- */
+/* A new vif's empty filter. */
 void xnb_mcast_init(struct xnb_vif *vif)
 {
 	spin_lock_init(&vif->mcast.lock);
@@ -33,7 +29,6 @@ void xnb_mcast_init(struct xnb_vif *vif)
  * xnb_mcast_add() - Add an address to the guest's multicast filter.
  * @vif: the vif
  * @addr: the group address (MCAST_ADD)
- *
  * Context: A group's poll; takes the vif's mcast lock.
  * Return: 0, -EINVAL (not multicast), -ENOMEM, or -ENOSPC (list full:
  * the vif now floods multicast).
@@ -43,7 +38,6 @@ int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
 	struct xnb_mcast *mc = &vif->mcast;
 	struct xnb_mcast_addr *m;
 
-	/* A unicast address is a guest error. */
 	if (!is_multicast_ether_addr(addr))
 		return -EINVAL;
 	/* Never sleeps: the group worker may be a tasklet. */
@@ -72,9 +66,6 @@ int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
  * xnb_mcast_del() - Remove one entry for an address, if there is one.
  * @vif: the vif
  * @addr: the group address (MCAST_DEL)
- *
- * An empty list ends the flooding.
- *
  * Context: A group's poll; takes the vif's mcast lock.
  */
 void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr)
@@ -99,7 +90,6 @@ void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr)
 /**
  * xnb_mcast_clear() - Empty the guest's multicast filter.
  * @vif: the vif
- *
  * Context: Process context; takes the vif's mcast lock.
  */
 void xnb_mcast_clear(struct xnb_vif *vif)
@@ -121,7 +111,6 @@ void xnb_mcast_clear(struct xnb_vif *vif)
  * xnb_mcast_wanted() - Whether the guest takes a multicast frame.
  * @vif: the vif
  * @dest: the frame's group address
- *
  * Context: The transmit path, any CPU; RCU reader, no lock.
  * Return: true when @dest is in the list or the vif floods multicast.
  */

@@ -245,7 +245,6 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 	p->nr_data = 1;
 	first_size = req.size;
 
-	/* Extra-info segments follow the first slot. */
 	if (flags & XEN_NETTXF_extra_info) {
 		struct xen_netif_extra_info e;
 		u32 extras = 0;
@@ -316,9 +315,7 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 		p->data[0].size = 0;
 	}
 
-	/* A multicast request rides on a dummy request of any size, as
-	 * in stock (which tests it before the size): not a runt.
-	 */
+	/* As in stock, a multicast request's dummy slot is never a runt. */
 	if (drop == XNB_R_NONE && (p->flags & XNB_TXF_MCAST))
 		drop = XNB_R_MCAST_CTRL;
 	if (drop == XNB_R_NONE && p->len < XNB_ETH_HLEN)
@@ -381,9 +378,7 @@ u32 xnb_rx_slots_needed(u32 len, bool gso, u32 headroom)
 
 	if (headroom > XNB_RX_HEADROOM_MAX)
 		headroom = XNB_RX_HEADROOM_MAX;
-	/* Count what follows the first slot, never len + headroom: that
-	 * sum wraps for len near 4 GiB.
-	 */
+	/* Not len + headroom: that sum wraps for len near 4 GiB. */
 	first = XNB_PAGE_SIZE - headroom;
 	if (len > first) {
 		len -= first;
@@ -429,9 +424,7 @@ enum xnb_rxmod_verdict xnb_rxmod_decide(struct xnb_rxmod *m, bool asked,
 	if (m->last_ns + hold < m->due_ns)
 		m->due_ns = m->last_ns + hold;
 
-	/* A clock before the last one (never, on a monotonic one) wraps the
-	 * difference large: notify rather than wait on it.
-	 */
+	/* A clock that went back wraps the difference large: notify. */
 	if (hold < XNB_RXMOD_USECS_MIN * 1000ull || lim->frames == 1 ||
 	    starved ||
 	    (lim->frames && m->pkts >= lim->frames) ||
@@ -818,7 +811,6 @@ void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
 	u32 done = full ? a->napi_budget - 1 : a->tx_packets;
 
 	v->reason = XNB_HANDOFF_IDLE;
-	/* Defensive: group.c runs no pass on netpoll's budget of 0. */
 	if (!a->napi_budget) {
 		v->next = XNB_NEXT_COMPLETE;	/* netpoll's: no pass ran */
 		v->ret = 0;

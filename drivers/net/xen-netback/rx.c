@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest RX: dom0 -> guest.  xnb_select_queue steers by the frontend's
- * Toeplitz hash (ctrlring.c sets it), xnb_start_xmit queues skbs per
- * queue; the group worker packs each densely into the guest's posted
- * buffers once enough are posted.  A guest that posts none has its skbs
- * dropped after rx_drain_timeout_msecs and loses the carrier after
- * rx_stall_timeout_msecs.
+ * Guest RX: dom0 -> guest.  xnb_select_queue() steers by the frontend's
+ * hash (ctrlring.c sets it), xnb_start_xmit() queues skbs per queue; the
+ * group's pass copies each into the buffers the guest posts.
  */
 #include <linux/etherdevice.h>
 #include <net/flow_dissector.h>
@@ -62,7 +59,6 @@ static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
  * xnb_hash_skb() - Hash a dom0 -> guest packet as the frontend asked.
  * @vif: the vif
  * @skb: the packet; its hash is set, or cleared when no type applies
- *
  * Context: Any context; a hash_lock reader.
  * Return: the queue for @skb, or -1 when hashing is off or IRQs are.
  */
@@ -111,14 +107,7 @@ int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 	return q;
 }
 
-/**
- * xnb_select_queue() - ndo_select_queue: by the frontend's hash, if set.
- * @dev: the vif's netdev
- * @skb: the packet
- * @sb_dev: the subordinate device, for netdev_pick_tx()
- *
- * Return: the queue index.
- */
+/* ndo_select_queue: by the frontend's hash, if set. */
 u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
 		     struct net_device *sb_dev)
 {
@@ -129,24 +118,14 @@ u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
 	return q;
 }
 
-/**
- * xnb_rx_hash_wanted() - Whether guest RX of a packet carries a hash extra.
- * @vif: the vif
- * @skb: the packet
- *
- * Return: true when Toeplitz hashing is on and @skb has our hash.
- */
+/* Guest RX of @skb carries a hash extra: Toeplitz is on and @skb hashed. */
 bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb)
 {
 	return READ_ONCE(vif->hash.alg) ==
 	       XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ && skb->sw_hash;
 }
 
-/**
- * xnb_rx_hash_fill() - Write a packet's hash extra (netif.h's layout).
- * @skb: the packet, hashed by xnb_hash_skb()
- * @ex: the extra to fill
- */
+/* Write @skb's hash extra, as xnb_hash_skb() set it. */
 void xnb_rx_hash_fill(const struct sk_buff *skb,
 		      struct xen_netif_extra_info *ex)
 {
@@ -176,9 +155,7 @@ static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
 	return false;
 }
 
-/* Against rx_queue_bytes: the memory an skb pins, not its length;
- * constant while queued, so the dequeue takes off what queueing added.
- */
+/* truesize: constant while queued, so dequeue takes off what was added. */
 static unsigned int xnb_rx_charge(const struct sk_buff *skb)
 {
 	return skb->truesize;
@@ -188,10 +165,6 @@ static unsigned int xnb_rx_charge(const struct sk_buff *skb)
  * xnb_start_xmit() - Queue a dom0 -> guest packet (ndo_start_xmit).
  * @skb: the packet
  * @dev: the vif's netdev
- *
- * Kicks the group once per burst (netdev_xmit_more()), and whenever the
- * netdev queue is stopped, since only the worker can wake it.
- *
  * Context: Under the core's tx queue lock, which serialises rx_kick_owed.
  * Return: NETDEV_TX_OK, always.
  */
@@ -223,7 +196,6 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	if (xnb_hash_skb(vif, skb) < 0)
 		skb_clear_hash(skb);
 
-	/* The guest's multicast filter; broadcast always passes. */
 	if (READ_ONCE(vif->mcast_ctrl) && skb_headlen(skb) >= ETH_HLEN) {
 		const u8 *dest = ((const struct ethhdr *)skb->data)->h_dest;
 
@@ -258,7 +230,7 @@ drop_core:
 	dev_core_stats_tx_dropped_inc(dev);
 	dev_kfree_skb_any(skb);
 out:
-	/* Kick at the burst's end, or when the stack stops sending. */
+	/* At the burst's end, and when stopped: only the worker wakes it. */
 	if (q->rx_kick_owed &&
 	    (!netdev_xmit_more() || netif_xmit_stopped(txq))) {
 		q->rx_kick_owed = false;
@@ -267,9 +239,7 @@ out:
 	return NETDEV_TX_OK;
 }
 
-/* Wake once half drained, but not while disconnecting: the teardown
- * purge must not reopen what netif_tx_disable() stopped.
- */
+/* Not once disconnected: the purge must not undo netif_tx_disable(). */
 static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(q->vif->dev, q->id);
@@ -283,9 +253,7 @@ static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
 /**
  * xnb_rx_purge() - Drop every packet queued for the guest.
  * @q: the queue
- *
- * Context: The pass serving @q, or the xenbus thread once @q left its
- * group.
+ * Context: @q's pass, or the xenbus thread once @q left its group.
  * Return: the packets dropped.
  */
 unsigned int xnb_rx_purge(struct xnb_queue *q)
@@ -309,7 +277,6 @@ unsigned int xnb_rx_purge(struct xnb_queue *q)
  *
  * rx_blocked_since and rx_want are stored before req_event (smp_wmb()),
  * so the event a guest raises on seeing req_event finds them here.
- *
  * Context: Hard irq; lockless.
  * Return: kick the group, or spurious.
  */
@@ -322,10 +289,7 @@ enum xnb_event xnb_rx_event(struct xnb_queue *q)
 				  READ_ONCE(q->vif->disabled));
 }
 
-/**
- * xnb_stall_timer_fn() - Kick a queue to look at its stall.
- * @t: the queue's stall_timer
- */
+/* The stall timer: the pass looks at the stall. */
 void xnb_stall_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, stall_timer);
@@ -352,9 +316,7 @@ static void xnb_rx_unblocked(struct xnb_queue *q)
 	}
 }
 
-/* A drained stall ends with any posted buffer.  A bad producer index is
- * fatal here too, or each of its events would kick the group for nothing.
- */
+/* A bad req_prod is fatal here too, or each event kicks us for nothing. */
 static void xnb_rx_check_unstall(struct xnb_queue *q)
 {
 	int avail;
@@ -371,16 +333,13 @@ static void xnb_rx_check_unstall(struct xnb_queue *q)
 		xnb_rx_unblocked(q);
 }
 
-/* Carrier off after rx_stall without buffers; until then the timer
- * keeps looking, drained or not.
- */
+/* Carrier off after rx_stall; until then the timer re-arms, drained or not. */
 static void xnb_rx_stall_check(struct xnb_queue *q)
 {
 	unsigned long drain = msecs_to_jiffies(xnb_rx_drain_msecs);
 	unsigned long stall = msecs_to_jiffies(xnb_rx_stall_msecs);
 	struct xnb_vif *vif = q->vif;
 
-	/* rx_blocked_since was set by rx_gather, before its recheck. */
 	if (time_after_eq(jiffies, q->rx_blocked_since + stall) &&
 	    !q->stalled) {
 		q->stalled = true;
@@ -411,13 +370,6 @@ static void xnb_rx_blocked(struct xnb_queue *q)
 		xnb_rx_check_unstall(q);
 	}
 }
-
-/* Grant-copy source pieces never cross a dom0 page. */
-struct xnb_rx_src {
-	struct page *page;
-	unsigned int off;	/* within page, < PAGE_SIZE */
-	unsigned int len;
-};
 
 /* Pack @skb into the data slots' buffers; returns the ops, 0 on failure. */
 static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
@@ -550,10 +502,6 @@ static void xnb_rx_start(struct xnb_group *g, struct xnb_queue *q,
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
  * @slots: the ring slots used are added to it
- *
- * Stops at the budget (the crossing packet still goes), an empty queue,
- * too few posted buffers or a full response ring.
- *
  * Context: May take the vif's carrier_lock.
  * Return: the packets started, drops not counted.
  */
@@ -616,9 +564,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 				xnb_rx_blocked(q);
 				break;
 			}
-			/* Charged, so a guest juggling req_prod cannot
-			 * keep us here.
-			 */
+			/* Charged: a guest toggling req_prod can't hold us. */
 			used++;
 			continue;
 		}
@@ -640,13 +586,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 	return done;
 }
 
-/**
- * xnb_rx_pending() - Whether packets wait for the guest and may go.
- * @q: the queue, served by the caller's pass
- *
- * Return: true when packets are queued and the queue is neither blocked
- * on guest buffers nor disabled.
- */
+/* Packets wait, and the queue is neither blocked nor disabled. */
 bool xnb_rx_pending(struct xnb_queue *q)
 {
 	return !q->rx_blocked_since && !READ_ONCE(q->vif->disabled) &&
@@ -736,9 +676,7 @@ void xnb_rx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 		dev_kfree_skb_any(skb);
 }
 
-/* Send now if the guest still wants it, or have the timer kick the pass
- * back when due: only the pass sends.
- */
+/* Only the pass sends: a deferred one has the timer kick the pass. */
 static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v,
 			     u64 now)
 {
@@ -794,12 +732,7 @@ static void xnb_rx_notify(struct xnb_queue *q, bool asked)
 					     &lim), now);
 }
 
-/**
- * xnb_rx_notify_check() - Send a queue's put-off RX notification if due.
- * @q: the queue whose turn begins
- *
- * Context: The pass serving @q; the notify timer only kicks.
- */
+/* At @q's turn: send a put-off RX notification if due. */
 void xnb_rx_notify_check(struct xnb_queue *q)
 {
 	if (unlikely(q->rxmod.owed))
@@ -809,9 +742,6 @@ void xnb_rx_notify_check(struct xnb_queue *q)
 /**
  * xnb_rx_push() - Publish a queue's guest RX responses, notify if due.
  * @q: the queue, touched by the flush
- *
- * Published at once, so a guest still polling sees them; the event it
- * asked for may be put off (moderation).
  */
 void xnb_rx_push(struct xnb_queue *q)
 {

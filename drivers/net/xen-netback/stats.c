@@ -112,7 +112,6 @@ static void xnb_stats_sum(struct xnb_vif *vif, u64 *out, u64 *unsupported)
 /**
  * xnb_stats_save() - Keep a connection's counters past its end.
  * @vif: the vif, its queues quiesced and about to go
- *
  * Context: stats_lock held.
  */
 void xnb_stats_save(struct xnb_vif *vif)
@@ -154,7 +153,6 @@ static const struct xnb_netdev_stat xnb_netdev_stats[] = {
  * xnb_stats_fold() - The vif's counters as netdev stats (ndo_get_stats64).
  * @vif: the vif
  * @s: filled with dom0's view: what the guest sent, the vif received
- *
  * Context: IRQs enabled; takes stats_lock against the queues' freeing.
  */
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)

@@ -1,13 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/module/xen_netback/groups/<index>/: a stable, one value per file
- * view of the worker groups (docs/admin.md); debugfs is free to change.
- *
- * A groups write replaces the set: each directory remembers its set
- * (xnb_groups_gen) and answers -ENODEV once that is gone.  Directories
- * are made and removed outside xnb_assign_mutex, as removal waits for
- * reads that take it.  xnb_sysfs_mutex (taken before xnb_assign_mutex)
- * serialises updates and covers the xnb_sysfs_* variables.
+ * /sys/module/xen_netback/groups/<index>/: a stable view of the worker
+ * groups (docs/admin.md).  A directory answers -ENODEV once its set
+ * (xnb_groups_gen) is replaced.  Directories are made and removed outside
+ * xnb_assign_mutex, as removal waits for reads that take it;
+ * xnb_sysfs_mutex (before xnb_assign_mutex) guards the xnb_sysfs_* state.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -330,7 +327,6 @@ static struct xnb_group_dir **xnb_sysfs_alloc_dirs(unsigned int n,
 
 /**
  * xnb_sysfs_update() - Make groups/ show the group set in force.
- *
  * Context: Process context, may sleep.  Takes xnb_sysfs_mutex, then
  * xnb_assign_mutex; the caller holds neither.
  */
@@ -374,11 +370,7 @@ out:
 	mutex_unlock(&xnb_sysfs_mutex);
 }
 
-/**
- * xnb_sysfs_init() - Create /sys/module/xen_netback/groups/.
- *
- * Failures are logged, not fatal.
- */
+/* Create /sys/module/xen_netback/groups/; failures are logged, not fatal. */
 void xnb_sysfs_init(void)
 {
 	struct kobject *mod;
@@ -404,11 +396,7 @@ void xnb_sysfs_init(void)
 	xnb_sysfs_update();
 }
 
-/**
- * xnb_sysfs_exit() - Remove /sys/module/xen_netback/groups/.
- *
- * Context: Process context, sleeps until every directory is released.
- */
+/* Sleeps until every directory is released. */
 void xnb_sysfs_exit(void)
 {
 	mutex_lock(&xnb_sysfs_mutex);

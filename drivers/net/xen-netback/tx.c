@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest TX: guest -> dom0.  Each packet is parsed (proto.c), credited,
- * given an skb with a short head and frags of pages from alloc_page(),
- * and copied in the group's batch; after the flush it is answered and,
- * once its headers check out, handed to GRO.
+ * Guest TX: guest -> dom0.  A packet is parsed (proto.c), credited and
+ * copied into a new skb in the group's batch, then answered and sent to GRO.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,11 +21,8 @@
  * xnb_tx_pending() - Re-arm a queue's guest TX event; whether requests wait.
  * @q: the queue, served by the caller's pass
  *
- * Asked after the pass's flush, so requests posted during the copies are
- * found here rather than by an event.
- *
- * Return: true when requests wait, no packet is held for credit and the
- * vif is enabled.
+ * Asked after the flush, so requests posted during the copies are found.
+ * Return: true when requests wait, none held for credit, the vif enabled.
  */
 bool xnb_tx_pending(struct xnb_queue *q)
 {
@@ -39,15 +34,7 @@ bool xnb_tx_pending(struct xnb_queue *q)
 	return more;
 }
 
-/**
- * xnb_tx_waiting() - Whether guest TX requests wait, re-arming nothing.
- * @q: the queue, served by the caller's pass
- *
- * A producer index past the ring counts as work: the gather then
- * disables the vif.
- *
- * Return: true when requests are posted and no packet waits for credit.
- */
+/* xnb_tx_pending() re-arming nothing; a bad req_prod counts as work. */
 bool xnb_tx_waiting(const struct xnb_queue *q)
 {
 	if (q->tx_held || READ_ONCE(q->vif->disabled))
@@ -59,7 +46,6 @@ bool xnb_tx_waiting(const struct xnb_queue *q)
 /**
  * xnb_tx_event() - Judge a guest TX event (xnb_tx_event_judge()).
  * @q: the queue whose TX channel fired
- *
  * Context: Hard irq; lockless.
  * Return: kick the group, owe the EOI to the credit timer, or spurious.
  */
@@ -72,10 +58,7 @@ enum xnb_event xnb_tx_event(struct xnb_queue *q)
 				  READ_ONCE(q->vif->disabled));
 }
 
-/**
- * xnb_credit_timer_fn() - Kick a queue held for credit.
- * @t: the queue's credit_timer
- */
+/* The credit timer: kick the held queue. */
 void xnb_credit_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, credit_timer);
@@ -302,12 +285,6 @@ static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
  * @q: the queue it serves
  * @budget: ring slots the queue may use this turn
  * @slots: the slots charged (xnb_tx_charge()) are added to it
- *
- * A malformed packet is answered with an error, a protocol violation
- * disables the vif.  Stops at the budget (the crossing packet still
- * goes), an empty ring, a packet held for credit or a full response
- * ring.  The ring is re-armed after the flush (xnb_tx_pending()).
- *
  * Context: May take the vif's credit_lock and mcast lock.
  * Return: the packets taken off the ring, drops included.
  */
@@ -449,8 +426,6 @@ static bool xnb_tx_finish(struct xnb_queue *q, struct sk_buff *skb)
  * @g: the group whose pass runs
  * @f: the packet
  * @ok: whether all of its copy ops succeeded
- *
- * A good packet is queued for xnb_tx_deliver(), a failed one freed.
  */
 void xnb_tx_complete(struct xnb_group *g, struct xnb_inflight *f, bool ok)
 	__must_hold(&g->pass_busy)

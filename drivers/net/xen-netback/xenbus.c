@@ -46,10 +46,7 @@ struct xnb_backend {
 #define XNB_MSG_INTERVAL	(10 * HZ)
 #define XNB_MSG_BURST		5
 
-/**
- * xnb_backend_assert_held() - Check that the vif's backend lock is held.
- * @vif: the vif, created (probe sets the drvdata first)
- */
+/* lockdep: @vif's backend lock is held (probe sets the drvdata first). */
 void xnb_backend_assert_held(struct xnb_vif *vif)
 {
 	struct xnb_backend *be = dev_get_drvdata(&vif->xbdev->dev);
@@ -819,22 +816,13 @@ static struct xenbus_driver xnb_driver = {
 	.otherend_changed = xnb_frontend_changed,
 };
 
-/**
- * xnb_xenbus_init() - Register the "vif" backend driver.
- *
- * Context: Module init, after the groups are up.
- * Return: 0 or a negative errno.
- */
+/* At module init, after the groups are up. */
 int xnb_xenbus_init(void)
 {
 	return xenbus_register_backend(&xnb_driver);
 }
 
-/**
- * xnb_xenbus_exit() - Unregister the "vif" backend driver.
- *
- * Context: Module exit, first; no vif is left (each holds a reference).
- */
+/* At module exit, first; no vif is left (each holds a reference). */
 void xnb_xenbus_exit(void)
 {
 	xenbus_unregister_driver(&xnb_driver);

@@ -26,9 +26,7 @@
 #define timer_delete_sync(timer) del_timer_sync(timer)
 #endif
 
-/* 6.16 renamed from_timer(); tested by name, as some distribution
- * kernels carry the rename.
- */
+/* 6.16 renamed from_timer(); tested by name: distributions backport it. */
 #ifndef timer_container_of
 #define timer_container_of(var, timer, field) from_timer(var, timer, field)
 #endif
@@ -40,9 +38,7 @@
 #define XNB_XENBUS_UEVENT_CONST const
 #endif
 
-/* 6.10 added alloc_netdev_dummy(); before it, a dummy netdev is a zeroed
- * struct net_device set up by init_dummy_netdev(), freed with kfree().
- */
+/* 6.10 added alloc_netdev_dummy(); before, init_dummy_netdev() and kfree(). */
 #if XNB_KERNEL_BEFORE(6, 10)
 static inline struct net_device *xnb_alloc_netdev_dummy(void)
 {
