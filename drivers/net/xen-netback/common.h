@@ -549,8 +549,14 @@ int xnb_set_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
 		     struct kernel_ethtool_coalesce *kec,
 		     struct netlink_ext_ack *extack);
 
-/* stats.c */
-extern const struct ethtool_ops xnb_ethtool_ops;
+/* stats.c: ethtool's statistics and channels */
+struct ethtool_stats;
+struct ethtool_channels;
+int xnb_get_sset_count(struct net_device *dev, int sset);
+void xnb_get_strings(struct net_device *dev, u32 sset, u8 *data);
+void xnb_get_ethtool_stats(struct net_device *dev,
+			   struct ethtool_stats *stats, u64 *data);
+void xnb_get_channels(struct net_device *dev, struct ethtool_channels *ch);
 void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s);
 void xnb_stats_save(struct xnb_vif *vif);
 void xnb_vif_update_carrier(struct xnb_vif *vif);

@@ -4,6 +4,7 @@
 
 #include <linux/debugfs.h>
 #include <linux/etherdevice.h>
+#include <linux/ethtool.h>
 #include <linux/if_vlan.h>
 #include <linux/rtnetlink.h>
 #include <linux/seq_file.h>
@@ -75,6 +76,19 @@ static const struct net_device_ops xnb_netdev_ops = {
 	.ndo_change_mtu = xnb_change_mtu,
 	.ndo_set_mac_address = eth_mac_addr,
 	.ndo_validate_addr = eth_validate_addr,
+};
+
+static const struct ethtool_ops xnb_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_RX_USECS |
+				     ETHTOOL_COALESCE_RX_MAX_FRAMES |
+				     ETHTOOL_COALESCE_USE_ADAPTIVE_RX,
+	.get_coalesce = xnb_get_coalesce,
+	.set_coalesce = xnb_set_coalesce,
+	.get_link = ethtool_op_get_link,
+	.get_sset_count = xnb_get_sset_count,
+	.get_strings = xnb_get_strings,
+	.get_ethtool_stats = xnb_get_ethtool_stats,
+	.get_channels = xnb_get_channels,
 };
 
 #define XNB_TX_QUEUE_LEN	32

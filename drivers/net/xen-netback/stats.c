@@ -185,7 +185,7 @@ static unsigned int xnb_queue_rows(struct xnb_vif *vif)
 	return vif->stats_queues;
 }
 
-static int xnb_get_sset_count(struct net_device *dev, int sset)
+int xnb_get_sset_count(struct net_device *dev, int sset)
 {
 	if (sset != ETH_SS_STATS)
 		return -EINVAL;
@@ -193,7 +193,7 @@ static int xnb_get_sset_count(struct net_device *dev, int sset)
 	       xnb_queue_rows(netdev_priv(dev)) * XNB_QUEUE_ROWS;
 }
 
-static void xnb_get_strings(struct net_device *dev, u32 sset, u8 *data)
+void xnb_get_strings(struct net_device *dev, u32 sset, u8 *data)
 {
 	unsigned int i, j, n;
 
@@ -225,8 +225,8 @@ static void xnb_queue_values(struct xnb_queue *q, u64 *out)
 	} while (u64_stats_fetch_retry(&s->sync, start));
 }
 
-static void xnb_get_ethtool_stats(struct net_device *dev,
-				  struct ethtool_stats *stats, u64 *data)
+void xnb_get_ethtool_stats(struct net_device *dev,
+			   struct ethtool_stats *stats, u64 *data)
 {
 	struct xnb_vif *vif = netdev_priv(dev);
 	u64 *rows = data + XNB_NR_STATS + XNB_NR_ROWS;
@@ -254,8 +254,8 @@ static void xnb_get_ethtool_stats(struct net_device *dev,
 }
 
 /* Read-only: the guest chooses, up to our offer.  Combined: TX and RX. */
-static void xnb_get_channels(struct net_device *dev,
-			     struct ethtool_channels *ch)
+void xnb_get_channels(struct net_device *dev,
+		      struct ethtool_channels *ch)
 {
 	struct xnb_vif *vif = netdev_priv(dev);
 
@@ -264,19 +264,6 @@ static void xnb_get_channels(struct net_device *dev,
 }
 
 /* ethtool -c/-C: the guest RX notification moderation (coalesce.c). */
-const struct ethtool_ops xnb_ethtool_ops = {
-	.supported_coalesce_params = ETHTOOL_COALESCE_RX_USECS |
-				     ETHTOOL_COALESCE_RX_MAX_FRAMES |
-				     ETHTOOL_COALESCE_USE_ADAPTIVE_RX,
-	.get_coalesce = xnb_get_coalesce,
-	.set_coalesce = xnb_set_coalesce,
-	.get_link = ethtool_op_get_link,
-	.get_sset_count = xnb_get_sset_count,
-	.get_strings = xnb_get_strings,
-	.get_ethtool_stats = xnb_get_ethtool_stats,
-	.get_channels = xnb_get_channels,
-};
-
 /**
  * xnb_vif_update_carrier() - Set the carrier from the vif's state.
  * @vif: the vif
