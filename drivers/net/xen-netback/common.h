@@ -138,10 +138,10 @@ struct xnb_coal {
 	u32 frames;
 };
 
-/* Bits of xnb_queue.eoi: an EOI owed for that irq once work is done. */
+/* A direction; also each channel's bit in xnb_queue.eoi (an EOI owed). */
 enum {
-	XNB_EOI_TX,
-	XNB_EOI_RX,
+	XNB_DIR_TX,		/* guest -> dom0 */
+	XNB_DIR_RX,		/* dom0 -> guest */
 };
 
 /* group.c: one channel's late-EOI back-off after spurious events.  No
@@ -212,10 +212,10 @@ struct xnb_queue {
 	u16 rx_dim_frames;
 
 	atomic_long_t unsupported_dropped; /* more than the guest can take */
-	unsigned long eoi;		/* XNB_EOI_* owed: atomic bitops */
-	unsigned long worked;		/* BIT(XNB_EOI_*); none: EOI spurious */
+	unsigned long eoi;		/* XNB_DIR_* owed: atomic bitops */
+	unsigned long worked;		/* BIT(XNB_DIR_*); none: EOI spurious */
 	RING_IDX tx_prod_eoi;		/* TX producer at our last EOI */
-	struct xnb_backoff backoff[2];	/* by XNB_EOI_*; one channel: TX's */
+	struct xnb_backoff backoff[2];	/* by XNB_DIR_*; one channel: TX's */
 	struct xnb_group *flush_group;	/* within one xnb_copy_flush */
 	struct xnb_queue_stats stats;
 
@@ -306,11 +306,6 @@ struct xnb_inflight {
 	u8 mcast_ok:1;		/* guest TX: a multicast request done */
 	u8 gso:1;		/* guest RX: a GSO extra sits in slot 1 */
 	u8 hash:1;		/* guest RX: a hash extra follows it */
-};
-
-enum {
-	XNB_DIR_TX,		/* guest -> dom0 */
-	XNB_DIR_RX,		/* dom0 -> guest */
 };
 
 /* Written by the group's pass only; read with xnb_group_stats_read(). */

@@ -349,10 +349,10 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	u64_stats_update_end(&g->stats.sync);
 	WRITE_ONCE(q->load, q->load + rx + tx);	/* the balancer's measure */
 	if (rx)
-		q->worked |= BIT(XNB_EOI_RX);
+		q->worked |= BIT(XNB_DIR_RX);
 	/* Held for credit is work deferred: a spurious EOI would back off. */
 	if (tx || q->tx_held)
-		q->worked |= BIT(XNB_EOI_TX);
+		q->worked |= BIT(XNB_DIR_TX);
 
 	if (xnb_rx_pending(q))
 		return true;
@@ -366,8 +366,8 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	return false;
 
 eoi:
-	xnb_vif_eoi(q, XNB_EOI_TX);
-	xnb_vif_eoi(q, XNB_EOI_RX);
+	xnb_vif_eoi(q, XNB_DIR_TX);
+	xnb_vif_eoi(q, XNB_DIR_RX);
 	return false;
 }
 
@@ -400,8 +400,8 @@ static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 		spin_unlock_irq(&g->lock);
 		if (eoi) {
 			/* Rings drained: let the event channels fire again. */
-			xnb_vif_eoi(q, XNB_EOI_TX);
-			xnb_vif_eoi(q, XNB_EOI_RX);
+			xnb_vif_eoi(q, XNB_DIR_TX);
+			xnb_vif_eoi(q, XNB_DIR_RX);
 		}
 	}
 }
@@ -582,7 +582,7 @@ void xnb_backoff_stop(struct xnb_backoff *b)
 
 static unsigned int xnb_eoi_irq(struct xnb_queue *q, unsigned int which)
 {
-	return which == XNB_EOI_TX ? q->tx_irq : q->rx_irq;
+	return which == XNB_DIR_TX ? q->tx_irq : q->rx_irq;
 }
 
 /* Our own consumers' progress, which a guest cannot fake via req_prod. */
@@ -591,9 +591,9 @@ static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
 	bool single = q->tx_irq == q->rx_irq;
 	u32 p = 0;
 
-	if (which == XNB_EOI_TX || single)
+	if (which == XNB_DIR_TX || single)
 		p += READ_ONCE(q->tx.req_cons);
-	if (which == XNB_EOI_RX || single)
+	if (which == XNB_DIR_RX || single)
 		p += READ_ONCE(q->rx.req_cons);
 	return p;
 }
@@ -601,7 +601,7 @@ static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
 /**
  * xnb_vif_eoi() - Send a queue's owed EOI once its ring is drained.
  * @q: the queue
- * @which: XNB_EOI_TX or XNB_EOI_RX
+ * @which: XNB_DIR_TX or XNB_DIR_RX
  *
  * Flagged spurious if the group found no work since the last EOI.
  *
@@ -619,7 +619,7 @@ void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 	spurious = !(q->worked & mask) || READ_ONCE(q->vif->disabled);
 	q->worked &= ~mask;
 	/* Before the EOI: what the guest produces after it is not spurious. */
-	if (which == XNB_EOI_TX || single)
+	if (which == XNB_DIR_TX || single)
 		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
 	xnb_lateeoi(&q->backoff[which], xnb_eoi_irq(q, which),
 		    xnb_eoi_progress(q, which), spurious);
@@ -656,14 +656,14 @@ irqreturn_t xnb_tx_interrupt(int irq, void *dev_id)
 {
 	struct xnb_queue *q = dev_id;
 
-	return xnb_event(irq, q, xnb_tx_event(q), XNB_EOI_TX);
+	return xnb_event(irq, q, xnb_tx_event(q), XNB_DIR_TX);
 }
 
 irqreturn_t xnb_rx_interrupt(int irq, void *dev_id)
 {
 	struct xnb_queue *q = dev_id;
 
-	return xnb_event(irq, q, xnb_rx_event(q), XNB_EOI_RX);
+	return xnb_event(irq, q, xnb_rx_event(q), XNB_DIR_RX);
 }
 
 /* One event channel for both rings: one EOI, owed under the TX bit. */
@@ -673,7 +673,7 @@ irqreturn_t xnb_interrupt(int irq, void *dev_id)
 
 	return xnb_event(irq, q, xnb_event_merge(xnb_tx_event(q),
 						 xnb_rx_event(q)),
-			 XNB_EOI_TX);
+			 XNB_DIR_TX);
 }
 
 /* Under g->lock: a kick adds its queue and tests woken under it, so one

@@ -547,15 +547,15 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 	bool owed;
 
 	lockdep_assert_held(&g->lock);
-	held = (timer_pending(&b[XNB_EOI_TX].timer) ? BIT(XNB_EOI_TX) : 0) |
-	       (timer_pending(&b[XNB_EOI_RX].timer) ? BIT(XNB_EOI_RX) : 0);
+	held = (timer_pending(&b[XNB_DIR_TX].timer) ? BIT(XNB_DIR_TX) : 0) |
+	       (timer_pending(&b[XNB_DIR_RX].timer) ? BIT(XNB_DIR_RX) : 0);
 	seq_printf(m, "  %s%s%s%s eoi %lx held %lx spurious %u/%u\n",
 		   q->name, q->queued ? " queued" : "",
 		   READ_ONCE(q->tx_held) ? " held" : "",
 		   READ_ONCE(q->rx_blocked_since) ? " rx-blocked" : "",
 		   READ_ONCE(q->eoi), held,
-		   READ_ONCE(b[XNB_EOI_TX].spurious.run),
-		   READ_ONCE(b[XNB_EOI_RX].spurious.run));
+		   READ_ONCE(b[XNB_DIR_TX].spurious.run),
+		   READ_ONCE(b[XNB_DIR_RX].spurious.run));
 	if (!ts || !rs)
 		return;
 	/* Written plainly by the pass: a racy snapshot is fine here. */

@@ -196,8 +196,8 @@ int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
 		timer_setup(&q->credit_timer, xnb_credit_timer_fn, 0);
 		timer_setup(&q->stall_timer, xnb_stall_timer_fn, 0);
 		xnb_rxmod_init(q);
-		xnb_backoff_init(&q->backoff[XNB_EOI_TX]);
-		xnb_backoff_init(&q->backoff[XNB_EOI_RX]);
+		xnb_backoff_init(&q->backoff[XNB_DIR_TX]);
+		xnb_backoff_init(&q->backoff[XNB_DIR_RX]);
 		u64_stats_init(&q->stats.sync);
 	}
 	spin_lock_bh(&vif->stats_lock);
@@ -419,8 +419,8 @@ static void xnb_queue_release(struct xnb_queue *q)
 		disable_irq(q->tx_irq);
 	if (q->rx_irq && q->rx_irq != q->tx_irq)
 		disable_irq(q->rx_irq);
-	xnb_backoff_stop(&q->backoff[XNB_EOI_TX]);
-	xnb_backoff_stop(&q->backoff[XNB_EOI_RX]);
+	xnb_backoff_stop(&q->backoff[XNB_DIR_TX]);
+	xnb_backoff_stop(&q->backoff[XNB_DIR_RX]);
 	if (q->tx_irq)
 		unbind_from_irqhandler(q->tx_irq, q);
 	if (q->rx_irq && q->rx_irq != q->tx_irq)

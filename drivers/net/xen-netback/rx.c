@@ -303,7 +303,7 @@ static void xnb_rx_unblocked(struct xnb_queue *q)
 
 	WRITE_ONCE(q->rx_blocked_since, 0);
 	/* The event that told us of the buffers was real work. */
-	q->worked |= BIT(XNB_EOI_RX);
+	q->worked |= BIT(XNB_DIR_RX);
 	if (q->stalled) {
 		q->stalled = false;
 		atomic_dec(&q->vif->stalled_queues);
