@@ -421,6 +421,7 @@ void xnb_group_kick_task(struct xnb_queue *queue);
 void xnb_group_move_locked(struct xnb_queue *queue, unsigned int to);
 void xnb_group_stats_read(const struct xnb_group *group,
 			  struct xnb_group_counters *c);
+const char *xnb_group_mode(const struct xnb_group *group);
 int xnb_queue_group_index(struct xnb_queue *queue);
 int xnb_groups_set_batch(unsigned int batch);
 int xnb_groups_set_count(unsigned int n);

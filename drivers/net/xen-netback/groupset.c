@@ -487,6 +487,19 @@ unlock:
 }
 
 /**
+ * xnb_group_mode() - Who runs a group's passes now, as sysfs and debugfs say.
+ * @g: the group
+ * Return: "softirq" (worker=tasklet), else "light" or "thread".
+ */
+const char *xnb_group_mode(const struct xnb_group *g)
+{
+	/* Not g->light_dev: a group serving nothing yet has none. */
+	if (xnb_use_tasklet)
+		return "softirq";
+	return READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "thread";
+}
+
+/**
  * xnb_group_stats_read() - Snapshot a group's counters.
  * @g: the group
  * @c: filled with its counters
@@ -593,14 +606,14 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		struct xnb_queue *q;
 
 		xnb_group_stats_read(g, &c);
-		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu run %s max_pass_ns %lu max_pass_slots %u home_cpu %d batch %u\n",
+		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu mode %s max_pass_ns %lu max_pass_slots %u home_cpu %d batch %u\n",
 			   i, g->cpu, READ_ONCE(g->nr_queues), c.passes,
 			   c.packets, c.batches, c.ops,
 			   c.batches ? div64_u64(c.ops, c.batches) : 0,
 			   c.full_flushes, c.eagain_retries,
 			   div_u64(c.busy_ns, NSEC_PER_MSEC), g->moves_in,
 			   g->moves_out, c.handoffs,
-			   READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "main",
+			   xnb_group_mode(g),
 			   READ_ONCE(g->max_pass_ns),
 			   READ_ONCE(g->max_pass_slots), g->home_cpu,
 			   g->batch);

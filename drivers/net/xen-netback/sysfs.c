@@ -58,12 +58,7 @@ static ssize_t xnb_show_home_cpu(struct xnb_group_dir *d,
 static ssize_t xnb_show_mode(struct xnb_group_dir *d, struct xnb_group *g,
 			     char *buf)
 {
-	const char *mode = "softirq";
-
-	/* Not g->light_dev: a group serving nothing yet has none. */
-	if (!xnb_use_tasklet)
-		mode = READ_ONCE(g->run) == XNB_RUN_LIGHT ? "light" : "thread";
-	return sysfs_emit(buf, "%s\n", mode);
+	return sysfs_emit(buf, "%s\n", xnb_group_mode(g));
 }
 
 static ssize_t xnb_show_queues(struct xnb_group_dir *d, struct xnb_group *g,
