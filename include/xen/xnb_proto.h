@@ -461,7 +461,9 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * XNB_PASS_SLOTS are used; only the packet crossing a limit still goes.
  */
 #define XNB_PASS_SLOTS		256u
-/* XNB_PASS_SLOTS - 1, then an RX and a TX packet crossing the cap. */
+/* Ring slots a pass moves at most: the cap less one, then an RX and a TX
+ * packet crossing it (a GSO packet's charge may take more, admin.md).
+ */
 #define XNB_PASS_MAX_SLOTS	(XNB_PASS_SLOTS - 1u + XNB_RX_MAX_SLOTS + \
 				 XNB_TX_MAX_SLOTS)
 /* Passes one poll runs at most; a light poll still busy then hands off. */

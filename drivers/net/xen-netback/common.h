@@ -142,6 +142,7 @@ struct xnb_coal {
 enum {
 	XNB_DIR_TX,		/* guest -> dom0 */
 	XNB_DIR_RX,		/* dom0 -> guest */
+	XNB_DIR_NR
 };
 
 /* group.c: one channel's late-EOI back-off after spurious events.  No
@@ -215,7 +216,7 @@ struct xnb_queue {
 	unsigned long eoi;		/* XNB_DIR_* owed: atomic bitops */
 	unsigned long worked;		/* BIT(XNB_DIR_*); none: EOI spurious */
 	RING_IDX tx_prod_eoi;		/* TX producer at our last EOI */
-	struct xnb_backoff backoff[2];	/* by XNB_DIR_*; one channel: TX's */
+	struct xnb_backoff backoff[XNB_DIR_NR]; /* one channel: TX's */
 	struct xnb_group *flush_group;	/* within one xnb_copy_flush */
 	struct xnb_queue_stats stats;
 
@@ -236,7 +237,8 @@ struct xnb_queue {
  *  - Read lockless, so WRITE_ONCE/READ_ONCE: num_queues, pinned_group, the
  *    features, disabled, mcast_ctrl, xdp_headroom, coal, max_queues,
  *    credit.bytes, ctrl_dead, ctrl_irq.
- *  - ctrl, ctrl_*: ctrl_work alone while the control ring is up.
+ *  - ctrl and the other ctrl_* fields: ctrl_work alone while the ring is
+ *    up.
  *  - hash: hash_lock, writers with BHs off.  A reader with IRQs off may
  *    have interrupted a writer (netpoll): xnb_hash_skb() does not hash.
  */
@@ -491,12 +493,8 @@ enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
 
 /* rx.c; xnb_copy_flush() calls the complete and push */
-int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb);
 u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
 		     struct net_device *sb_dev);
-bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb);
-void xnb_rx_hash_fill(const struct sk_buff *skb,
-		      struct xen_netif_extra_info *ex);
 void xnb_rx_complete(struct xnb_group *group, struct xnb_inflight *f,
 		     bool ok);
 void xnb_rx_push(struct xnb_queue *queue);

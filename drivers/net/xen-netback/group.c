@@ -374,6 +374,9 @@ eoi:
 /* After the flush, re-arm each drained queue's TX ring: re-armed before
  * the copies, a guest posting meanwhile would cost an event and a pass.
  * Requests found then put it back on the active list, else its EOIs go.
+ * A queue queued again meanwhile is settled by its next turn; one
+ * detached with requests waiting keeps its owed EOI for its next group's
+ * pass (the attach kicks).
  */
 static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 	__must_hold(&g->pass_busy)
@@ -572,7 +575,9 @@ void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
  * xnb_backoff_stop() - Drop a channel's held EOI for good.
  * @b: the back-off
  *
- * Context: Sleeps.  Before the unbind: the timer EOIs through the irq.
+ * Context: Sleeps.  After the irq is disabled and its EOI owner stopped
+ * (else an EOI could be held again), before the unbind: the timer EOIs
+ * through the irq.
  */
 void xnb_backoff_stop(struct xnb_backoff *b)
 {
@@ -637,8 +642,9 @@ static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 	case XNB_EV_OWE:
 		/* Held for credit: the credit timer's pass sends the EOI. */
 		set_bit(which, &q->eoi);
-		/* The worker clears tx_held, then tests our bit: either it
-		 * sees the bit or we see the hold gone.
+		/* Pairs with the worker's WRITE_ONCE(tx_held, false) before
+		 * the fully ordered test_and_clear_bit() in xnb_vif_eoi(): it
+		 * sees our bit or we see the hold gone.
 		 */
 		smp_mb__after_atomic();
 		if (!READ_ONCE(q->tx_held))

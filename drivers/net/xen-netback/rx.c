@@ -55,14 +55,14 @@ static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
 			     (__force u16)keys->ports.dst);
 }
 
-/**
+/*
  * xnb_hash_skb() - Hash a dom0 -> guest packet as the frontend asked.
  * @vif: the vif
  * @skb: the packet; its hash is set, or cleared when no type applies
  * Context: Any context; a hash_lock reader.
  * Return: the queue for @skb, or -1 when hashing is off or IRQs are.
  */
-int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
+static int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 {
 	/* Hashing may be on before xnb_vif_start sets the real count. */
 	unsigned int n = min(READ_ONCE(vif->num_queues),
@@ -119,15 +119,16 @@ u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
 }
 
 /* Guest RX of @skb carries a hash extra: Toeplitz is on and @skb hashed. */
-bool xnb_rx_hash_wanted(struct xnb_vif *vif, const struct sk_buff *skb)
+static bool xnb_rx_hash_wanted(struct xnb_vif *vif,
+			       const struct sk_buff *skb)
 {
 	return READ_ONCE(vif->hash.alg) ==
 	       XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ && skb->sw_hash;
 }
 
 /* Write @skb's hash extra, as xnb_hash_skb() set it. */
-void xnb_rx_hash_fill(const struct sk_buff *skb,
-		      struct xen_netif_extra_info *ex)
+static void xnb_rx_hash_fill(const struct sk_buff *skb,
+			     struct xen_netif_extra_info *ex)
 {
 	bool v6 = skb->protocol == htons(ETH_P_IPV6);
 	__le32 value = cpu_to_le32(skb_get_hash_raw(skb));

@@ -263,7 +263,6 @@ void xnb_get_channels(struct net_device *dev,
 	ch->combined_count = xnb_queue_rows(vif);
 }
 
-/* ethtool -c/-C: the guest RX notification moderation (coalesce.c). */
 /**
  * xnb_vif_update_carrier() - Set the carrier from the vif's state.
  * @vif: the vif

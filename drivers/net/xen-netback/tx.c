@@ -14,7 +14,7 @@
 #include "common.h"
 
 #define XNB_TX_MASK	(XNB_TX_RING_SIZE - 1)
-/* No sleep, reclaim or __GFP_HIGH reserves on a guest's behalf. */
+/* No sleep, direct reclaim or __GFP_HIGH reserves on a guest's behalf. */
 #define XNB_TX_GFP	(GFP_NOWAIT | __GFP_NOWARN)
 
 /**
