@@ -55,12 +55,8 @@ static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
 			     (__force u16)keys->ports.dst);
 }
 
-/*
- * xnb_hash_skb() - Hash a dom0 -> guest packet as the frontend asked.
- * @vif: the vif
- * @skb: the packet; its hash is set, or cleared when no type applies
- * Context: Any context; a hash_lock reader.
- * Return: the queue for @skb, or -1 when hashing is off or IRQs are.
+/* Hash @skb as the frontend asked (set, or cleared when no type applies):
+ * its queue, or -1 when hashing is off or IRQs are.  A hash_lock reader.
  */
 static int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 {
