@@ -69,10 +69,13 @@ static void model_init(struct model *m, u32 budget, u32 cap, u32 napi)
 	m->napi = napi;
 }
 
-/* What a row's guest TX packet is charged (xnb_tx_charge()'s floor). */
+/* What a row's guest TX packet of @pkt slots is charged (no GSO). */
 static u32 model_tx_charge(u32 pkt)
 {
-	return pkt && pkt < XNB_TX_PKT_SLOTS ? XNB_TX_PKT_SLOTS : pkt;
+	const struct xnb_tx_limits lim = { .gso_max_segs = 65535 };
+	struct xnb_tx_pkt p = { .nr_slots = pkt, .gso_type = XNB_GSO_NONE };
+
+	return pkt ? xnb_tx_charge(&p, &lim) : 0;
 }
 
 static void model_add(struct model *m, const struct model_vif *row)
