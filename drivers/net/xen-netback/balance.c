@@ -349,7 +349,6 @@ void xnb_balance_set_interval(unsigned int ms)
 	mutex_unlock(&xnb_bal_lock);
 }
 
-/* Once the groups are up. */
 void xnb_balance_start(void)
 {
 	mutex_lock(&xnb_bal_lock);

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Guest RX notification moderation (ethtool -C): only the event a guest
- * asked for may wait (xnb_rxmod_decide()), and the queue's hrtimer kicks
- * the pass when it is due.  adaptive-rx: net_dim's EQE profiles, whose
- * timer counts from an event as ours does from a notification.
+ * Only the event a guest asked for may wait (xnb_rxmod_decide()).
+ * adaptive-rx: net_dim's EQE profiles, whose timer counts from an event
+ * as ours does from a notification.
  */
 #include <linux/ethtool.h>
 #include <linux/netlink.h>

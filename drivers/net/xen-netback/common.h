@@ -1,21 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* xen-netback, worker-group dataplane: shared types.  docs/design.md has
- * the full map; in brief:
- *
- * Context                          Runs
- * xenbus thread, connect work      xenbus.c; interface.c's vif lifecycle
- *   (process, backend lock)        and pin; groupset.c's attach, detach
- * xenbus reader (may not sleep)    xnb_mcast_will_handle
- * event channel hard irq (lateeoi) group.c's handlers: kick the group
- * netdev xmit (BH off)             xnb_start_xmit: queue, kick per burst
- * group poll: NAPI softirq, or     group.c picks the context, passes ->
- *   its thread (BH off)            tx.c, rx.c -> copy.c; proto.c decides
- * timers (softirq; hrtimer)        credit (tx.c), stall (rx.c), RX notify
- *                                  (coalesce.c), EOI back-off (group.c)
- * system_wq                        net_dim work, balancer, connect work
- * xnb_ctrl_wq                      control ring requests (ctrlring.c)
- * ethtool (rtnl)                   coalesce.c, stats.c
- * sysfs writes, CPU hotplug        main.c, sysfs.c, groupset.c
+/* xen-netback, worker-group dataplane: shared types.  docs/design.md maps
+ * the contexts and what each lock protects.
  *
  * Lock order, outer -> inner:
  *   backend lock -> xnb_assign_mutex -> group sync_mutex
@@ -27,17 +12,6 @@
  *     -> its hash_lock, rx_skbs, group lock
  *   innermost: group lock, mcast lock, credit_lock, carrier_lock,
  *     stats_lock, hash_lock, xnb_bal_lock
- *
- * Lock                Protects
- * backend lock        a vif's connection (xenbus.c's be->lock)
- * xnb_assign_mutex    the group set, which group serves which queue, batch
- *                     sizes, the balancer's samples
- * group lock          a group's queue lists, its queues' scheduling fields
- * pass lock           a group's batch and its queues' ring state: one pass
- *   (pass_busy)       at a time; a queue is in one group at a time
- * sync_mutex          one pause of a group's polls at a time
- * stats_lock          vif->queues against the stats readers
- * credit_lock, hash_lock, carrier_lock, mcast lock: what they are named for
  */
 #ifndef XNB_COMMON_H
 #define XNB_COMMON_H

@@ -149,7 +149,6 @@ static irqreturn_t xnb_ctrl_interrupt(int irq, void *dev_id)
 	return IRQ_HANDLED;
 }
 
-/* The control rings' workqueue. */
 int xnb_ctrl_wq_init(void)
 {
 	xnb_ctrl_wq = alloc_workqueue("xnb_ctrl", WQ_UNBOUND | WQ_SYSFS, 0);

@@ -1,10 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Worker groups: the kicks that wake a group, its pass lock, which NAPI
- * context runs its passes, the pass, the event channels' handlers and
- * EOIs, pausing the passes, and one group's start and stop.  Which groups
- * exist and serve what: groupset.c.
- */
+/* One worker group; which groups exist and serve what: groupset.c. */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpumask.h>
@@ -16,7 +11,6 @@
 #include "common.h"
 #include "trace.h"
 
-/* The context that owns the passes now. */
 static struct napi_struct *xnb_group_napi(struct xnb_group *g)
 {
 	return READ_ONCE(g->run) == XNB_RUN_LIGHT ? &g->light : &g->napi;
@@ -95,7 +89,6 @@ void xnb_group_kick_task(struct xnb_queue *q)
 	xnb_group_kick_how(q, true);
 }
 
-/* Bits of xnb_group.pass_busy. */
 enum {
 	XNB_PASS_HELD,		/* a poll is in its pass or hands it over */
 	XNB_PASS_WAITER,	/* the owner found it held: wake it after */
@@ -236,11 +229,6 @@ static int xnb_group_poll_light(struct napi_struct *napi, int budget)
 
 	return xnb_group_run(g, napi, XNB_RUN_LIGHT, budget);
 }
-
-/* A worker group's pass: which queues get a turn and how much, each turn
- * (dom0->guest, then guest->dom0), and the flush of its copies.  proto.c
- * does the arithmetic of shares, turns and caps.
- */
 
 /* The vif's @budget split among its queues active in g, less what this
  * pass gave them already.  A queue of another group never equals g (a

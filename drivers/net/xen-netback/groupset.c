@@ -182,7 +182,6 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	xnb_group_kick_task(q);
 }
 
-/* All or none. */
 static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
 	__must_hold(&xnb_assign_mutex)
 {

@@ -286,7 +286,6 @@ enum xnb_event xnb_rx_event(struct xnb_queue *q)
 				  READ_ONCE(q->vif->disabled));
 }
 
-/* The stall timer: the pass looks at the stall. */
 void xnb_stall_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, stall_timer);

@@ -1,11 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-vif counters for ethtool -S and the netdev stats, and the vif's
- * state the dataplane reports: the carrier, the log budget of lines a
- * guest brings about, the disable on a protocol error.  Directions are
- * the guest's, as in-tree: "tx" is what the guest sent.  The in-tree
- * driver's zerocopy and tx_frag_overflow rows stay 0, for its users'
- * scripts: guest TX is always copied, into full pages.
+ * Directions are the guest's, as in-tree: "tx" is what the guest sent.
+ * The in-tree driver's zerocopy and tx_frag_overflow rows stay 0, for its
+ * users' scripts: guest TX is always copied, into full pages.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,7 +40,6 @@ static const struct xnb_stat_desc xnb_stat_descs[] = {
 
 #define XNB_NR_STATS ARRAY_SIZE(xnb_stat_descs)
 
-/* Each queue's rows after its q<i>_group, named q<i>_<counter>. */
 static const struct xnb_stat_desc xnb_queue_descs[] = {
 	XNB_STAT(tx_packets),
 	XNB_STAT(tx_bytes),

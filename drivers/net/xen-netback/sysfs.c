@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /sys/module/xen_netback/groups/<index>/: a stable view of the worker
- * groups (docs/admin.md).  A directory answers -ENODEV once its set
- * (xnb_groups_gen) is replaced.  Directories are made and removed outside
- * xnb_assign_mutex, as removal waits for reads that take it;
- * xnb_sysfs_mutex (before xnb_assign_mutex) guards the xnb_sysfs_* state.
+ * groups/<index>/ answers -ENODEV once its set (xnb_groups_gen) is
+ * replaced.  Directories are made and removed outside xnb_assign_mutex,
+ * as removal waits for reads that take it; xnb_sysfs_mutex (before
+ * xnb_assign_mutex) guards the xnb_sysfs_* state.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

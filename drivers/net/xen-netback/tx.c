@@ -58,7 +58,6 @@ enum xnb_event xnb_tx_event(struct xnb_queue *q)
 				  READ_ONCE(q->vif->disabled));
 }
 
-/* The credit timer: kick the held queue. */
 void xnb_credit_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, credit_timer);
