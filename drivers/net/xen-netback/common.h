@@ -389,7 +389,6 @@ void xnb_group_sync(struct xnb_group *group)
 void xnb_groups_exit(void);
 void xnb_group_attach(struct xnb_queue *queue, int pinned);
 void xnb_group_detach(struct xnb_queue *queue);
-void xnb_group_wake(struct xnb_group *group);
 void xnb_group_pass(struct xnb_group *group, struct xnb_pass_acct *a)
 	__must_hold(&group->pass_busy);
 void xnb_group_kick(struct xnb_queue *queue);
@@ -405,7 +404,6 @@ int xnb_groups_set_count(unsigned int n);
 irqreturn_t xnb_tx_interrupt(int irq, void *dev_id);
 irqreturn_t xnb_rx_interrupt(int irq, void *dev_id);
 irqreturn_t xnb_interrupt(int irq, void *dev_id);
-void xnb_vif_eoi(struct xnb_queue *queue, unsigned int which);
 void xnb_backoff_init(struct xnb_backoff *b);
 void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
 		 bool spurious);

@@ -16,13 +16,8 @@ static struct napi_struct *xnb_group_napi(struct xnb_group *g)
 	return READ_ONCE(g->run) == XNB_RUN_LIGHT ? &g->light : &g->napi;
 }
 
-/**
- * xnb_group_wake() - Schedule the context that owns a group's passes.
- * @g: the group, made ready
- *
- * Context: hard irq, softirq or BH off (irqs off: netpoll's transmit).
- */
-void xnb_group_wake(struct xnb_group *g)
+/* Hard irq, softirq or BH off (irqs off: netpoll's transmit). */
+static void xnb_group_wake(struct xnb_group *g)
 {
 	lockdep_assert_once(in_hardirq() || softirq_count() || irqs_disabled());
 	napi_schedule(xnb_group_napi(g));
@@ -228,6 +223,104 @@ static int xnb_group_poll_light(struct napi_struct *napi, int budget)
 	struct xnb_group *g = container_of(napi, struct xnb_group, light);
 
 	return xnb_group_run(g, napi, XNB_RUN_LIGHT, budget);
+}
+
+/* Spurious events in a row EOI'd at once: an honest guest raises some. */
+#define XNB_SPURIOUS_GRACE	8
+
+static void xnb_backoff_timer_fn(struct timer_list *t)
+{
+	struct xnb_backoff *b = timer_container_of(b, t, timer);
+
+	xen_irq_lateeoi(READ_ONCE(b->irq), XEN_EOI_FLAG_SPURIOUS);
+}
+
+/**
+ * xnb_backoff_init() - Set up a channel's late-EOI back-off.
+ * @b: the back-off, of a channel not bound yet
+ */
+void xnb_backoff_init(struct xnb_backoff *b)
+{
+	memset(&b->spurious, 0, sizeof(b->spurious));
+	b->irq = 0;
+	timer_setup(&b->timer, xnb_backoff_timer_fn, 0);
+}
+
+/**
+ * xnb_lateeoi() - Send the EOI owed for a channel, or hold it back.
+ * @b: the channel's back-off
+ * @irq: the channel's irq (a handler may run before the bind returns it)
+ * @progress: the backend's req_cons of the channel's rings, summed
+ * @spurious: the event, or the pass the EOI was owed to, found no work
+ *
+ * Past XNB_SPURIOUS_GRACE spurious EOIs in a row, holds each on a timer.
+ *
+ * Context: Any.  No lock: only the owed EOI's owner calls it.
+ */
+void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
+		 bool spurious)
+{
+	unsigned int hold = xnb_spurious_next(&b->spurious, spurious, progress,
+					      XNB_SPURIOUS_GRACE, HZ);
+
+	if (!hold) {
+		xen_irq_lateeoi(irq, spurious ? XEN_EOI_FLAG_SPURIOUS : 0);
+		return;
+	}
+	/* Read by the timer: the timer base's lock orders the two. */
+	WRITE_ONCE(b->irq, irq);
+	mod_timer(&b->timer, jiffies + hold);
+}
+
+/**
+ * xnb_backoff_stop() - Drop a channel's held EOI for good.
+ * @b: the back-off
+ *
+ * Context: Sleeps.  After the irq is disabled and its EOI owner stopped
+ * (else an EOI could be held again), before the unbind: the timer EOIs
+ * through the irq.
+ */
+void xnb_backoff_stop(struct xnb_backoff *b)
+{
+	timer_delete_sync(&b->timer);
+	memset(&b->spurious, 0, sizeof(b->spurious));
+}
+
+static unsigned int xnb_eoi_irq(struct xnb_queue *q, unsigned int which)
+{
+	return which == XNB_DIR_TX ? q->tx_irq : q->rx_irq;
+}
+
+/* Our own consumers' progress, which a guest cannot fake via req_prod. */
+static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
+{
+	bool single = q->tx_irq == q->rx_irq;
+	u32 p = 0;
+
+	if (which == XNB_DIR_TX || single)
+		p += READ_ONCE(q->tx.req_cons);
+	if (which == XNB_DIR_RX || single)
+		p += READ_ONCE(q->rx.req_cons);
+	return p;
+}
+
+/* In @q's pass, its ring drained: spurious if no work since the last EOI. */
+static void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
+{
+	bool single = q->tx_irq == q->rx_irq;
+	unsigned long mask = single ? ~0UL : BIT(which);
+	bool spurious;
+
+	if (!test_and_clear_bit(which, &q->eoi))
+		return;
+	/* Work polled before the event was handled still counts for it. */
+	spurious = !(q->worked & mask) || READ_ONCE(q->vif->disabled);
+	q->worked &= ~mask;
+	/* Before the EOI: what the guest produces after it is not spurious. */
+	if (which == XNB_DIR_TX || single)
+		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
+	xnb_lateeoi(&q->backoff[which], xnb_eoi_irq(q, which),
+		    xnb_eoi_progress(q, which), spurious);
 }
 
 /* The vif's @budget split among its queues active in g, less what this
@@ -510,112 +603,6 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		trace_xnb_group_pass(g->index, served, tx, packets - tx, ops,
 				     end - start, a->slots - slots_then);
 	}
-}
-
-/* Spurious events in a row EOI'd at once: an honest guest raises some. */
-#define XNB_SPURIOUS_GRACE	8
-
-static void xnb_backoff_timer_fn(struct timer_list *t)
-{
-	struct xnb_backoff *b = timer_container_of(b, t, timer);
-
-	xen_irq_lateeoi(READ_ONCE(b->irq), XEN_EOI_FLAG_SPURIOUS);
-}
-
-/**
- * xnb_backoff_init() - Set up a channel's late-EOI back-off.
- * @b: the back-off, of a channel not bound yet
- */
-void xnb_backoff_init(struct xnb_backoff *b)
-{
-	memset(&b->spurious, 0, sizeof(b->spurious));
-	b->irq = 0;
-	timer_setup(&b->timer, xnb_backoff_timer_fn, 0);
-}
-
-/**
- * xnb_lateeoi() - Send the EOI owed for a channel, or hold it back.
- * @b: the channel's back-off
- * @irq: the channel's irq (a handler may run before the bind returns it)
- * @progress: the backend's req_cons of the channel's rings, summed
- * @spurious: the event, or the pass the EOI was owed to, found no work
- *
- * Past XNB_SPURIOUS_GRACE spurious EOIs in a row, holds each on a timer.
- *
- * Context: Any.  No lock: only the owed EOI's owner calls it.
- */
-void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
-		 bool spurious)
-{
-	unsigned int hold = xnb_spurious_next(&b->spurious, spurious, progress,
-					      XNB_SPURIOUS_GRACE, HZ);
-
-	if (!hold) {
-		xen_irq_lateeoi(irq, spurious ? XEN_EOI_FLAG_SPURIOUS : 0);
-		return;
-	}
-	/* Read by the timer: the timer base's lock orders the two. */
-	WRITE_ONCE(b->irq, irq);
-	mod_timer(&b->timer, jiffies + hold);
-}
-
-/**
- * xnb_backoff_stop() - Drop a channel's held EOI for good.
- * @b: the back-off
- *
- * Context: Sleeps.  After the irq is disabled and its EOI owner stopped
- * (else an EOI could be held again), before the unbind: the timer EOIs
- * through the irq.
- */
-void xnb_backoff_stop(struct xnb_backoff *b)
-{
-	timer_delete_sync(&b->timer);
-	memset(&b->spurious, 0, sizeof(b->spurious));
-}
-
-static unsigned int xnb_eoi_irq(struct xnb_queue *q, unsigned int which)
-{
-	return which == XNB_DIR_TX ? q->tx_irq : q->rx_irq;
-}
-
-/* Our own consumers' progress, which a guest cannot fake via req_prod. */
-static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
-{
-	bool single = q->tx_irq == q->rx_irq;
-	u32 p = 0;
-
-	if (which == XNB_DIR_TX || single)
-		p += READ_ONCE(q->tx.req_cons);
-	if (which == XNB_DIR_RX || single)
-		p += READ_ONCE(q->rx.req_cons);
-	return p;
-}
-
-/**
- * xnb_vif_eoi() - Send a queue's owed EOI once its ring is drained.
- * @q: the queue
- * @which: XNB_DIR_TX or XNB_DIR_RX
- *
- * Flagged spurious if the group found no work since the last EOI.
- *
- * Context: The group's poll, in the pass serving @q.
- */
-void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
-{
-	bool single = q->tx_irq == q->rx_irq;
-	unsigned long mask = single ? ~0UL : BIT(which);
-	bool spurious;
-
-	if (!test_and_clear_bit(which, &q->eoi))
-		return;
-	/* Work polled before the event was handled still counts for it. */
-	spurious = !(q->worked & mask) || READ_ONCE(q->vif->disabled);
-	q->worked &= ~mask;
-	/* Before the EOI: what the guest produces after it is not spurious. */
-	if (which == XNB_DIR_TX || single)
-		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
-	xnb_lateeoi(&q->backoff[which], xnb_eoi_irq(q, which),
-		    xnb_eoi_progress(q, which), spurious);
 }
 
 /* The EOI waits for the group's pass, so an event storm costs the guest. */
