@@ -461,7 +461,6 @@ int xnb_tx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget, unsigned int *slots);
 bool xnb_tx_pending(struct xnb_queue *queue);
 bool xnb_tx_waiting(const struct xnb_queue *queue);
-enum xnb_event xnb_tx_event(struct xnb_queue *queue);
 void xnb_credit_timer_fn(struct timer_list *t);
 
 /* rx.c; xnb_copy_flush() calls the complete and push */
@@ -475,7 +474,6 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev);
 int xnb_rx_gather(struct xnb_group *group, struct xnb_queue *queue,
 		  int budget, unsigned int *slots);
 bool xnb_rx_pending(struct xnb_queue *queue);
-enum xnb_event xnb_rx_event(struct xnb_queue *queue);
 unsigned int xnb_rx_purge(struct xnb_queue *queue);
 void xnb_stall_timer_fn(struct timer_list *t);
 

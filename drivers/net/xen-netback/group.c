@@ -605,6 +605,27 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	}
 }
 
+static enum xnb_event xnb_tx_event(struct xnb_queue *q)
+{
+	return xnb_tx_event_judge(READ_ONCE(q->tx.sring->req_prod),
+				  READ_ONCE(q->tx_prod_eoi),
+				  READ_ONCE(q->tx.req_cons),
+				  READ_ONCE(q->tx_held),
+				  READ_ONCE(q->vif->disabled));
+}
+
+/* rx.c stores rx_blocked_since and rx_want before req_event (smp_wmb()),
+ * so the event a guest raises on seeing req_event finds them here.
+ */
+static enum xnb_event xnb_rx_event(struct xnb_queue *q)
+{
+	return xnb_rx_event_judge(READ_ONCE(q->rx.sring->req_prod),
+				  READ_ONCE(q->rx.req_cons), XNB_RX_RING_SIZE,
+				  READ_ONCE(q->rx_blocked_since) != 0,
+				  READ_ONCE(q->rx_want),
+				  READ_ONCE(q->vif->disabled));
+}
+
 /* The EOI waits for the group's pass, so an event storm costs the guest. */
 static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 			     unsigned int which)

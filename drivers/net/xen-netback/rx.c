@@ -268,24 +268,6 @@ unsigned int xnb_rx_purge(struct xnb_queue *q)
 	return n;
 }
 
-/**
- * xnb_rx_event() - Judge a guest RX event (xnb_rx_event_judge()).
- * @q: the queue whose RX channel fired
- *
- * rx_blocked_since and rx_want are stored before req_event (smp_wmb()),
- * so the event a guest raises on seeing req_event finds them here.
- * Context: Hard irq; lockless.
- * Return: kick the group, or spurious.
- */
-enum xnb_event xnb_rx_event(struct xnb_queue *q)
-{
-	return xnb_rx_event_judge(READ_ONCE(q->rx.sring->req_prod),
-				  READ_ONCE(q->rx.req_cons), XNB_RX_RING_SIZE,
-				  READ_ONCE(q->rx_blocked_since) != 0,
-				  READ_ONCE(q->rx_want),
-				  READ_ONCE(q->vif->disabled));
-}
-
 void xnb_stall_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, stall_timer);

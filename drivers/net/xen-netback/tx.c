@@ -43,21 +43,6 @@ bool xnb_tx_waiting(const struct xnb_queue *q)
 				   q->tx.req_cons, XNB_TX_RING_SIZE) != 0;
 }
 
-/**
- * xnb_tx_event() - Judge a guest TX event (xnb_tx_event_judge()).
- * @q: the queue whose TX channel fired
- * Context: Hard irq; lockless.
- * Return: kick the group, owe the EOI to the credit timer, or spurious.
- */
-enum xnb_event xnb_tx_event(struct xnb_queue *q)
-{
-	return xnb_tx_event_judge(READ_ONCE(q->tx.sring->req_prod),
-				  READ_ONCE(q->tx_prod_eoi),
-				  READ_ONCE(q->tx.req_cons),
-				  READ_ONCE(q->tx_held),
-				  READ_ONCE(q->vif->disabled));
-}
-
 void xnb_credit_timer_fn(struct timer_list *t)
 {
 	struct xnb_queue *q = timer_container_of(q, t, credit_timer);
