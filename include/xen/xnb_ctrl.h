@@ -36,9 +36,6 @@ void xnb_hash_init(struct xnb_hash *h);
 /* netif.h's Toeplitz hash; key octets past @keylen count as 0. */
 u32 xnb_toeplitz(const u8 *key, u32 keylen, const u8 *data, u32 len);
 
-/* @flags holds no bit outside XNB_HASH_FLAGS_ALL. */
-bool xnb_hash_flags_valid(u32 flags);
-
 /**
  * xnb_hash_flow() - The hash of a flow.
  * @h: the frontend's configuration, whose key is used
@@ -93,7 +90,6 @@ u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
  */
 #define XNB_CTRL_BUDGET_RATE	64u	/* requests a second, sustained */
 #define XNB_CTRL_BUDGET_BURST	128u	/* a control ring's worth */
-#define XNB_CTRL_BUDGET_PERIOD_NS (1000000000ull / XNB_CTRL_BUDGET_RATE)
 #define XNB_CTRL_BUDGET_BATCH	16u
 /* The most ctrl_rate takes: a token a microsecond. */
 #define XNB_CTRL_RATE_MAX	1000000u

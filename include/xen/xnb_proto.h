@@ -146,10 +146,6 @@ enum xnb_event xnb_rx_event_judge(u32 req_prod, u32 req_cons, u32 ring_size,
 /* A channel both rings share: the stronger verdict (KICK > OWE > SPURIOUS). */
 enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx);
 
-/* EOI hold for @run no-work events: 0 up to @grace, then 1, 2, 4.. @max. */
-unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
-			       unsigned int max);
-
 /* Failed-connect back-off (docs/protocol.md). */
 #define XNB_CONNECT_FREE	8u
 #define XNB_CONNECT_HOLD_MIN_MS	1000u
@@ -203,9 +199,10 @@ struct xnb_spurious {
  * @s: the channel's run
  * @spurious: the event led to no work
  * @progress: our own consumer indices of its rings; a change starts a new run
- * @grace: as for xnb_spurious_hold()
- * @max: as for xnb_spurious_hold()
- * Return: how long to hold the EOI back; 0 to send it now.
+ * @grace: the events in a row sent at once
+ * @max: the longest hold
+ * Return: how long to hold the EOI back (1, 2, 4 .. @max past @grace); 0
+ * to send it now.
  */
 unsigned int xnb_spurious_next(struct xnb_spurious *s, bool spurious,
 			       u32 progress, unsigned int grace,
@@ -461,11 +458,6 @@ u32 xnb_queue_share(u32 budget, u32 active, u32 used);
  * XNB_PASS_SLOTS are used; only the packet crossing a limit still goes.
  */
 #define XNB_PASS_SLOTS		256u
-/* Ring slots a pass moves at most: the cap less one, then an RX and a TX
- * packet crossing it (a GSO packet's charge may take more, admin.md).
- */
-#define XNB_PASS_MAX_SLOTS	(XNB_PASS_SLOTS - 1u + XNB_RX_MAX_SLOTS + \
-				 XNB_TX_MAX_SLOTS)
 /* Passes one poll runs at most; a light poll still busy then hands off. */
 #define XNB_POLL_PASSES		4u
 

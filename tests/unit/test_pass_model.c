@@ -24,6 +24,12 @@
  */
 #include "unit.h"
 
+/* Ring slots a pass moves at most: the cap less one, then an RX and a TX
+ * packet crossing it (a GSO packet's charge may take more, admin.md).
+ */
+#define XNB_PASS_MAX_SLOTS	(XNB_PASS_SLOTS - 1u + XNB_RX_MAX_SLOTS + \
+				 XNB_TX_MAX_SLOTS)
+
 /* The group, modelled.  Each vif has queues and, each way, a packet
  * size (0: no traffic that way) and a backlog: endless (always busy),
  * or a few packets queued before every pass, so that it drains, leaves

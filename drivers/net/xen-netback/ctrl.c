@@ -47,11 +47,6 @@ u32 xnb_toeplitz(const u8 *key, u32 keylen, const u8 *data, u32 len)
 	return hash;
 }
 
-bool xnb_hash_flags_valid(u32 flags)
-{
-	return !(flags & ~XNB_HASH_FLAGS_ALL);
-}
-
 u32 xnb_hash_flow(const struct xnb_hash *h, u32 type, const u8 *saddr,
 		  const u8 *daddr, u16 sport_be, u16 dport_be)
 {
@@ -177,7 +172,7 @@ u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
 
 	case XEN_NETIF_CTRL_TYPE_SET_HASH_FLAGS:
 		/* Stock answers both cases INVALID_PARAMETER. */
-		if (!xnb_hash_flags_valid(d0) ||
+		if ((d0 & ~XNB_HASH_FLAGS_ALL) ||
 		    h->alg == XEN_NETIF_CTRL_HASH_ALGORITHM_NONE)
 			return XEN_NETIF_CTRL_STATUS_INVALID_PARAMETER;
 		h->flags = d0;

@@ -62,8 +62,9 @@ enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx)
 	return tx > rx ? tx : rx;
 }
 
-unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
-			       unsigned int max)
+/* EOI hold for @run no-work events: 0 up to @grace, then 1, 2, 4.. @max. */
+static unsigned int xnb_spurious_hold(unsigned int run, unsigned int grace,
+				      unsigned int max)
 {
 	unsigned int shift;
 
