@@ -382,41 +382,6 @@ bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us);
 /* The group with the fewest queues (@load), lowest index on ties. */
 unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups);
 
-/* A worker group's batch in one block: copy ops at 0, then these parts. */
-struct xnb_batch_layout {
-	u32 inflight;		/* offset of the in-flight entries */
-	u32 retry_idx;		/* offset of the retry indices (u16) */
-	u32 bytes;		/* the size of the whole block */
-};
-
-/**
- * xnb_batch_layout() - Lay out a worker group's batch in one block.
- * @n: the batch size: copy ops, in-flight entries and retry indices
- * @op_size: the size of a copy op (struct gnttab_copy)
- * @inflight_size: the size of an in-flight entry (struct xnb_inflight)
- * @l: filled with the offsets, each a multiple of 8, and the total
- * Return: true with *@l filled; false when @n or a size is 0, or the
- * block would not fit in a u32.
- */
-bool xnb_batch_layout(u32 n, u32 op_size, u32 inflight_size,
-		      struct xnb_batch_layout *l);
-
-/**
- * xnb_retry_gather() - Move the ops to retry to the front of a batch.
- * @ops: the batch's copy ops, @n of them, each @size bytes
- * @size: the size of an op
- * @status_off: the offset of an op's status (an s16) in it
- * @n: the number of ops
- * @again: the status of an op to retry (GNTST_eagain)
- * @idx: filled with, for each op moved to the front, where it came from
- * Return: the number of ops to retry, now @ops[0] to @ops[return - 1].
- */
-u32 xnb_retry_gather(void *ops, u32 size, u32 status_off, u32 n, s16 again,
-		     u16 *idx);
-
-/* Put back the @m ops xnb_retry_gather() moved, by its @idx. */
-void xnb_retry_scatter(void *ops, u32 size, u32 m, const u16 *idx);
-
 /* In xnb_cpu_place()'s load array: a CPU that takes no group. */
 #define XNB_CPU_OFF	0xffffffffu
 

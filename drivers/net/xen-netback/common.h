@@ -359,7 +359,6 @@ struct xnb_group {
 	unsigned int batch;
 	struct gnttab_copy *ops;
 	unsigned int nr_ops;
-	u16 *retry_idx;			/* the eagain ops' places in ops */
 	struct xnb_inflight *inflight;
 	unsigned int nr_inflight;
 	struct sk_buff_head deliver;	/* guest TX skbs ready for the stack */
@@ -444,7 +443,6 @@ void xnb_copy_free(struct xnb_group *group);
 struct xnb_copy_arrays {
 	struct gnttab_copy *ops;
 	struct xnb_inflight *inflight;
-	u16 *retry_idx;
 	unsigned int batch;
 };
 

@@ -23,23 +23,19 @@
  */
 int xnb_copy_arrays_alloc(struct xnb_copy_arrays *a, unsigned int n)
 {
-	struct xnb_batch_layout l;
-	void *block;
-
 	/* A packet's ops always fit an empty batch; op indexes fit u16. */
 	BUILD_BUG_ON(XNB_RX_MAX_OPS > XNB_COPY_BATCH_MIN);
 	BUILD_BUG_ON(XNB_TX_MAX_OPS > XNB_COPY_BATCH_MIN);
 	BUILD_BUG_ON(XNB_COPY_BATCH_MAX > U16_MAX);
+	/* The in-flight entries follow the ops, aligned. */
+	BUILD_BUG_ON(sizeof(*a->ops) % __alignof__(*a->inflight));
 
 	memset(a, 0, sizeof(*a));
-	if (!xnb_batch_layout(n, sizeof(*a->ops), sizeof(*a->inflight), &l))
+	/* n is at most XNB_COPY_BATCH_MAX: the size cannot overflow. */
+	a->ops = vzalloc(n * (sizeof(*a->ops) + sizeof(*a->inflight)));
+	if (!a->ops)
 		return -ENOMEM;
-	block = vzalloc(l.bytes);
-	if (!block)
-		return -ENOMEM;
-	a->ops = block;
-	a->inflight = block + l.inflight;
-	a->retry_idx = block + l.retry_idx;
+	a->inflight = (struct xnb_inflight *)(a->ops + n);
 	a->batch = n;
 	return 0;
 }
@@ -62,7 +58,6 @@ void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
 	WARN_ON_ONCE(g->nr_ops || g->nr_inflight);
 	swap(g->ops, a->ops);
 	swap(g->inflight, a->inflight);
-	swap(g->retry_idx, a->retry_idx);
 	swap(g->batch, a->batch);
 }
 
@@ -166,21 +161,21 @@ static noinline void xnb_copy_issue(struct xnb_group *g,
 		ops[i].status = GNTST_general_error;
 }
 
-/* The eagain ops once more, moved to the batch's front and back. */
+/* Each eagain op once more, in place, in a hypercall of its own: rare,
+ * as Xen answers eagain only for a paged-out page.
+ */
 static void xnb_copy_retry(struct xnb_group *g)
 {
-	unsigned int n;
+	unsigned int i;
 
-	n = xnb_retry_gather(g->ops, sizeof(*g->ops),
-			     offsetof(struct gnttab_copy, status), g->nr_ops,
-			     GNTST_eagain, g->retry_idx);
-	if (!n)
-		return;		/* none, the usual case: nothing moved */
-	u64_stats_update_begin(&g->stats.sync);
-	u64_stats_add(&g->stats.eagain_retries, n);
-	u64_stats_update_end(&g->stats.sync);
-	xnb_copy_issue(g, g->ops, n);
-	xnb_retry_scatter(g->ops, sizeof(*g->ops), n, g->retry_idx);
+	for (i = 0; i < g->nr_ops; i++) {
+		if (g->ops[i].status != GNTST_eagain)
+			continue;
+		u64_stats_update_begin(&g->stats.sync);
+		u64_stats_inc(&g->stats.eagain_retries);
+		u64_stats_update_end(&g->stats.sync);
+		xnb_copy_issue(g, &g->ops[i], 1);
+	}
 }
 
 /**
