@@ -13,15 +13,6 @@
 #include "common.h"
 #include "trace.h"
 
-#define XNB_BAL_LOG	8	/* moves kept for debugfs */
-
-struct xnb_bal_entry {
-	u64 when_ms;		/* ktime_get_boottime, ms */
-	char queue[IFNAMSIZ + 12];
-	u32 from, to;
-	u32 busy_from, busy_to;
-};
-
 static void xnb_balance_run(struct work_struct *work);
 /* Measuring only need not wake an idle CPU: deferrable. */
 static DECLARE_DELAYED_WORK(xnb_bal_work, xnb_balance_run);
@@ -45,8 +36,6 @@ static struct {
 	u32 *busy;		/* permille */
 	u32 sample;
 	struct xnb_bal_state st;
-	struct xnb_bal_entry log[XNB_BAL_LOG];
-	unsigned int log_next;
 } xnb_bal;
 
 /* Queues the balancer moved since load; lockless. */
@@ -186,21 +175,6 @@ static void xnb_bal_rebase(u64 now)
 	xnb_bal.when_ns = now;
 }
 
-static void xnb_bal_log(struct xnb_queue *q, const struct xnb_bal_move *mv)
-	__must_hold(&xnb_assign_mutex)
-{
-	struct xnb_bal_entry *e = &xnb_bal.log[xnb_bal.log_next];
-
-	lockdep_assert_held(&xnb_assign_mutex);
-	e->when_ms = div_u64(ktime_get_boottime_ns(), NSEC_PER_MSEC);
-	strscpy(e->queue, q->name, sizeof(e->queue));
-	e->from = mv->from;
-	e->to = mv->to;
-	e->busy_from = xnb_bal.busy[mv->from];
-	e->busy_to = xnb_bal.busy[mv->to];
-	xnb_bal.log_next = (xnb_bal.log_next + 1) % XNB_BAL_LOG;
-}
-
 /* Sample even without @pick: a balancer switched on has an interval. */
 static void xnb_bal_interval(u64 now, bool pick)
 	__must_hold(&xnb_assign_mutex)
@@ -258,7 +232,6 @@ static void xnb_bal_interval(u64 now, bool pick)
 		xnb_group_move_locked(q, mv.to);
 		q->bal_hold = XNB_BAL_HOLD;
 		WRITE_ONCE(xnb_bal_moves, xnb_bal_moves + 1);
-		xnb_bal_log(q, &mv);
 		trace_xnb_queue_move(q->name, mv.from, mv.to, XNB_MOVE_BALANCE,
 				     xnb_bal.busy[mv.from], xnb_bal.busy[mv.to],
 				     bq[mv.queue].load);
@@ -379,7 +352,7 @@ void xnb_balance_stop(void)
 
 static int xnb_balance_show(struct seq_file *m, void *v)
 {
-	unsigned int i, k;
+	unsigned int i;
 
 	mutex_lock(&xnb_assign_mutex);
 	seq_printf(m, "rebalance_ms=%u moves=%lu streak=%u from=%u to=%u high=%u gap=%u hold=%u\n",
@@ -390,19 +363,6 @@ static int xnb_balance_show(struct seq_file *m, void *v)
 		for (i = 0; i < xnb_bal.nr; i++)
 			seq_printf(m, "group %u: busy %u/1000\n", i,
 				   xnb_bal.busy[i]);
-	for (i = 0; i < XNB_BAL_LOG; i++) {
-		const struct xnb_bal_entry *e;
-		u32 ms;
-		u64 s;
-
-		k = (xnb_bal.log_next + i) % XNB_BAL_LOG;
-		e = &xnb_bal.log[k];
-		if (!e->queue[0])
-			continue;
-		s = div_u64_rem(e->when_ms, MSEC_PER_SEC, &ms);
-		seq_printf(m, "move %llu.%03u %s %u -> %u busy %u/%u\n", s, ms,
-			   e->queue, e->from, e->to, e->busy_from, e->busy_to);
-	}
 	mutex_unlock(&xnb_assign_mutex);
 	return 0;
 }
