@@ -33,9 +33,6 @@ struct xnb_hash {
 /* Clear @h to all zero: no hash. */
 void xnb_hash_init(struct xnb_hash *h);
 
-/* netif.h's Toeplitz hash; key octets past @keylen count as 0. */
-u32 xnb_toeplitz(const u8 *key, u32 keylen, const u8 *data, u32 len);
-
 /**
  * xnb_hash_flow() - The hash of a flow.
  * @h: the frontend's configuration, whose key is used

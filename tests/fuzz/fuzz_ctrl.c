@@ -5,7 +5,7 @@
  *
  * Input layout (little endian, missing bytes read as zero):
  *   [0]      num_queues = 1 + b % 64
- *   [1]      key length for the Toeplitz cross-check = b % 41
+ *   [1]      hash type for the Toeplitz cross-check = 1 << (b % 4)
  *   then     records, each:
  *            [flags] bit 0: the grant copy succeeds; bit 1: raw type
  *                    (else type = b % 12, to hit the handled ones)
@@ -17,8 +17,9 @@
  * driver's rules; a refused request must leave the configuration as it
  * was; the configuration stays within its bounds (size <= 128, entries
  * below the queue count, key octets past the set length zero).  The
- * Toeplitz hash is checked against a naive bit-by-bit version over
- * every request's bytes.
+ * flow hash (netif.h's Toeplitz, through xnb_hash_flow()) is checked
+ * against a naive bit-by-bit version, with the configured key, over
+ * every record's bytes taken as addresses and ports.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -110,19 +111,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct input in = { data, size };
 	static u8 buf[4 * XNB_HASH_MAPPING_MAX + XNB_HASH_KEY_MAX];
 	struct xnb_hash h, before;
-	u32 nq, keylen, last_key = 0;
+	u32 nq, type, alen, last_key = 0;
 	u8 hdr[2];
 	int rounds = 0;
 
 	take(&in, hdr, sizeof(hdr));
 	nq = 1 + hdr[0] % 64;
-	keylen = hdr[1] % 41;
+	type = 1u << (hdr[1] % 4);
+	alen = type & (XEN_NETIF_CTRL_HASH_TYPE_IPV4 |
+		       XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP) ? 4 : 16;
 	xnb_hash_init(&h);
 
 	while (in.n && rounds++ < 256) {
 		struct xen_netif_ctrl_request req;
-		u8 rec[17], key[XNB_HASH_KEY_MAX];
-		u32 len, status, want, d, wd, i;
+		u8 rec[17], flow[XNB_HASH_INPUT_MAX];
+		u32 len, status, want, d, wd, i, n;
+		u16 sport, dport;
 		bool copied;
 
 		take(&in, rec, sizeof(rec));
@@ -163,18 +167,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(xnb_hash_queue(&h, req.data[1], 1 + req.id % nq) <
 		      1 + req.id % nq);
 
-		/* The hash of this record's bytes, both ways, with a key
-		 * made of the record too.
-		 */
-		memcpy(key, rec, 17);
-		memcpy(key + 17, rec, 17);
-		memcpy(key + 34, rec, 6);
-		CHECK(xnb_toeplitz(key, keylen, rec + 1, 16) ==
-		      naive_toeplitz(key, keylen, rec + 1, 16));
-		CHECK(xnb_toeplitz(h.key, XNB_HASH_KEY_MAX, buf,
-				   len < 36 ? len : 36) ==
-		      naive_toeplitz(h.key, XNB_HASH_KEY_MAX, buf,
-				     len < 36 ? len : 36));
+		/* The record's bytes as addresses, then ports. */
+		memcpy(flow, rec, 17);
+		memcpy(flow + 17, rec, 17);
+		memcpy(flow + 34, rec, 2);
+		memcpy(&sport, flow + 2 * alen, 2);
+		memcpy(&dport, flow + 2 * alen + 2, 2);
+		n = 2 * alen;
+		if (type & (XEN_NETIF_CTRL_HASH_TYPE_IPV4_TCP |
+			    XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP))
+			n += 4;
+		CHECK(xnb_hash_flow(&h, type, flow, flow + alen, sport, dport) ==
+		      naive_toeplitz(h.key, XNB_HASH_KEY_MAX, flow, n));
 	}
 	return 0;
 }

@@ -3,7 +3,7 @@
 """Write the hand-built seeds for tests/fuzz/fuzz_ctrl.c.
 
 Usage: mkcorpus_ctrl.py DIR.  The layout is the one fuzz_ctrl.c
-documents: queue count, key length, then records (flags, request,
+documents: queue count, hash type, then records (flags, request,
 grant contents).  Output is deterministic.
 """
 import os

@@ -17,20 +17,24 @@
 #define NONE XEN_NETIF_CTRL_HASH_ALGORITHM_NONE
 #define TOEPLITZ XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ
 
-/* A configuration with the suite's key, set the way a frontend does. */
-static void hash_with_rss_key(struct xnb_hash *h)
+/* A configuration with @len octets of @key, set the way a frontend does. */
+static void hash_with_key(struct xnb_hash *h, const u8 *key, u32 len)
 {
 	struct xen_netif_ctrl_request req = {
 		.type = XEN_NETIF_CTRL_TYPE_SET_HASH_KEY,
-		.data = { 7, sizeof(xnb_rss_key), 0 },
+		.data = { 7, len, 0 },
 	};
 	u32 data;
 
 	xnb_hash_init(h);
-	assert_int_equal(xnb_ctrl_copy_len(h, &req), sizeof(xnb_rss_key));
-	assert_int_equal(xnb_ctrl_answer(h, 1, &req, xnb_rss_key, true, &data),
-			 OK);
-	assert_memory_equal(h->key, xnb_rss_key, sizeof(xnb_rss_key));
+	assert_int_equal(xnb_ctrl_copy_len(h, &req), len);
+	assert_int_equal(xnb_ctrl_answer(h, 1, &req, key, true, &data), OK);
+	assert_memory_equal(h->key, key, len);
+}
+
+static void hash_with_rss_key(struct xnb_hash *h)
+{
+	hash_with_key(h, xnb_rss_key, sizeof(xnb_rss_key));
 }
 
 /* The suite's flows: the hash over the addresses, then with the ports. */
@@ -86,11 +90,16 @@ static void test_toeplitz(void **state)
 	}
 }
 
-/* Key octets past the given length count as zero; no key, no hash. */
+/* IPv6/TCP over a short key hashes as over the key padded with zeros;
+ * no key, no hash.
+ */
 static void test_toeplitz_short_key(void **state)
 {
-	u8 padded[40] = { 0 }, data[36];
+	const u32 type = XEN_NETIF_CTRL_HASH_TYPE_IPV6_TCP;
+	u8 padded[40], data[32];
+	struct xnb_hash h;
 	unsigned int i, len;
+	u32 want;
 
 	(void)state;
 	for (i = 0; i < sizeof(data); i++)
@@ -98,26 +107,33 @@ static void test_toeplitz_short_key(void **state)
 	for (len = 0; len <= 40; len += 5) {
 		memset(padded, 0, sizeof(padded));
 		memcpy(padded, xnb_rss_key, len);
-		assert_int_equal(xnb_toeplitz(xnb_rss_key, len, data,
-					      sizeof(data)),
-				 xnb_toeplitz(padded, 40, data, sizeof(data)));
+		hash_with_key(&h, padded, sizeof(padded));
+		want = xnb_hash_flow(&h, type, data, data + 16, 0x1234, 0x5678);
+		hash_with_key(&h, xnb_rss_key, len);
+		assert_int_equal(xnb_hash_flow(&h, type, data, data + 16,
+					       0x1234, 0x5678), want);
+		if (!len)
+			assert_int_equal(want, 0);
 	}
-	assert_int_equal(xnb_toeplitz(xnb_rss_key, 0, data, sizeof(data)), 0);
-	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 0), 0);
 }
 
 /* One input bit: the key's 32 bits from that bit's position on. */
 static void test_toeplitz_one_bit(void **state)
 {
-	u8 data[1];
+	static const u8 zero[4];
+	struct xnb_hash h;
+	u8 saddr[4] = { 0 };
 
 	(void)state;
+	hash_with_rss_key(&h);
 	/* The top one: the key's first 32 bits. */
-	data[0] = 0x80;
-	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 1), 0x6d5a56da);
+	saddr[0] = 0x80;
+	assert_int_equal(xnb_hash_flow(&h, XEN_NETIF_CTRL_HASH_TYPE_IPV4, saddr,
+				       zero, 0, 0), 0x6d5a56da);
 	/* The lowest bit of the first octet: key bits 7 .. 38. */
-	data[0] = 0x01;
-	assert_int_equal(xnb_toeplitz(xnb_rss_key, 40, data, 1),
+	saddr[0] = 0x01;
+	assert_int_equal(xnb_hash_flow(&h, XEN_NETIF_CTRL_HASH_TYPE_IPV4, saddr,
+				       zero, 0, 0),
 			 (u32)(0x6d5a56da25ULL >> 1));
 }
 

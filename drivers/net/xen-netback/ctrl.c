@@ -4,6 +4,8 @@
  * request field is the guest's and judged before use; a request that fails
  * leaves the configuration as it was.
  */
+/* netif.h's own Toeplitz hash, xen_netif_toeplitz_hash(). */
+#define XEN_NETIF_DEFINE_TOEPLITZ
 #include <linux/compiler.h>
 #include <linux/string.h>
 
@@ -17,34 +19,6 @@ void xnb_hash_init(struct xnb_hash *h)
 	h->size = 0;
 	memset(h->key, 0, sizeof(h->key));
 	memset(h->mapping, 0, sizeof(h->mapping));
-}
-
-static u8 xnb_key_octet(const u8 *key, u32 keylen, u32 i)
-{
-	return i < keylen ? key[i] : 0;
-}
-
-/* Input bit n takes key bits n .. n + 31 (bit 0: key[0]'s top bit), held
- * in window, which shifts in the matching bit of the octet 4 further on.
- */
-u32 xnb_toeplitz(const u8 *key, u32 keylen, const u8 *data, u32 len)
-{
-	u32 hash = 0, window = 0, i, bit;
-
-	for (i = 0; i < 4; i++)
-		window = (window << 8) | xnb_key_octet(key, keylen, i);
-
-	for (i = 0; i < len; i++) {
-		u8 in = data[i];
-		u8 next = xnb_key_octet(key, keylen, i + 4);
-
-		for (bit = 0; bit < 8; bit++) {
-			if ((in >> (7 - bit)) & 1)
-				hash ^= window;
-			window = (window << 1) | ((next >> (7 - bit)) & 1);
-		}
-	}
-	return hash;
 }
 
 u32 xnb_hash_flow(const struct xnb_hash *h, u32 type, const u8 *saddr,
@@ -77,7 +51,7 @@ u32 xnb_hash_flow(const struct xnb_hash *h, u32 type, const u8 *saddr,
 		memcpy(in + n + 2, &dport_be, 2);
 		n += 4;
 	}
-	return xnb_toeplitz(h->key, XNB_HASH_KEY_MAX, in, n);
+	return xen_netif_toeplitz_hash(h->key, XNB_HASH_KEY_MAX, in, n);
 }
 
 u32 xnb_hash_queue(const struct xnb_hash *h, u32 hash, u32 num_queues)
