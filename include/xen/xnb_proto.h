@@ -379,8 +379,9 @@ void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now);
  */
 bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us);
 
-/* The group with the fewest queues (@load), lowest index on ties. */
-unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups);
+/* The fewest queues, lowest index on ties: @nr_groups counts @stride apart. */
+unsigned int xnb_pick_group(const u32 *load, size_t stride,
+			    unsigned int nr_groups);
 
 /* In xnb_cpu_place()'s load array: a CPU that takes no group. */
 #define XNB_CPU_OFF	0xffffffffu

@@ -442,7 +442,7 @@ static void fuzz_groups(struct input *in)
 
 	for (i = 0; i < n; i++)
 		load[i] = in_u8(in) % 4;
-	best = xnb_pick_group(load, n);
+	best = xnb_pick_group(load, sizeof(*load), n);
 	if (!n) {
 		CHECK(best == 0);
 		return;

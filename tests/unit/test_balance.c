@@ -9,8 +9,17 @@
  */
 #include "unit.h"
 
+/* The groups' counts as the driver passes them: a member of each group. */
+struct pick_group {
+	void *other;
+	u32 nr_queues;
+};
+
 static void test_pick_group(void **state)
 {
+	static const struct pick_group groups[] = {
+		{ NULL, 4 }, { NULL, 2 }, { NULL, 3 }, { NULL, 2 },
+	};
 	static const u32 ties[] = { 3, 1, 1, 2, 1 };
 	static const u32 last[] = { 5, 5, 5, 0 };
 	static const u32 equal[] = { 7, 7, 7 };
@@ -32,7 +41,12 @@ static void test_pick_group(void **state)
 
 	(void)state;
 	for (i = 0; i < ARRAY_SIZE(c); i++)
-		assert_int_equal(xnb_pick_group(c[i].load, c[i].nr), c[i].want);
+		assert_int_equal(xnb_pick_group(c[i].load, sizeof(u32), c[i].nr),
+				 c[i].want);
+	assert_int_equal(xnb_pick_group(&groups[0].nr_queues, sizeof(groups[0]),
+					ARRAY_SIZE(groups)), 1);
+	assert_int_equal(xnb_pick_group(&groups[0].nr_queues, sizeof(groups[0]),
+					1), 0);
 }
 
 #define BQ(load, group, fixed) { load, group, fixed }

@@ -19,7 +19,6 @@
 
 struct xnb_group *xnb_groups;
 /* Scratch for placement choices, under xnb_assign_mutex. */
-static u32 *xnb_loads;
 static struct xnb_cpu_slot *xnb_slots;
 static u32 *xnb_cpu_loads;
 static enum cpuhp_state xnb_cpuhp = CPUHP_INVALID;
@@ -69,16 +68,14 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_group *g;
-	unsigned int i;
 
 	lockdep_assert_held(&xnb_assign_mutex);
-	if (pinned >= 0 && pinned < xnb_nr_groups) {
+	if (pinned >= 0 && pinned < xnb_nr_groups)
 		g = &xnb_groups[pinned];
-	} else {
-		for (i = 0; i < xnb_nr_groups; i++)
-			xnb_loads[i] = READ_ONCE(xnb_groups[i].nr_queues);
-		g = &xnb_groups[xnb_pick_group(xnb_loads, xnb_nr_groups)];
-	}
+	else
+		g = &xnb_groups[xnb_pick_group(&xnb_groups[0].nr_queues,
+					       sizeof(*xnb_groups),
+					       xnb_nr_groups)];
 	/* Group 0 is always ready: an attach never fails. */
 	if (xnb_group_prepare(g)) {
 		net_warn_ratelimited("%s: no memory for group %u: served by group 0%s\n",
@@ -305,7 +302,6 @@ int xnb_groups_init(void)
 	struct xnb_cpu_slot *slots;
 	struct xnb_group *groups;
 	unsigned int n;
-	u32 *loads;
 	int err = -ENOMEM;
 
 	xnb_cpu_loads = kcalloc(nr_cpu_ids, sizeof(*xnb_cpu_loads),
@@ -317,13 +313,11 @@ int xnb_groups_init(void)
 	mutex_lock(&xnb_assign_mutex);
 	n = xnb_nr_groups ? xnb_nr_groups : num_online_cpus();
 	groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
-	loads = kcalloc(n, sizeof(*loads), GFP_KERNEL);
 	slots = kcalloc(n, sizeof(*slots), GFP_KERNEL);
-	if (groups && loads && slots && xnb_cpu_loads)
+	if (groups && slots && xnb_cpu_loads)
 		err = xnb_groups_start(groups, n);
 	if (!err) {
 		xnb_groups = groups;
-		xnb_loads = loads;
 		xnb_slots = slots;
 		WRITE_ONCE(xnb_nr_groups, n);
 		xnb_groups_gen++;
@@ -337,7 +331,6 @@ int xnb_groups_init(void)
 		kfree(xnb_cpu_loads);
 		xnb_cpu_loads = NULL;
 		kfree(slots);
-		kfree(loads);
 		kfree(groups);
 	}
 	return err;
@@ -352,15 +345,12 @@ void xnb_groups_exit(void)
 	struct xnb_cpu_slot *slots;
 	struct xnb_group *groups;
 	unsigned int i, n;
-	u32 *loads;
 
 	mutex_lock(&xnb_assign_mutex);
 	groups = xnb_groups;
-	loads = xnb_loads;
 	slots = xnb_slots;
 	n = groups ? xnb_nr_groups : 0;
 	xnb_groups = NULL;
-	xnb_loads = NULL;
 	xnb_slots = NULL;
 	/* A groups write may still come (sysfs outlives exit): refuse it. */
 	xnb_groups_gone = true;
@@ -369,7 +359,6 @@ void xnb_groups_exit(void)
 	for (i = 0; i < n; i++)
 		xnb_group_stop(&groups[i]);
 	kfree(slots);
-	kfree(loads);
 	kfree(groups);
 	xnb_cpuhp_remove();
 	kfree(xnb_cpu_loads);
@@ -411,7 +400,6 @@ int xnb_groups_set_count(unsigned int n)
 {
 	struct xnb_cpu_slot *slots = NULL, *old_slots;
 	struct xnb_group *groups = NULL, *old;
-	u32 *loads = NULL, *old_loads;
 	unsigned int i, old_n, want = n;
 	bool followed;
 	int err = 0;
@@ -430,9 +418,8 @@ int xnb_groups_set_count(unsigned int n)
 	if (!want)
 		want = num_online_cpus();
 	groups = kcalloc(want, sizeof(*groups), GFP_KERNEL);
-	loads = kcalloc(want, sizeof(*loads), GFP_KERNEL);
 	slots = kcalloc(want, sizeof(*slots), GFP_KERNEL);
-	if (!groups || !loads || !slots) {
+	if (!groups || !slots) {
 		err = -ENOMEM;
 		goto unlock;
 	}
@@ -442,10 +429,8 @@ int xnb_groups_set_count(unsigned int n)
 
 	old = xnb_groups;
 	old_n = xnb_nr_groups;
-	old_loads = xnb_loads;
 	old_slots = xnb_slots;
 	xnb_groups = groups;
-	xnb_loads = loads;
 	xnb_slots = slots;
 	WRITE_ONCE(xnb_nr_groups, want);
 	xnb_groups_gen++;
@@ -469,7 +454,6 @@ int xnb_groups_set_count(unsigned int n)
 	for (i = 0; i < old_n; i++)
 		xnb_group_stop(&old[i]);
 	kfree(old_slots);
-	kfree(old_loads);
 	kfree(old);
 	return 0;
 
@@ -477,7 +461,6 @@ unlock:
 	mutex_unlock(&xnb_assign_mutex);
 	cpus_read_unlock();
 	kfree(slots);
-	kfree(loads);
 	kfree(groups);
 	if (err && err != -EBUSY)
 		pr_warn("groups=%u failed (%d), still %u groups\n", want, err,

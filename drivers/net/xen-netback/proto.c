@@ -542,12 +542,15 @@ bool xnb_credit_take(struct xnb_credit *c, u32 len, u64 now, u64 *wait_us)
 	return false;
 }
 
-unsigned int xnb_pick_group(const u32 *load, unsigned int nr_groups)
+unsigned int xnb_pick_group(const u32 *load, size_t stride,
+			    unsigned int nr_groups)
 {
+	const u8 *p = (const u8 *)load;
 	unsigned int i, best = 0;
 
 	for (i = 1; i < nr_groups; i++)
-		if (load[i] < load[best])
+		if (*(const u32 *)(p + i * stride) <
+		    *(const u32 *)(p + best * stride))
 			best = i;
 	return best;
 }
