@@ -138,10 +138,8 @@ static void xnb_bal_reset(u64 now)
 	xnb_bal_next_sample();
 	for (i = 0; i < n; i++) {
 		struct xnb_group *g = &xnb_groups[i];
-		struct xnb_group_counters c;
 
-		xnb_group_stats_read(g, &c);
-		xnb_bal.busy_ns[i] = c.busy_ns;
+		xnb_bal.busy_ns[i] = xnb_gstat(g, &g->stats.busy_ns);
 		xnb_bal.busy[i] = 0;
 		list_for_each_entry(q, &g->queues, group_node) {
 			q->bal_load = READ_ONCE(q->load);
@@ -166,12 +164,9 @@ static void xnb_bal_rebase(u64 now)
 	if (!xnb_bal.valid || xnb_bal.gen != xnb_groups_gen ||
 	    xnb_bal.nr != xnb_nr_groups)
 		return;
-	for (i = 0; i < xnb_bal.nr; i++) {
-		struct xnb_group_counters c;
-
-		xnb_group_stats_read(&xnb_groups[i], &c);
-		xnb_bal.busy_ns[i] = c.busy_ns;
-	}
+	for (i = 0; i < xnb_bal.nr; i++)
+		xnb_bal.busy_ns[i] = xnb_gstat(&xnb_groups[i],
+					       &xnb_groups[i].stats.busy_ns);
 	xnb_bal.when_ns = now;
 }
 
@@ -191,12 +186,11 @@ static void xnb_bal_interval(u64 now, bool pick)
 		return;
 	for (i = 0; i < n; i++) {
 		struct xnb_group *g = &xnb_groups[i];
-		struct xnb_group_counters c;
+		u64 busy_ns = xnb_gstat(g, &g->stats.busy_ns);
 
-		xnb_group_stats_read(g, &c);
-		xnb_bal.busy[i] = xnb_busy_share(xnb_bal.busy_ns[i], c.busy_ns,
+		xnb_bal.busy[i] = xnb_busy_share(xnb_bal.busy_ns[i], busy_ns,
 						 dt);
-		xnb_bal.busy_ns[i] = c.busy_ns;
+		xnb_bal.busy_ns[i] = busy_ns;
 		nq += g->nr_queues;
 	}
 	xnb_bal.when_ns = now;

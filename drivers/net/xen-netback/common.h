@@ -284,7 +284,7 @@ struct xnb_inflight {
 	u8 hash:1;		/* guest RX: a hash extra follows it */
 };
 
-/* Written by the group's pass only; read with xnb_group_stats_read(). */
+/* Written by the group's pass only (xnb_gstat_add()); read: xnb_gstat(). */
 struct xnb_group_stats {
 	u64_stats_t passes;
 	u64_stats_t packets;		/* both ways */
@@ -295,18 +295,6 @@ struct xnb_group_stats {
 	u64_stats_t full_flushes;	/* flushes forced by a full batch */
 	u64_stats_t handoffs;		/* light context -> thread */
 	struct u64_stats_sync sync;
-};
-
-/* A snapshot of struct xnb_group_stats (xnb_group_stats_read()). */
-struct xnb_group_counters {
-	u64 passes;
-	u64 packets;
-	u64 batches;
-	u64 ops;
-	u64 eagain_retries;
-	u64 busy_ns;
-	u64 full_flushes;
-	u64 handoffs;
 };
 
 /* group.c's pass lock: a bit lock only ever tried; dep_map for lockdep. */
@@ -393,8 +381,6 @@ void xnb_group_pass(struct xnb_group *group, struct xnb_pass_acct *a)
 void xnb_group_kick(struct xnb_queue *queue);
 void xnb_group_kick_task(struct xnb_queue *queue);
 void xnb_group_move_locked(struct xnb_queue *queue, unsigned int to);
-void xnb_group_stats_read(const struct xnb_group *group,
-			  struct xnb_group_counters *c);
 const char *xnb_group_mode(const struct xnb_group *group);
 int xnb_queue_group_index(struct xnb_queue *queue);
 int xnb_groups_set_batch(unsigned int batch);
@@ -553,6 +539,43 @@ static inline void xnb_stat_add(struct xnb_queue *q, u64_stats_t *field,
 	u64_stats_update_begin(&q->stats.sync);
 	u64_stats_add(field, v);
 	u64_stats_update_end(&q->stats.sync);
+}
+
+/**
+ * xnb_gstat_add() - Add to one of a group's counters.
+ * @g: the group
+ * @field: the counter, in g->stats
+ * @v: the amount
+ *
+ * Context: the group's pass, the counters' one writer.
+ */
+static inline void xnb_gstat_add(struct xnb_group *g, u64_stats_t *field,
+				 u64 v)
+{
+	u64_stats_update_begin(&g->stats.sync);
+	u64_stats_add(field, v);
+	u64_stats_update_end(&g->stats.sync);
+}
+
+/**
+ * xnb_gstat() - Read one of a group's counters.
+ * @g: the group, kept alive by the caller
+ * @field: the counter, in g->stats
+ *
+ * Context: Any.
+ * Return: its value, read whole.
+ */
+static inline u64 xnb_gstat(const struct xnb_group *g,
+			    const u64_stats_t *field)
+{
+	unsigned int start;
+	u64 v;
+
+	do {
+		start = u64_stats_fetch_begin(&g->stats.sync);
+		v = u64_stats_read(field);
+	} while (u64_stats_fetch_retry(&g->stats.sync, start));
+	return v;
 }
 
 /**

@@ -88,9 +88,7 @@ struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
 
 	lockdep_assert_held(&g->pass_busy);
 	if (g->nr_ops + max_ops > g->batch || g->nr_inflight >= g->batch) {
-		u64_stats_update_begin(&g->stats.sync);
-		u64_stats_inc(&g->stats.full_flushes);
-		u64_stats_update_end(&g->stats.sync);
+		xnb_gstat_add(g, &g->stats.full_flushes, 1);
 		xnb_copy_flush(g);
 	}
 	f = &g->inflight[g->nr_inflight];
@@ -149,10 +147,8 @@ static noinline void xnb_copy_issue(struct xnb_group *g,
 	int rc;
 
 	rc = HYPERVISOR_grant_table_op(GNTTABOP_copy, ops, n);
-	u64_stats_update_begin(&g->stats.sync);
-	u64_stats_inc(&g->stats.batches);
-	u64_stats_add(&g->stats.ops, n);
-	u64_stats_update_end(&g->stats.sync);
+	xnb_gstat_add(g, &g->stats.batches, 1);
+	xnb_gstat_add(g, &g->stats.ops, n);
 	if (likely(!rc))
 		return;
 	net_err_ratelimited("GNTTABOP_copy of %u ops failed: %d\n",
@@ -171,9 +167,7 @@ static void xnb_copy_retry(struct xnb_group *g)
 	for (i = 0; i < g->nr_ops; i++) {
 		if (g->ops[i].status != GNTST_eagain)
 			continue;
-		u64_stats_update_begin(&g->stats.sync);
-		u64_stats_inc(&g->stats.eagain_retries);
-		u64_stats_update_end(&g->stats.sync);
+		xnb_gstat_add(g, &g->stats.eagain_retries, 1);
 		xnb_copy_issue(g, &g->ops[i], 1);
 	}
 }

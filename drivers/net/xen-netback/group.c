@@ -186,9 +186,7 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 	case XNB_NEXT_HANDOFF:
 		trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_THREAD,
 					v.reason);
-		u64_stats_update_begin(&g->stats.sync);
-		u64_stats_inc(&g->stats.handoffs);
-		u64_stats_update_end(&g->stats.sync);
+		xnb_gstat_add(g, &g->stats.handoffs, 1);
 		WRITE_ONCE(g->run, XNB_RUN_MAIN);
 		napi_complete_done(napi, v.ret);
 		xnb_pass_unlock(g);
@@ -425,9 +423,7 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 	q->turn_left.tx = xnb_pass_turn_left(way->tx, tx_limit, tx_used);
 	q->turn_debt.rx = xnb_pass_debt(q->turn_debt.rx, way->rx, rx_used);
 	q->turn_debt.tx = xnb_pass_debt(q->turn_debt.tx, way->tx, tx_used);
-	u64_stats_update_begin(&g->stats.sync);
-	u64_stats_add(&g->stats.packets, rx + tx);
-	u64_stats_update_end(&g->stats.sync);
+	xnb_gstat_add(g, &g->stats.packets, rx + tx);
 	WRITE_ONCE(q->load, q->load + rx + tx);	/* the balancer's measure */
 	if (rx)
 		q->worked |= BIT(XNB_DIR_RX);
@@ -589,10 +585,8 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	xnb_copy_flush(g);
 	xnb_pass_settle(g, &settle);
 	end = ktime_get_ns();
-	u64_stats_update_begin(&g->stats.sync);
-	u64_stats_inc(&g->stats.passes);
-	u64_stats_add(&g->stats.busy_ns, end - start);
-	u64_stats_update_end(&g->stats.sync);
+	xnb_gstat_add(g, &g->stats.passes, 1);
+	xnb_gstat_add(g, &g->stats.busy_ns, end - start);
 	xnb_group_note_max(g, end - start, a->slots - slots_then);
 	if (traced) {
 		u32 tx = a->tx_packets - tx_then;

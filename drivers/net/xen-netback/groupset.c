@@ -482,32 +482,6 @@ const char *xnb_group_mode(const struct xnb_group *g)
 }
 
 /**
- * xnb_group_stats_read() - Snapshot a group's counters.
- * @g: the group
- * @c: filled with its counters
- * Context: Any context.  The caller keeps @g alive (xnb_assign_mutex,
- * or the group's own pass).
- */
-void xnb_group_stats_read(const struct xnb_group *g,
-			  struct xnb_group_counters *c)
-{
-	const struct xnb_group_stats *s = &g->stats;
-	unsigned int start;
-
-	do {
-		start = u64_stats_fetch_begin(&s->sync);
-		c->passes = u64_stats_read(&s->passes);
-		c->packets = u64_stats_read(&s->packets);
-		c->batches = u64_stats_read(&s->batches);
-		c->ops = u64_stats_read(&s->ops);
-		c->eagain_retries = u64_stats_read(&s->eagain_retries);
-		c->busy_ns = u64_stats_read(&s->busy_ns);
-		c->full_flushes = u64_stats_read(&s->full_flushes);
-		c->handoffs = u64_stats_read(&s->handoffs);
-	} while (u64_stats_fetch_retry(&s->sync, start));
-}
-
-/**
  * xnb_queue_group_index() - The index of the group serving a queue.
  * @q: the queue
  * Context: Any context.  A snapshot: a move may follow at once.
@@ -584,17 +558,19 @@ static int xnb_groups_show(struct seq_file *m, void *v)
 		   READ_ONCE(xnb_rebalance_ms), xnb_balance_moves());
 	for (i = 0; i < xnb_nr_groups; i++) {
 		struct xnb_group *g = &xnb_groups[i];
-		struct xnb_group_counters c;
+		const struct xnb_group_stats *s = &g->stats;
+		u64 batches = xnb_gstat(g, &s->batches);
+		u64 ops = xnb_gstat(g, &s->ops);
 		struct xnb_queue *q;
 
-		xnb_group_stats_read(g, &c);
 		seq_printf(m, "group %u: cpu %d queues %u passes %llu packets %llu batches %llu ops %llu ops/batch %llu full_flushes %llu eagain_retries %llu busy_ms %llu moves_in %lu moves_out %lu handoffs %llu mode %s max_pass_ns %lu max_pass_slots %u home_cpu %d batch %u\n",
-			   i, g->cpu, READ_ONCE(g->nr_queues), c.passes,
-			   c.packets, c.batches, c.ops,
-			   c.batches ? div64_u64(c.ops, c.batches) : 0,
-			   c.full_flushes, c.eagain_retries,
-			   div_u64(c.busy_ns, NSEC_PER_MSEC), g->moves_in,
-			   g->moves_out, c.handoffs,
+			   i, g->cpu, READ_ONCE(g->nr_queues),
+			   xnb_gstat(g, &s->passes), xnb_gstat(g, &s->packets),
+			   batches, ops, batches ? div64_u64(ops, batches) : 0,
+			   xnb_gstat(g, &s->full_flushes),
+			   xnb_gstat(g, &s->eagain_retries),
+			   div_u64(xnb_gstat(g, &s->busy_ns), NSEC_PER_MSEC),
+			   g->moves_in, g->moves_out, xnb_gstat(g, &s->handoffs),
 			   xnb_group_mode(g),
 			   READ_ONCE(g->max_pass_ns),
 			   READ_ONCE(g->max_pass_slots), g->home_cpu,

@@ -71,15 +71,13 @@ static ssize_t xnb_show_queues(struct xnb_group_dir *d, struct xnb_group *g,
 static ssize_t xnb_show_busy_pct(struct xnb_group_dir *d, struct xnb_group *g,
 				 char *buf)
 {
-	struct xnb_group_counters c;
 	u32 permille;
 
 	lockdep_assert_held(&xnb_assign_mutex);
-	if (!xnb_balance_busy(d->index, &permille)) {
-		xnb_group_stats_read(g, &c);
-		permille = xnb_busy_share(d->made_busy_ns, c.busy_ns,
+	if (!xnb_balance_busy(d->index, &permille))
+		permille = xnb_busy_share(d->made_busy_ns,
+					  xnb_gstat(g, &g->stats.busy_ns),
 					  ktime_get_ns() - d->made_ns);
-	}
 	return sysfs_emit(buf, "%u\n", min(permille, XNB_BAL_SCALE) / 10);
 }
 
@@ -123,7 +121,7 @@ static void xnb_reset_max_pass_slots(struct xnb_group *g)
 	WRITE_ONCE(g->max_pass_slots, 0);
 }
 
-/* Without @show, the u64 at @counter in struct xnb_group_counters. */
+/* Without @show, the counter at @counter in struct xnb_group_stats. */
 struct xnb_group_attr {
 	struct kobj_attribute kattr;
 	ssize_t (*show)(struct xnb_group_dir *d, struct xnb_group *g,
@@ -140,7 +138,6 @@ static ssize_t xnb_group_attr_show(struct kobject *kobj,
 	const struct xnb_group_attr *a = container_of(kattr,
 						      struct xnb_group_attr,
 						      kattr);
-	struct xnb_group_counters c;
 	struct xnb_group *g;
 	ssize_t ret;
 
@@ -148,15 +145,13 @@ static ssize_t xnb_group_attr_show(struct kobject *kobj,
 	if (ret)
 		return ret;
 	g = xnb_dir_group(d);
-	if (!g) {
+	if (!g)
 		ret = -ENODEV;
-	} else if (a->show) {
+	else if (a->show)
 		ret = a->show(d, g, buf);
-	} else {
-		xnb_group_stats_read(g, &c);
+	else
 		ret = sysfs_emit(buf, "%llu\n",
-				 *(u64 *)((char *)&c + a->counter));
-	}
+				 xnb_gstat(g, (void *)&g->stats + a->counter));
 	mutex_unlock(&xnb_assign_mutex);
 	return ret;
 }
@@ -210,7 +205,7 @@ static ssize_t xnb_group_attr_store(struct kobject *kobj,
 	static struct xnb_group_attr xnb_attr_##_name = {		\
 		.kattr.attr = { .name = #_name, .mode = 0444 },		\
 		.kattr.show = xnb_group_attr_show,			\
-		.counter = offsetof(struct xnb_group_counters, _name),	\
+		.counter = offsetof(struct xnb_group_stats, _name),	\
 	}
 
 XNB_GROUP_VALUE(cpu);
@@ -302,7 +297,6 @@ static struct xnb_group_dir **xnb_sysfs_alloc_dirs(unsigned int n,
 	now = ktime_get_ns();
 	for (i = 0; i < n; i++) {
 		struct xnb_group_dir *d = kzalloc(sizeof(*d), GFP_KERNEL);
-		struct xnb_group_counters c;
 
 		if (!d)
 			break;
@@ -310,9 +304,9 @@ static struct xnb_group_dir **xnb_sysfs_alloc_dirs(unsigned int n,
 		atomic_inc(&xnb_sysfs_live);
 		d->index = i;
 		d->gen = xnb_groups_gen;
-		xnb_group_stats_read(&xnb_groups[i], &c);
 		d->made_ns = now;
-		d->made_busy_ns = c.busy_ns;
+		d->made_busy_ns = xnb_gstat(&xnb_groups[i],
+					    &xnb_groups[i].stats.busy_ns);
 		dirs[i] = d;
 		(*made)++;
 	}
