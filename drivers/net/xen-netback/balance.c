@@ -316,8 +316,29 @@ void xnb_balance_set_interval(unsigned int ms)
 	mutex_unlock(&xnb_bal_lock);
 }
 
+static int xnb_balance_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	mutex_lock(&xnb_assign_mutex);
+	seq_printf(m, "rebalance_ms=%u moves=%lu streak=%u from=%u to=%u high=%u gap=%u hold=%u\n",
+		   READ_ONCE(xnb_rebalance_ms), xnb_bal_moves,
+		   xnb_bal.st.streak, xnb_bal.st.from, xnb_bal.st.to,
+		   XNB_BAL_HIGH, XNB_BAL_GAP, XNB_BAL_HOLD);
+	if (xnb_bal.valid && xnb_groups && xnb_bal.gen == xnb_groups_gen)
+		for (i = 0; i < xnb_bal.nr; i++)
+			seq_printf(m, "group %u: busy %u/1000\n", i,
+				   xnb_bal.busy[i]);
+	mutex_unlock(&xnb_assign_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(xnb_balance);
+
+/* After xnb_debugfs_init(); its removal takes the file too. */
 void xnb_balance_start(void)
 {
+	debugfs_create_file("balance", 0444, xnb_debugfs_dir, NULL,
+			    &xnb_balance_fops);
 	mutex_lock(&xnb_bal_lock);
 	xnb_bal_started = true;
 	WRITE_ONCE(xnb_bal_resync, true);
@@ -342,28 +363,4 @@ void xnb_balance_stop(void)
 	mutex_lock(&xnb_assign_mutex);
 	xnb_bal_free();
 	mutex_unlock(&xnb_assign_mutex);
-}
-
-static int xnb_balance_show(struct seq_file *m, void *v)
-{
-	unsigned int i;
-
-	mutex_lock(&xnb_assign_mutex);
-	seq_printf(m, "rebalance_ms=%u moves=%lu streak=%u from=%u to=%u high=%u gap=%u hold=%u\n",
-		   READ_ONCE(xnb_rebalance_ms), xnb_bal_moves,
-		   xnb_bal.st.streak, xnb_bal.st.from, xnb_bal.st.to,
-		   XNB_BAL_HIGH, XNB_BAL_GAP, XNB_BAL_HOLD);
-	if (xnb_bal.valid && xnb_groups && xnb_bal.gen == xnb_groups_gen)
-		for (i = 0; i < xnb_bal.nr; i++)
-			seq_printf(m, "group %u: busy %u/1000\n", i,
-				   xnb_bal.busy[i]);
-	mutex_unlock(&xnb_assign_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(xnb_balance);
-
-/* The debugfs file "balance" in @dir. */
-void xnb_balance_debugfs(struct dentry *dir)
-{
-	debugfs_create_file("balance", 0444, dir, NULL, &xnb_balance_fops);
 }

@@ -14,13 +14,6 @@
 #define XNB_DIM_MODE		DIM_CQ_PERIOD_MODE_START_FROM_EQE
 #define XNB_DIM_START_PROFILE	1
 
-void xnb_coal_init(struct xnb_vif *vif)
-{
-	vif->coal.adaptive = true;
-	vif->coal.usecs = XNB_COAL_USECS_DEF;
-	vif->coal.frames = XNB_COAL_FRAMES_DEF;
-}
-
 /* The pass sends it; a queue in no group is kicked at its next attach. */
 static enum hrtimer_restart xnb_rx_notify_timer_fn(struct hrtimer *t)
 {

@@ -406,7 +406,6 @@ void xnb_debugfs_exit(void);
 void xnb_balance_set_interval(unsigned int ms);
 void xnb_balance_start(void);
 void xnb_balance_stop(void);
-void xnb_balance_debugfs(struct dentry *dir);
 unsigned long xnb_balance_moves(void);
 bool xnb_balance_busy(unsigned int group, u32 *permille);
 void xnb_balance_queue_added(void);
@@ -423,7 +422,6 @@ struct xnb_inflight *xnb_copy_begin(struct xnb_group *group,
 void xnb_copy_commit(struct xnb_group *group, struct xnb_inflight *f,
 		     unsigned int nr_ops);
 void xnb_copy_flush(struct xnb_group *group);
-void xnb_copy_free(struct xnb_group *group);
 
 /* A group's batch arrays: one block, at ops (for xnb_copy_swap()). */
 struct xnb_copy_arrays {
@@ -484,7 +482,6 @@ bool xnb_mcast_wanted(struct xnb_vif *vif, const u8 *dest);
 struct ethtool_coalesce;
 struct kernel_ethtool_coalesce;
 struct netlink_ext_ack;
-void xnb_coal_init(struct xnb_vif *vif);
 void xnb_rxmod_init(struct xnb_queue *queue);
 void xnb_rxmod_stop(struct xnb_queue *queue);
 void xnb_rxmod_limits(struct xnb_queue *queue,
@@ -505,7 +502,7 @@ void xnb_get_strings(struct net_device *dev, u32 sset, u8 *data);
 void xnb_get_ethtool_stats(struct net_device *dev,
 			   struct ethtool_stats *stats, u64 *data);
 void xnb_get_channels(struct net_device *dev, struct ethtool_channels *ch);
-void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s);
+void xnb_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *s);
 void xnb_stats_save(struct xnb_vif *vif);
 void xnb_vif_update_carrier(struct xnb_vif *vif);
 void xnb_vif_log_missed(struct xnb_vif *vif);

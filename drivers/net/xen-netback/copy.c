@@ -61,15 +61,6 @@ void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
 	swap(g->batch, a->batch);
 }
 
-/* Free a stopped group's batch; its last pass flushed. */
-void xnb_copy_free(struct xnb_group *g)
-{
-	struct xnb_copy_arrays a = {};
-
-	xnb_copy_swap(g, &a);
-	xnb_copy_arrays_free(&a);
-}
-
 /**
  * xnb_copy_begin() - Start a packet in the group's batch.
  * @g: the group whose pass runs

@@ -284,11 +284,6 @@ void xnb_backoff_stop(struct xnb_backoff *b)
 	memset(&b->spurious, 0, sizeof(b->spurious));
 }
 
-static unsigned int xnb_eoi_irq(struct xnb_queue *q, unsigned int which)
-{
-	return which == XNB_DIR_TX ? q->tx_irq : q->rx_irq;
-}
-
 /* Our own consumers' progress, which a guest cannot fake via req_prod. */
 static u32 xnb_eoi_progress(struct xnb_queue *q, unsigned int which)
 {
@@ -317,7 +312,8 @@ static void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 	/* Before the EOI: what the guest produces after it is not spurious. */
 	if (which == XNB_DIR_TX || single)
 		WRITE_ONCE(q->tx_prod_eoi, READ_ONCE(q->tx.sring->req_prod));
-	xnb_lateeoi(&q->backoff[which], xnb_eoi_irq(q, which),
+	xnb_lateeoi(&q->backoff[which],
+		    which == XNB_DIR_TX ? q->tx_irq : q->rx_irq,
 		    xnb_eoi_progress(q, which), spurious);
 }
 
@@ -914,6 +910,8 @@ int xnb_group_start(struct xnb_group *g, unsigned int index)
  */
 void xnb_group_stop(struct xnb_group *g)
 {
+	struct xnb_copy_arrays a = {};
+
 	if (g->napi_dev) {
 		napi_disable(&g->napi);
 		if (g->light_dev) {
@@ -926,5 +924,6 @@ void xnb_group_stop(struct xnb_group *g)
 		xnb_free_netdev_dummy(g->napi_dev);
 		g->napi_dev = NULL;
 	}
-	xnb_copy_free(g);
+	xnb_copy_swap(g, &a);	/* its last pass flushed */
+	xnb_copy_arrays_free(&a);
 }

@@ -591,7 +591,6 @@ int xnb_debugfs_init(void)
 	xnb_debugfs_dir = debugfs_create_dir("xen-netback", NULL);
 	debugfs_create_file("groups", 0444, xnb_debugfs_dir, NULL,
 			    &xnb_groups_fops);
-	xnb_balance_debugfs(xnb_debugfs_dir);
 	return 0;
 }
 

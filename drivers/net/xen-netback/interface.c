@@ -30,12 +30,6 @@ static int xnb_stop(struct net_device *dev)
 	return 0;
 }
 
-static void xnb_get_stats64(struct net_device *dev,
-			    struct rtnl_link_stats64 *s)
-{
-	xnb_stats_fold(netdev_priv(dev), s);
-}
-
 /* Racy with a connect (rtnl only): xnb_vif_start() updates them after. */
 static netdev_features_t xnb_fix_features(struct net_device *dev,
 					  netdev_features_t features)
@@ -137,7 +131,9 @@ struct xnb_vif *xnb_vif_create(struct xenbus_device *xbdev, domid_t domid,
 	atomic_set(&vif->log_missed, 0);
 	ratelimit_state_init(&vif->fatal_rl, XNB_LOG_INTERVAL, XNB_LOG_BURST);
 	xnb_ctrl_init(vif);
-	xnb_coal_init(vif);
+	vif->coal.adaptive = true;
+	vif->coal.usecs = XNB_COAL_USECS_DEF;
+	vif->coal.frames = XNB_COAL_FRAMES_DEF;
 
 	SET_NETDEV_DEV(dev, &xbdev->dev);
 	dev->netdev_ops = &xnb_netdev_ops;
@@ -207,11 +203,6 @@ int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n)
 	return 0;
 }
 
-static int xnb_map_ring(struct xnb_vif *vif, grant_ref_t ref, void **addr)
-{
-	return xenbus_map_ring_valloc(vif->xbdev, &ref, 1, addr);
-}
-
 /* No IRQF_NOBALANCING: groupset.c places the irq, the admin may move it. */
 static int xnb_bind(struct xnb_queue *q, unsigned int evtchn,
 		    irq_handler_t handler)
@@ -245,13 +236,13 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 	int err;
 
 	xnb_backend_assert_held(vif);
-	err = xnb_map_ring(vif, tx_ref, &addr);
+	err = xenbus_map_ring_valloc(vif->xbdev, &tx_ref, 1, &addr);
 	if (err)
 		return err;
 	txs = addr;
 	BACK_RING_ATTACH(&q->tx, txs, READ_ONCE(txs->rsp_prod), XEN_PAGE_SIZE);
 
-	err = xnb_map_ring(vif, rx_ref, &addr);
+	err = xenbus_map_ring_valloc(vif->xbdev, &rx_ref, 1, &addr);
 	if (err)
 		return err;
 	rxs = addr;

@@ -152,12 +152,6 @@ static bool xnb_rx_gso_ok(const struct xnb_vif *vif, const struct sk_buff *skb)
 	return false;
 }
 
-/* truesize: constant while queued, so dequeue takes off what was added. */
-static unsigned int xnb_rx_charge(const struct sk_buff *skb)
-{
-	return skb->truesize;
-}
-
 /**
  * xnb_start_xmit() - Queue a dom0 -> guest packet (ndo_start_xmit).
  * @skb: the packet
@@ -209,8 +203,10 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto out;
 	}
 
-	/* Count first: once queued, the worker may free the skb. */
-	full = atomic_add_return(xnb_rx_charge(skb), &q->rx_bytes_queued) >=
+	/* Count first: once queued, the worker may free the skb.  truesize:
+	 * constant while queued, so the dequeue takes off what was added.
+	 */
+	full = atomic_add_return(skb->truesize, &q->rx_bytes_queued) >=
 	       xnb_rx_queue_bytes;
 	skb_queue_tail(&q->rx_skbs, skb);
 	q->rx_kick_owed = true;
@@ -241,7 +237,7 @@ static void xnb_rx_dequeued(struct xnb_queue *q, struct sk_buff *skb)
 {
 	struct netdev_queue *txq = netdev_get_tx_queue(q->vif->dev, q->id);
 
-	if (atomic_sub_return(xnb_rx_charge(skb), &q->rx_bytes_queued) <
+	if (atomic_sub_return(skb->truesize, &q->rx_bytes_queued) <
 	    xnb_rx_queue_bytes / 2 && netif_tx_queue_stopped(txq) &&
 	    READ_ONCE(q->vif->connected))
 		netif_tx_wake_queue(txq);

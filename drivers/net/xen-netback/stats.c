@@ -146,13 +146,14 @@ static const struct xnb_netdev_stat xnb_netdev_stats[] = {
 };
 
 /**
- * xnb_stats_fold() - The vif's counters as netdev stats (ndo_get_stats64).
- * @vif: the vif
+ * xnb_get_stats64() - The vif's counters as netdev stats (ndo_get_stats64).
+ * @dev: the vif's netdev
  * @s: filled with dom0's view: what the guest sent, the vif received
  * Context: IRQs enabled; takes stats_lock against the queues' freeing.
  */
-void xnb_stats_fold(struct xnb_vif *vif, struct rtnl_link_stats64 *s)
+void xnb_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *s)
 {
+	struct xnb_vif *vif = netdev_priv(dev);
 	u64 v[XNB_NR_STATS], xd;
 	struct xnb_queue_stats sum;
 	unsigned int i;
