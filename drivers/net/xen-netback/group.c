@@ -23,17 +23,17 @@ static void xnb_group_wake(struct xnb_group *g)
 	napi_schedule(xnb_group_napi(g));
 }
 
-/* Process context with BH on: local_bh_enable() runs the NET_RX raised. */
-static void xnb_group_wake_task(struct xnb_group *g)
-{
-	lockdep_assert_once(in_task());
-	local_bh_disable();
-	xnb_group_wake(g);
-	local_bh_enable();
-}
-
-/* Waking a group with a poll due (woken) would only cost an empty poll. */
-static void xnb_group_kick_how(struct xnb_queue *q, bool task)
+/**
+ * xnb_group_kick() - Put a queue with work on its group's active list.
+ * @q: the queue; one in no group is kicked by whoever attaches it next
+ *
+ * A group with a poll due (woken) is not woken again: that would only
+ * cost an empty poll.
+ *
+ * Context: hard irq, softirq or BH off.  An RCU reader: old groups are
+ * freed after synchronize_rcu().
+ */
+void xnb_group_kick(struct xnb_queue *q)
 {
 	struct xnb_group *g;
 	unsigned long flags;
@@ -56,32 +56,23 @@ static void xnb_group_kick_how(struct xnb_queue *q, bool task)
 	wake = !g->woken;
 	g->woken = true;
 	spin_unlock_irqrestore(&g->lock, flags);
-	if (wake && task)
-		xnb_group_wake_task(g);
-	else if (wake)
+	if (wake)
 		xnb_group_wake(g);
 	rcu_read_unlock();
 }
 
 /**
- * xnb_group_kick() - Put a queue with work on its group's active list.
- * @q: the queue; one in no group is kicked by whoever attaches it next
- *
- * Context: hard irq, softirq or BH off.  An RCU reader: old groups are
- * freed after synchronize_rcu().
- */
-void xnb_group_kick(struct xnb_queue *q)
-{
-	xnb_group_kick_how(q, false);
-}
-
-/**
  * xnb_group_kick_task() - xnb_group_kick() from process context, BH on.
  * @q: the queue
+ *
+ * local_bh_enable() runs the NET_RX the kick raised.
  */
 void xnb_group_kick_task(struct xnb_queue *q)
 {
-	xnb_group_kick_how(q, true);
+	lockdep_assert_once(in_task());
+	local_bh_disable();
+	xnb_group_kick(q);
+	local_bh_enable();
 }
 
 enum {
@@ -679,8 +670,11 @@ static void xnb_group_rewake(struct xnb_group *g)
 	n = g->nr_active;
 	g->woken = n != 0;
 	spin_unlock_irq(&g->lock);
-	if (n)
-		xnb_group_wake_task(g);
+	if (n) {
+		local_bh_disable();	/* its enable runs the NET_RX raised */
+		xnb_group_wake(g);
+		local_bh_enable();
+	}
 }
 
 /* Kicks meanwhile only queue: xnb_group_resume() looks at the list. */
