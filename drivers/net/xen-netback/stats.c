@@ -124,27 +124,6 @@ void xnb_stats_save(struct xnb_vif *vif)
 	vif->saved_unsupported = xd;
 }
 
-/* dom0's view, by field name, so reordering counters shifts nothing. */
-struct xnb_netdev_stat {
-	size_t dev_off;		/* in struct rtnl_link_stats64 */
-	size_t q_off;		/* in struct xnb_queue_stats */
-};
-
-#define XNB_NETDEV_STAT(dev_field, q_field)				\
-	{ offsetof(struct rtnl_link_stats64, dev_field),		\
-	  offsetof(struct xnb_queue_stats, q_field) }
-
-static const struct xnb_netdev_stat xnb_netdev_stats[] = {
-	XNB_NETDEV_STAT(rx_packets, tx_packets),
-	XNB_NETDEV_STAT(rx_bytes, tx_bytes),
-	XNB_NETDEV_STAT(rx_dropped, tx_dropped),
-	XNB_NETDEV_STAT(rx_errors, tx_errors),
-	XNB_NETDEV_STAT(tx_packets, rx_packets),
-	XNB_NETDEV_STAT(tx_bytes, rx_bytes),
-	XNB_NETDEV_STAT(tx_dropped, rx_dropped),
-	XNB_NETDEV_STAT(tx_errors, rx_errors),
-};
-
 /**
  * xnb_get_stats64() - The vif's counters as netdev stats (ndo_get_stats64).
  * @dev: the vif's netdev
@@ -162,17 +141,18 @@ void xnb_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *s)
 	xnb_stats_sum(vif, v, &xd);
 	spin_unlock_bh(&vif->stats_lock);
 
-	/* Back into a struct, so the table can name fields. */
+	/* Back into a struct, to read by field name. */
 	for (i = 0; i < XNB_NR_STATS; i++)
 		u64_stats_set(xnb_stat_at(&sum, xnb_stat_descs[i].offset), v[i]);
-	for (i = 0; i < ARRAY_SIZE(xnb_netdev_stats); i++) {
-		const struct xnb_netdev_stat *m = &xnb_netdev_stats[i];
-
-		*(u64 *)((char *)s + m->dev_off) =
-			u64_stats_read(xnb_stat_at(&sum, m->q_off));
-	}
+	s->rx_packets = u64_stats_read(&sum.tx_packets);
+	s->rx_bytes = u64_stats_read(&sum.tx_bytes);
+	s->rx_dropped = u64_stats_read(&sum.tx_dropped);
+	s->rx_errors = u64_stats_read(&sum.tx_errors);
+	s->tx_packets = u64_stats_read(&sum.rx_packets);
+	s->tx_bytes = u64_stats_read(&sum.rx_bytes);
 	/* dev_get_stats() adds the core counters (drops with no queue). */
-	s->tx_dropped += xd;
+	s->tx_dropped = u64_stats_read(&sum.rx_dropped) + xd;
+	s->tx_errors = u64_stats_read(&sum.rx_errors);
 }
 
 /* Set under rtnl, so one ethtool request's count and values agree. */
@@ -242,12 +222,9 @@ void xnb_get_ethtool_stats(struct net_device *dev,
 			xnb_queue_values(&vif->queues[i], rows);
 	}
 	spin_unlock_bh(&vif->stats_lock);
+	/* The zerocopy and frag rows stay 0: the core zeroes the buffer. */
 	data[XNB_NR_STATS + XNB_ROW_UNSUPPORTED] = xd;
 	data[XNB_NR_STATS + XNB_ROW_DISABLED] = READ_ONCE(vif->disabled);
-	data[XNB_NR_STATS + XNB_ROW_ZC_SENT] = 0;
-	data[XNB_NR_STATS + XNB_ROW_ZC_SUCCESS] = 0;
-	data[XNB_NR_STATS + XNB_ROW_ZC_FAIL] = 0;
-	data[XNB_NR_STATS + XNB_ROW_FRAG_OVERFLOW] = 0;
 }
 
 /* Read-only: the guest chooses, up to our offer.  Combined: TX and RX. */
