@@ -91,20 +91,32 @@ void xnb_fatal(struct xnb_backend *be, int err, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* At each InitWait, so changed parameters apply to the next connection. */
+/* At each InitWait, so changed parameters apply to the next connection;
+ * multi-queue-max-queues no more than the netdev was made with.
+ */
 static int xnb_write_features(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
-	struct xenbus_device *dev = be->dev;
-	static const char *const on[] = {
-		"feature-sg", "feature-gso-tcpv4", "feature-gso-tcpv6",
-		"feature-ipv6-csum-offload", "feature-rx-copy",
-		"feature-ctrl-ring",
-		"feature-multicast-control",
-		"feature-dynamic-multicast-control",
+	bool split = READ_ONCE(xnb_separate_tx_rx_irq);
+	bool xdp = READ_ONCE(xnb_provides_xdp_headroom);
+	unsigned int max_queues = min(READ_ONCE(xnb_max_queues),
+				      be->vif ? be->vif->dev->num_tx_queues :
+						UINT_MAX);
+	const struct {
+		const char *key;
+		unsigned int val;
+	} keys[] = {
+		{ "feature-sg", 1 }, { "feature-gso-tcpv4", 1 },
+		{ "feature-gso-tcpv6", 1 }, { "feature-ipv6-csum-offload", 1 },
+		{ "feature-rx-copy", 1 }, { "feature-ctrl-ring", 1 },
+		{ "feature-multicast-control", 1 },
+		{ "feature-dynamic-multicast-control", 1 },
+		{ "feature-rx-flip", 0 },
+		{ "feature-split-event-channels", split },
+		{ "multi-queue-max-queues", max_queues },
+		{ "feature-xdp-headroom", xdp },
 	};
 	struct xenbus_transaction xbt;
-	const char *what;
 	unsigned int i;
 	int err;
 
@@ -115,36 +127,15 @@ again:
 		xnb_fatal(be, err, "starting transaction");
 		return err;
 	}
-	for (i = 0; i < ARRAY_SIZE(on); i++) {
-		what = on[i];
-		err = xenbus_printf(xbt, dev->nodename, what, "%d", 1);
-		if (err)
-			goto abort;
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		err = xenbus_printf(xbt, be->dev->nodename, keys[i].key, "%u",
+				    keys[i].val);
+		if (err) {
+			xenbus_transaction_end(xbt, 1);
+			xnb_fatal(be, err, "writing %s", keys[i].key);
+			return err;
+		}
 	}
-	what = "feature-rx-flip";
-	err = xenbus_printf(xbt, dev->nodename, what, "%d", 0);
-	if (err)
-		goto abort;
-	be->split_evtchn = READ_ONCE(xnb_separate_tx_rx_irq);
-	what = "feature-split-event-channels";
-	err = xenbus_printf(xbt, dev->nodename, what, "%u", be->split_evtchn);
-	if (err)
-		goto abort;
-	/* No more than the netdev was made with. */
-	be->max_queues = READ_ONCE(xnb_max_queues);
-	if (be->vif)
-		be->max_queues = min(be->max_queues,
-				     be->vif->dev->num_tx_queues);
-	what = "multi-queue-max-queues";
-	err = xenbus_printf(xbt, dev->nodename, what, "%u", be->max_queues);
-	if (err)
-		goto abort;
-	be->xdp_offer = READ_ONCE(xnb_provides_xdp_headroom);
-	what = "feature-xdp-headroom";
-	err = xenbus_printf(xbt, dev->nodename, what, "%u", be->xdp_offer);
-	if (err)
-		goto abort;
-
 	err = xenbus_transaction_end(xbt, 0);
 	if (err == -EAGAIN)
 		goto again;
@@ -152,15 +143,13 @@ again:
 		xnb_fatal(be, err, "completing transaction");
 		return err;
 	}
+	be->split_evtchn = split;
+	be->max_queues = max_queues;
+	be->xdp_offer = xdp;
 	/* ethtool -l's maximum. */
 	if (be->vif)
-		WRITE_ONCE(be->vif->max_queues, be->max_queues);
+		WRITE_ONCE(be->vif->max_queues, max_queues);
 	return 0;
-
-abort:
-	xenbus_transaction_end(xbt, 1);
-	xnb_fatal(be, err, "writing %s", what);
-	return err;
 }
 
 static void xnb_rate_changed(struct xenbus_watch *w, const char *path,
