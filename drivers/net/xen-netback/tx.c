@@ -233,32 +233,26 @@ static bool xnb_tx_start(struct xnb_group *g, struct xnb_queue *q)
 	return true;
 }
 
+/* Answered in ring order without a copy: with errors (@why), or, for no
+ * @why, a multicast filter request applied now, with its outcome.
+ */
 static void xnb_tx_drop(struct xnb_group *g, struct xnb_queue *q,
 			const char *why)
-{
-	struct xnb_inflight *f = xnb_copy_begin(g, q, XNB_DIR_TX, 0);
-
-	net_dbg_ratelimited("%s: dropped guest packet: %s\n",
-			    q->vif->dev->name, why);
-	f->drop = true;
-	xnb_tx_consume(q, f);
-	xnb_copy_commit(g, f, 0);
-}
-
-/* A multicast filter request: applied now, answered in ring order. */
-static void xnb_tx_mcast(struct xnb_group *g, struct xnb_queue *q)
 {
 	const struct xnb_tx_pkt *p = &q->tx_pkt;
 	struct xnb_inflight *f;
 	int err = 0;
 
-	if (p->mcast_op == XEN_NETIF_EXTRA_TYPE_MCAST_ADD)
+	if (why)
+		net_dbg_ratelimited("%s: dropped guest packet: %s\n",
+				    q->vif->dev->name, why);
+	else if (p->mcast_op == XEN_NETIF_EXTRA_TYPE_MCAST_ADD)
 		err = xnb_mcast_add(q->vif, p->mcast_addr);
 	else
 		xnb_mcast_del(q->vif, p->mcast_addr);
 	f = xnb_copy_begin(g, q, XNB_DIR_TX, 0);
 	f->drop = true;
-	f->mcast_ok = !err;
+	f->mcast_ok = !why && !err;
 	xnb_tx_consume(q, f);
 	xnb_copy_commit(g, f, 0);
 }
@@ -320,11 +314,8 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 				/* A NAPI packet too: the least charge. */
 				used += max_t(u32, q->tx_pkt.nr_slots,
 					      XNB_TX_PKT_SLOTS);
-				if (q->tx_pkt.reason == XNB_R_MCAST_CTRL)
-					xnb_tx_mcast(g, q);
-				else
-					xnb_tx_drop(g, q,
-						    xnb_tx_reason_str(q->tx_pkt.reason));
+				xnb_tx_drop(g, q, q->tx_pkt.reason == XNB_R_MCAST_CTRL ?
+					    NULL : xnb_tx_reason_str(q->tx_pkt.reason));
 				done++;
 				continue;
 			}
