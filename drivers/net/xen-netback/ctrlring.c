@@ -26,10 +26,8 @@ static bool xnb_ctrl_copy(struct xnb_vif *vif, grant_ref_t gref, u32 len)
 	struct gnttab_copy op = {
 		.source.u.ref = gref,
 		.source.domid = vif->domid,
-		.source.offset = 0,
 		.dest.u.gmfn = virt_to_gfn(vif->ctrl_buf),
 		.dest.domid = DOMID_SELF,
-		.dest.offset = 0,
 		.len = len,
 		.flags = GNTCOPY_source_gref,
 	};
@@ -190,11 +188,8 @@ int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 	void *addr;
 	int err;
 
+	/* The hash is reset already: at init, and by every disconnect. */
 	xnb_backend_assert_held(vif);
-	write_seqlock_bh(&vif->hash_lock);
-	xnb_hash_init(&vif->hash);
-	write_sequnlock_bh(&vif->hash_lock);
-
 	vif->ctrl_buf = (void *)get_zeroed_page(GFP_KERNEL);
 	if (!vif->ctrl_buf)
 		return -ENOMEM;
