@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The group's batch of grant copies, one GNTTABOP_copy per flush; packets
- * complete in gathered order (netfront matches RX responses by position).
+ * The group's batch of grant copies, one GNTTABOP_copy per flush (and one
+ * per run of eagain ops); packets complete in gathered order (netfront
+ * matches RX responses by position).
  * Not gnttab_batch_copy(): it sleeps on GNTST_eagain with BH off and BUG()s
  * on a failed hypercall.  An op still eagain after one retry fails its packet.
  */
@@ -148,18 +149,24 @@ static noinline void xnb_copy_issue(struct xnb_group *g,
 		ops[i].status = GNTST_general_error;
 }
 
-/* Each eagain op once more, in place, in a hypercall of its own: rare,
- * as Xen answers eagain only for a paged-out page.
+/* Each eagain op once more, in place: one hypercall per run of them, so
+ * a guest whose pages are paged out costs about one a packet.
  */
 static void xnb_copy_retry(struct xnb_group *g)
 {
-	unsigned int i;
+	unsigned int i = 0, j;
 
-	for (i = 0; i < g->nr_ops; i++) {
-		if (g->ops[i].status != GNTST_eagain)
+	while (i < g->nr_ops) {
+		if (g->ops[i].status != GNTST_eagain) {
+			i++;
 			continue;
-		xnb_gstat_add(g, &g->stats.eagain_retries, 1);
-		xnb_copy_issue(g, &g->ops[i], 1);
+		}
+		for (j = i + 1; j < g->nr_ops &&
+		     g->ops[j].status == GNTST_eagain; j++)
+			;
+		xnb_gstat_add(g, &g->stats.eagain_retries, j - i);
+		xnb_copy_issue(g, &g->ops[i], j - i);
+		i = j;
 	}
 }
 
