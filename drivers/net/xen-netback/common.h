@@ -305,7 +305,7 @@ struct xnb_pass_lock {
 
 /* xnb_group.run: the context that owns the group's passes. */
 enum {
-	XNB_RUN_MAIN,		/* napi: the thread, or tasklet's softirq */
+	XNB_RUN_WORKER,		/* napi: worker=kthread's thread, or softirq */
 	XNB_RUN_LIGHT,		/* light: softirq, worker=kthread only */
 };
 

@@ -178,7 +178,7 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 		trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_THREAD,
 					v.reason);
 		xnb_gstat_add(g, &g->stats.handoffs, 1);
-		WRITE_ONCE(g->run, XNB_RUN_MAIN);
+		WRITE_ONCE(g->run, XNB_RUN_WORKER);
 		napi_complete_done(napi, v.ret);
 		xnb_pass_unlock(g);
 		napi_schedule(&g->napi);
@@ -190,7 +190,7 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 	}
 	if (g->light_dev) {
 		/* The thread drained the group: back to the light context. */
-		if (me == XNB_RUN_MAIN)
+		if (me == XNB_RUN_WORKER)
 			trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_LIGHT,
 						XNB_HANDOFF_IDLE);
 		WRITE_ONCE(g->run, XNB_RUN_LIGHT);
@@ -204,7 +204,7 @@ static int xnb_group_poll(struct napi_struct *napi, int budget)
 {
 	struct xnb_group *g = container_of(napi, struct xnb_group, napi);
 
-	return xnb_group_run(g, napi, XNB_RUN_MAIN, budget);
+	return xnb_group_run(g, napi, XNB_RUN_WORKER, budget);
 }
 
 static int xnb_group_poll_light(struct napi_struct *napi, int budget)
@@ -883,7 +883,7 @@ int xnb_group_start(struct xnb_group *g, unsigned int index)
 	lockdep_init_map(&g->pass_busy.dep_map, "xnb_group_pass",
 			 &xnb_pass_key, 0);
 	skb_queue_head_init(&g->deliver);
-	g->run = xnb_use_tasklet ? XNB_RUN_MAIN : XNB_RUN_LIGHT;
+	g->run = xnb_use_tasklet ? XNB_RUN_WORKER : XNB_RUN_LIGHT;
 	if (index)
 		return 0;
 	err = xnb_group_prepare(g);
