@@ -233,8 +233,8 @@ static bool xnb_tx_start(struct xnb_group *g, struct xnb_queue *q)
 	return true;
 }
 
-/* Answered in ring order without a copy: with errors (@why), or, for no
- * @why, a multicast filter request applied now, with its outcome.
+/* Answered in ring order without a copy: with errors (@why), or a
+ * multicast filter request (XNB_R_MCAST_CTRL) applied now, with its outcome.
  */
 static void xnb_tx_drop(struct xnb_group *g, struct xnb_queue *q,
 			const char *why)
@@ -243,7 +243,7 @@ static void xnb_tx_drop(struct xnb_group *g, struct xnb_queue *q,
 	struct xnb_inflight *f;
 	int err = 0;
 
-	if (why)
+	if (p->reason != XNB_R_MCAST_CTRL)
 		net_dbg_ratelimited("%s: dropped guest packet: %s\n",
 				    q->vif->dev->name, why);
 	else if (p->mcast_op == XEN_NETIF_EXTRA_TYPE_MCAST_ADD)
@@ -252,7 +252,7 @@ static void xnb_tx_drop(struct xnb_group *g, struct xnb_queue *q,
 		xnb_mcast_del(q->vif, p->mcast_addr);
 	f = xnb_copy_begin(g, q, XNB_DIR_TX, 0);
 	f->drop = true;
-	f->mcast_ok = !why && !err;
+	f->mcast_ok = p->reason == XNB_R_MCAST_CTRL && !err;
 	xnb_tx_consume(q, f);
 	xnb_copy_commit(g, f, 0);
 }
@@ -314,8 +314,8 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 				/* A NAPI packet too: the least charge. */
 				used += max_t(u32, q->tx_pkt.nr_slots,
 					      XNB_TX_PKT_SLOTS);
-				xnb_tx_drop(g, q, q->tx_pkt.reason == XNB_R_MCAST_CTRL ?
-					    NULL : xnb_tx_reason_str(q->tx_pkt.reason));
+				xnb_tx_drop(g, q,
+					    xnb_tx_reason_str(q->tx_pkt.reason));
 				done++;
 				continue;
 			}
