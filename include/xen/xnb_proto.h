@@ -480,37 +480,40 @@ u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
 /* A way's debt after a turn: @used past @share added, XNB_PASS_DEBT_MAX max. */
 u32 xnb_pass_debt(u32 debt, u32 share, u32 used);
 
-/**
- * xnb_pass_turn_left() - What one way of a turn has left once cut.
- * @share: the way's share of the turn (xnb_pass_turn_share())
- * @limit: the slots it had (xnb_pass_rx_slots(), xnb_pass_tx_slots())
- * @used: the slots it used
- * Return: @share - @used for a way cut short by a @limit below @share (a
- * @limit of 0 cuts nothing); else 0.
- */
+/* What a way of a turn cut by a @limit below its @share has left, else 0. */
 u32 xnb_pass_turn_left(u32 share, u32 limit, u32 used);
 
-/**
- * xnb_pass_rx_slots() - The guest RX slots of a turn.
- * @a: the pass's account, which may serve (xnb_pass_may_serve())
- * @turn: the turn's RX slots (its RX share clipped to the cap's rest)
- * @tx_turn: the turn's TX slots, likewise; 0 when no guest TX waits
- * Return: @turn less what waiting TX keeps (half of the cap's rest at
- * most), one at least; 0 for a @turn of 0.
+/* RX's @turn less what a waiting @tx_turn keeps (at most half the cap's
+ * rest), one at least; 0 for a @turn of 0.
  */
 u32 xnb_pass_rx_slots(const struct xnb_pass_acct *a, u32 turn, u32 tx_turn);
 
 /* False when no @tx_turn changes xnb_pass_rx_slots(): TX's ring is not read. */
 bool xnb_pass_rx_split(const struct xnb_pass_acct *a, u32 turn);
 
-/**
- * xnb_pass_tx_slots() - The guest TX slots of a turn.
- * @a: the pass's account, which may serve, the turn's RX charged already
- * @share: the turn's share (xnb_queue_share())
- * Return: min(@share, XNB_TX_PKT_SLOTS per packet NAPI's budget has left,
- * what is left of the cap or 1); 0 once NAPI's budget is spent.
+/* TX's slots: @share, within XNB_TX_PKT_SLOTS per packet NAPI's budget has
+ * left (0 once spent) and the cap's rest (1 at least).
  */
 u32 xnb_pass_tx_slots(const struct xnb_pass_acct *a, u32 share);
+
+/* One queue's turn (group.c's xnb_group_serve()): RX, then TX. */
+struct xnb_turn {
+	struct xnb_pass_ways way;	/* xnb_pass_turn_share()'s */
+	u32 slots;			/* xnb_pass_turn_slots()'s */
+	u32 rx_limit, tx_limit;
+};
+
+/* Whether RX's slots depend on guest TX waiting: only then read its ring. */
+bool xnb_turn_peek(const struct xnb_pass_acct *a, const struct xnb_turn *t);
+/* RX's slots; @tx_waits: guest TX requests wait. */
+u32 xnb_turn_rx(const struct xnb_pass_acct *a, struct xnb_turn *t,
+		bool tx_waits);
+/* Charge RX's @rx_used; TX's slots. */
+u32 xnb_turn_tx(struct xnb_pass_acct *a, struct xnb_turn *t, u32 rx_used);
+/* Charge TX; each way, what a cut turn has @left and its @debt. */
+void xnb_turn_end(struct xnb_pass_acct *a, const struct xnb_turn *t,
+		  u32 rx_used, u32 tx_packets, u32 tx_used,
+		  struct xnb_pass_ways *left, struct xnb_pass_ways *debt);
 
 /* Count a turn's work: guest TX packets and ring slots both ways. */
 void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots);

@@ -5,7 +5,8 @@
  * share (xnb_queue_share) clipped to what is left of the cap, put back
  * at the tail with work left; those whose turn the cap cut, or whose
  * vif's budget was spent, waiting at the head for the next pass
- * (model_pass() mirrors group.c's xnb_group_pass()).  Whatever the
+ * (model_pass() is group.c's xnb_group_pass() list order, around the
+ * driver's own turn functions).  Whatever the
  * number of busy vifs and the budget, a pass moves at most
  * XNB_PASS_SLOTS - 1 slots plus a packet each way, the next pass starts
  * where a capped one stopped, a cut turn goes on there, and the vifs get
@@ -214,20 +215,19 @@ static u32 model_share(struct model *m, u32 id)
 
 /* One pass, after the kicks since the last one; returns its slots, the
  * first queue served in *first and the first one not reached in
- * *next_head.  This mirrors group.c's xnb_group_pass() with its
- * xnb_group_pop() and xnb_group_serve(): the order of the turns, what
- * waits where, the clip to the cap, RX charged before TX's turn is
- * sized, a drained queue off the list with its cut turn forgotten.  It
- * must change with them, or the model tests something group.c no
- * longer does.
+ * *next_head.  The list is group.c's xnb_group_pass() and
+ * xnb_group_pop(): the order of the turns, what waits where, a drained
+ * queue off the list with its cut turn forgotten.  Each turn's share,
+ * sizes and charges are the driver's (xnb_pass_turn_share(),
+ * xnb_turn_*()).
  */
 static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		      u32 *next_head)
 {
 	u32 waiting[MAXN], back[MAXN], rest[MAXN], nw = 0, nb = 0, nr;
-	u32 share, turn, start, id, v, rx, tx, rx_lim, tx_lim, pkts;
-	u32 rx_turn, tx_turn, tx_waits, i = 0, n;
-	struct xnb_pass_ways way;
+	u32 share, start, id, v, rx, tx, pkts, i = 0, n;
+	struct xnb_turn t;
+	bool waits;
 
 	model_kick(m);
 	n = m->n;
@@ -253,35 +253,21 @@ static u32 model_pass(struct model *m, struct xnb_pass_acct *a, u32 *first,
 		 */
 		share = xnb_pass_turn_share(&m->turn_left[id], share,
 					    !(m->n - i + nw + nb),
-					    &m->turn_debt[id], &way);
-		turn = share ? xnb_pass_turn_slots(a, share) : 0;
+					    &m->turn_debt[id], &t.way);
+		t.slots = share ? xnb_pass_turn_slots(a, share) : 0;
 		start = a->slots;
 		m->share_pass[id] = m->seq;
-		m->share_slots[id] = turn;
-		/* xnb_group_serve(): RX, leaving TX its part if requests
-		 * wait, charged; then TX; then what each way of a cut turn
-		 * has left, and what each used past its share, owed.
+		m->share_slots[id] = t.slots;
+		/* xnb_group_serve(): the turn's sizes and accounts are the
+		 * driver's; the gathers are the model's.
 		 */
-		rx_turn = turn < way.rx ? turn : way.rx;
-		tx_turn = turn < way.tx ? turn : way.tx;
-		tx_waits = 0;
-		if (tx_turn && xnb_pass_rx_split(a, rx_turn) &&
-		    m->tx_backlog[id])
-			tx_waits = tx_turn;
-		rx_lim = xnb_pass_rx_slots(a, rx_turn, tx_waits);
-		rx = model_gather(rx_lim, m->vif[v].rx_pkt,
+		waits = xnb_turn_peek(a, &t) && m->tx_backlog[id];
+		rx = model_gather(xnb_turn_rx(a, &t, waits), m->vif[v].rx_pkt,
 				  &m->rx_backlog[id], &pkts);
-		xnb_pass_charge(a, 0, rx);
-		tx_lim = xnb_pass_tx_slots(a, tx_turn);
-		tx = model_gather(tx_lim, m->vif[v].tx_pkt,
+		tx = model_gather(xnb_turn_tx(a, &t, rx), m->vif[v].tx_pkt,
 				  &m->tx_backlog[id], &pkts);
-		xnb_pass_charge(a, pkts, tx);
-		m->turn_left[id].rx = xnb_pass_turn_left(way.rx, rx_lim, rx);
-		m->turn_left[id].tx = xnb_pass_turn_left(way.tx, tx_lim, tx);
-		m->turn_debt[id].rx = xnb_pass_debt(m->turn_debt[id].rx, way.rx,
-						    rx);
-		m->turn_debt[id].tx = xnb_pass_debt(m->turn_debt[id].tx, way.tx,
-						    tx);
+		xnb_turn_end(a, &t, rx, pkts, tx, &m->turn_left[id],
+			     &m->turn_debt[id]);
 		xnb_pass_turn_end(a, start);
 		if (a->slots == start + 1 && !rx && !tx)
 			m->empty_turns++;

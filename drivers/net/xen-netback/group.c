@@ -337,15 +337,15 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 	return xnb_queue_share(budget, active, used);
 }
 
-/* Pop the next queue with work and size its turn: *way each way, *turn
- * overall (0 when its debt took both).  A queue whose vif had its budget
+/* Pop the next queue with work and size its turn @t (slots 0 when its
+ * debt took both ways).  A queue whose vif had its budget
  * in this pass gets *share 0 and moves to @waiting, still queued, to lead
  * the next pass.
  */
 static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 				       const struct xnb_pass_acct *a,
 				       struct list_head *waiting, u32 *share,
-				       struct xnb_pass_ways *way, u32 *turn)
+				       struct xnb_turn *t)
 	__must_hold(&g->pass_busy)
 {
 	struct xnb_queue *q;
@@ -360,13 +360,13 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 		if (*share) {
 			give = xnb_pass_turn_share(&q->turn_left, *share,
 						   g->nr_active == 1,
-						   &q->turn_debt, way);
-			*turn = give ? xnb_pass_turn_slots(a, give) : 0;
+						   &q->turn_debt, &t->way);
+			t->slots = give ? xnb_pass_turn_slots(a, give) : 0;
 			list_del_init(&q->active_node);
 			q->queued = false;
 			WRITE_ONCE(g->nr_active, g->nr_active - 1);
 			q->share_pass = g->pass_seq;
-			q->share_slots = *turn;
+			q->share_slots = t->slots;
 		} else {
 			list_move_tail(&q->active_node, waiting);
 		}
@@ -381,13 +381,12 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
  * @settle.  True when the queue still has work.
  */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
-			    const struct xnb_pass_ways *way, u32 turn,
-			    struct xnb_pass_acct *a, struct list_head *settle)
+			    struct xnb_turn *t, struct xnb_pass_acct *a,
+			    struct list_head *settle)
 	__must_hold(&g->pass_busy)
 {
-	u32 rx_turn = min(turn, way->rx), tx_turn = min(turn, way->tx);
 	unsigned int rx_used = 0, tx_used = 0;
-	u32 rx_limit, tx_limit, tx_waits = 0;
+	bool waits;
 	int rx, tx;
 
 	lockdep_assert_held(&g->pass_busy);
@@ -398,18 +397,10 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 		goto eoi;	/* owed EOIs still go, as spurious */
 
 	/* Peek at the guest's TX ring only when that can change RX's slots. */
-	if (tx_turn && xnb_pass_rx_split(a, rx_turn) && xnb_tx_waiting(q))
-		tx_waits = tx_turn;
-	rx_limit = xnb_pass_rx_slots(a, rx_turn, tx_waits);
-	rx = xnb_rx_gather(g, q, rx_limit, &rx_used);
-	xnb_pass_charge(a, 0, rx_used);
-	tx_limit = xnb_pass_tx_slots(a, tx_turn);
-	tx = xnb_tx_gather(g, q, tx_limit, &tx_used);
-	xnb_pass_charge(a, tx, tx_used);
-	q->turn_left.rx = xnb_pass_turn_left(way->rx, rx_limit, rx_used);
-	q->turn_left.tx = xnb_pass_turn_left(way->tx, tx_limit, tx_used);
-	q->turn_debt.rx = xnb_pass_debt(q->turn_debt.rx, way->rx, rx_used);
-	q->turn_debt.tx = xnb_pass_debt(q->turn_debt.tx, way->tx, tx_used);
+	waits = xnb_turn_peek(a, t) && xnb_tx_waiting(q);
+	rx = xnb_rx_gather(g, q, xnb_turn_rx(a, t, waits), &rx_used);
+	tx = xnb_tx_gather(g, q, xnb_turn_tx(a, t, rx_used), &tx_used);
+	xnb_turn_end(a, t, rx_used, tx, tx_used, &q->turn_left, &q->turn_debt);
 	xnb_gstat_add(g, &g->stats.packets, rx + tx);
 	WRITE_ONCE(q->load, q->load + rx + tx);	/* the balancer's measure */
 	if (rx)
@@ -495,8 +486,8 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * NAPI's budget (guest TX packets only: counting RX would let dom0's
  * transmits starve guest TX) and XNB_PASS_SLOTS ring slots both ways;
  * the queues not reached, or whose turn was cut, lead the next pass.
- * tests/unit/test_pass_model.c's model_pass() mirrors this loop: change
- * them together.
+ * A turn is sized and charged by proto.c's xnb_turn_*(), which
+ * tests/unit/test_pass_model.c runs under a model of this list order.
  *
  * Context: the group's poll, BH off.
  */
@@ -504,8 +495,8 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	__must_hold(&g->pass_busy)
 {
 	bool traced = trace_xnb_group_pass_enabled();
-	u32 share, turn, start_slots, vif_budget = READ_ONCE(xnb_budget);
-	struct xnb_pass_ways way;
+	u32 share, start_slots, vif_budget = READ_ONCE(xnb_budget);
+	struct xnb_turn t;
 	u64 start = ktime_get_ns(), end, ops = 0, packets = 0;
 	u32 tx_then = a->tx_packets, slots_then = a->slots;
 	unsigned int n, served = 0;
@@ -529,8 +520,7 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	spin_unlock_irq(&g->lock);
 
 	while (n-- && xnb_pass_may_serve(a) &&
-	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share, &way,
-				  &turn))) {
+	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share, &t))) {
 		if (!share) {
 			/* Its vif's budget is spent and no kick will come (its
 			 * channels stay masked): the poll must go on.
@@ -540,7 +530,7 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		}
 		served++;
 		start_slots = a->slots;
-		more = xnb_group_serve(g, q, &way, turn, a, &settle);
+		more = xnb_group_serve(g, q, &t, a, &settle);
 		/* A turn costs a slot at least, so the cap bounds turns too. */
 		xnb_pass_turn_end(a, start_slots);
 		if (!more)

@@ -729,6 +729,45 @@ void xnb_pass_charge(struct xnb_pass_acct *a, u32 tx_packets, u32 slots)
 	a->slots += slots;
 }
 
+static u32 xnb_min(u32 a, u32 b)
+{
+	return a < b ? a : b;
+}
+
+bool xnb_turn_peek(const struct xnb_pass_acct *a, const struct xnb_turn *t)
+{
+	return xnb_min(t->slots, t->way.tx) &&
+	       xnb_pass_rx_split(a, xnb_min(t->slots, t->way.rx));
+}
+
+u32 xnb_turn_rx(const struct xnb_pass_acct *a, struct xnb_turn *t,
+		bool tx_waits)
+{
+	u32 rx_turn = xnb_min(t->slots, t->way.rx);
+	u32 tx_turn = tx_waits ? xnb_min(t->slots, t->way.tx) : 0;
+
+	t->rx_limit = xnb_pass_rx_slots(a, rx_turn, tx_turn);
+	return t->rx_limit;
+}
+
+u32 xnb_turn_tx(struct xnb_pass_acct *a, struct xnb_turn *t, u32 rx_used)
+{
+	xnb_pass_charge(a, 0, rx_used);
+	t->tx_limit = xnb_pass_tx_slots(a, xnb_min(t->slots, t->way.tx));
+	return t->tx_limit;
+}
+
+void xnb_turn_end(struct xnb_pass_acct *a, const struct xnb_turn *t,
+		  u32 rx_used, u32 tx_packets, u32 tx_used,
+		  struct xnb_pass_ways *left, struct xnb_pass_ways *debt)
+{
+	xnb_pass_charge(a, tx_packets, tx_used);
+	left->rx = xnb_pass_turn_left(t->way.rx, t->rx_limit, rx_used);
+	left->tx = xnb_pass_turn_left(t->way.tx, t->tx_limit, tx_used);
+	debt->rx = xnb_pass_debt(debt->rx, t->way.rx, rx_used);
+	debt->tx = xnb_pass_debt(debt->tx, t->way.tx, tx_used);
+}
+
 void xnb_pass_turn_end(struct xnb_pass_acct *a, u32 start)
 {
 	if (a->slots == start)
