@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Guest RX: dom0 -> guest.  xnb_start_xmit() queues skbs, steered by the
- * frontend's hash; the group's pass copies them into the guest's buffers.
- */
+/* Guest RX: dom0 -> guest, steered by the frontend's hash (ctrlring.c). */
 #include <linux/etherdevice.h>
 #include <net/flow_dissector.h>
 #include <xen/events.h>

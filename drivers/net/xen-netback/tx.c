@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Guest TX: guest -> dom0.  A packet is parsed (proto.c), credited and
- * copied into a new skb in the group's batch, then answered and sent to GRO.
- */
+/* Guest TX: guest -> dom0; proto.c parses, the group's batch copies. */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
