@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Only the event a guest asked for may wait (xnb_rxmod_decide()).
+/* Only the event a guest asked for may wait (xnb_rxmod_decide()).
  * adaptive-rx: net_dim's EQE profiles, whose timer counts from an event
  * as ours does from a notification.
  */

@@ -1,8 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* xen-netback, worker-group dataplane: shared types.  docs/design.md maps
- * the contexts and what each lock protects.
- *
- * Lock order, outer -> inner:
+/* Shared types; docs/design.md maps the contexts and locks.  Lock order:
  *   backend lock -> xnb_assign_mutex -> group sync_mutex
  *   backend lock -> rtnl: no ethtool op may take the backend lock
  *   CPU hotplug lock -> xnb_assign_mutex: no cpus_read_lock() under it
@@ -119,9 +116,7 @@ enum {
 	XNB_DIR_NR
 };
 
-/* group.c: one channel's late-EOI back-off after spurious events.  No
- * lock: a channel owes one EOI at a time, and its owner calls xnb_lateeoi().
- */
+/* Late-EOI back-off (group.c); no lock: one EOI owed, by its one owner. */
 struct xnb_backoff {
 	struct xnb_spurious spurious;
 	unsigned int irq;		/* whose EOI the timer sends */
@@ -211,10 +206,8 @@ struct xnb_queue {
  *  - Read lockless, so WRITE_ONCE/READ_ONCE: num_queues, pinned_group, the
  *    features, disabled, mcast_ctrl, xdp_headroom, coal, max_queues,
  *    credit.bytes, ctrl_dead, ctrl_irq.
- *  - ctrl and the other ctrl_* fields: ctrl_work alone while the ring is
- *    up.
- *  - hash: hash_lock, writers with BHs off.  A reader with IRQs off may
- *    have interrupted a writer (netpoll): xnb_hash_skb() does not hash.
+ *  - ctrl and the other ctrl_* fields: ctrl_work alone while the ring is up.
+ *  - hash: hash_lock, writers with BHs off; readers with IRQs off skip it.
  */
 struct xnb_vif {
 	struct net_device *dev;
@@ -311,9 +304,8 @@ enum {
 
 /* Locking:
  *  - lock (irq-safe: kicks run in hard irq): queues, active, their counts,
- *    woken, pass_seq, member queues' scheduling fields.  queues and
- *    nr_queues change under xnb_assign_mutex too.  nr_active: WRITE_ONCE,
- *    read lockless by the poll as a hint.
+ *    woken, pass_seq, member queues' scheduling fields; queues, nr_queues
+ *    also under xnb_assign_mutex.  nr_active: WRITE_ONCE, a lockless hint.
  *  - pass_busy: the batch, deliver, polling, stats, writes of run and
  *    pass_seq, member queues' ring state.  The batch is swapped with the
  *    group paused (sync_mutex), under xnb_assign_mutex.
@@ -359,9 +351,7 @@ struct xnb_group {
 	u32 max_pass_slots;		/* both ways, in one pass */
 };
 
-/* group.c, groupset.c: xnb_assign_mutex serialises who serves what (set,
- * xnb_groups_gen, moves, batch size); xnb_nr_groups is also READ_ONCE.
- */
+/* xnb_assign_mutex serialises who serves what; xnb_nr_groups: READ_ONCE. */
 extern struct mutex xnb_assign_mutex;
 extern struct xnb_group *xnb_groups;
 extern unsigned long xnb_groups_gen;
@@ -522,14 +512,7 @@ int xnb_xenbus_init(void);
 void xnb_xenbus_exit(void);
 void xnb_backend_assert_held(struct xnb_vif *vif);
 
-/**
- * xnb_stat_add() - Add to one of a queue's counters.
- * @q: the queue
- * @field: the counter, in q->stats
- * @v: the amount
- *
- * Context: the counters' one writer (see struct xnb_queue).
- */
+/* The counters' one writer adds; readers retry (u64_stats). */
 static inline void xnb_stat_add(struct xnb_queue *q, u64_stats_t *field,
 				unsigned long v)
 {
@@ -538,14 +521,6 @@ static inline void xnb_stat_add(struct xnb_queue *q, u64_stats_t *field,
 	u64_stats_update_end(&q->stats.sync);
 }
 
-/**
- * xnb_gstat_add() - Add to one of a group's counters.
- * @g: the group
- * @field: the counter, in g->stats
- * @v: the amount
- *
- * Context: the group's pass, the counters' one writer.
- */
 static inline void xnb_gstat_add(struct xnb_group *g, u64_stats_t *field,
 				 u64 v)
 {
@@ -554,14 +529,6 @@ static inline void xnb_gstat_add(struct xnb_group *g, u64_stats_t *field,
 	u64_stats_update_end(&g->stats.sync);
 }
 
-/**
- * xnb_gstat() - Read one of a group's counters.
- * @g: the group, kept alive by the caller
- * @field: the counter, in g->stats
- *
- * Context: Any.
- * Return: its value, read whole.
- */
 static inline u64 xnb_gstat(const struct xnb_group *g,
 			    const u64_stats_t *field)
 {
@@ -580,9 +547,7 @@ static inline u64 xnb_gstat(const struct xnb_group *g,
  * @rsp_prod: the shared ring's rsp_prod
  * @rsp_event: the shared ring's rsp_event
  * @prod_pvt: the ring's private response producer
- * @pushed: the rsp_prod last published; ours, as the guest may rewrite
- *          the shared one
- *
+ * @pushed: the rsp_prod last published; ours: the guest may rewrite its own
  * Context: the ring's one response producer.
  * Return: true when the frontend is to be notified.
  */

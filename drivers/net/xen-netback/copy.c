@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * The group's batch of grant copies, one GNTTABOP_copy per flush (and one
- * per run of eagain ops); packets complete in gathered order (netfront
- * matches RX responses by position).
- * Not gnttab_batch_copy(): it sleeps on GNTST_eagain with BH off and BUG()s
- * on a failed hypercall.  An op still eagain after one retry fails its packet.
+/* The group's batch of grant copies; packets complete in gathered order, as
+ * netfront matches RX responses by position.  Not gnttab_batch_copy(): it
+ * sleeps on GNTST_eagain with BH off and BUG()s on a failed hypercall.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -68,8 +65,6 @@ void xnb_copy_swap(struct xnb_group *g, struct xnb_copy_arrays *a)
  * @q: the packet's queue
  * @dir: XNB_DIR_TX or XNB_DIR_RX
  * @max_ops: the copy ops the packet may need at most
- *
- * Flushes first if the batch cannot take the packet.
  * Return: the packet's entry; its ops go at g->ops + first_op.
  */
 struct xnb_inflight *xnb_copy_begin(struct xnb_group *g, struct xnb_queue *q,
@@ -149,9 +144,7 @@ static noinline void xnb_copy_issue(struct xnb_group *g,
 		ops[i].status = GNTST_general_error;
 }
 
-/* Each eagain op once more, in place: one hypercall per run of them, so
- * a guest whose pages are paged out costs about one a packet.
- */
+/* Each eagain op once more, in place: one hypercall per run of them. */
 static void xnb_copy_retry(struct xnb_group *g)
 {
 	unsigned int i = 0, j;

@@ -26,12 +26,7 @@ static void xnb_group_wake(struct xnb_group *g)
 /**
  * xnb_group_kick() - Put a queue with work on its group's active list.
  * @q: the queue; one in no group is kicked by whoever attaches it next
- *
- * A group with a poll due (woken) is not woken again: that would only
- * cost an empty poll.
- *
- * Context: hard irq, softirq or BH off.  An RCU reader: old groups are
- * freed after synchronize_rcu().
+ * Context: hard irq, softirq or BH off; RCU keeps the group.
  */
 void xnb_group_kick(struct xnb_queue *q)
 {
@@ -43,7 +38,7 @@ void xnb_group_kick(struct xnb_queue *q)
 	g = rcu_dereference(q->group);
 	if (!g) {
 		rcu_read_unlock();
-		return;	/* detached: whoever attaches it next kicks it */
+		return;
 	}
 
 	spin_lock_irqsave(&g->lock, flags);
@@ -53,7 +48,7 @@ void xnb_group_kick(struct xnb_queue *q)
 		q->queued = true;
 		WRITE_ONCE(g->nr_active, g->nr_active + 1);
 	}
-	wake = !g->woken;
+	wake = !g->woken;	/* a due poll will find q: no empty poll */
 	g->woken = true;
 	spin_unlock_irqrestore(&g->lock, flags);
 	if (wake)
@@ -64,15 +59,13 @@ void xnb_group_kick(struct xnb_queue *q)
 /**
  * xnb_group_kick_task() - xnb_group_kick() from process context, BH on.
  * @q: the queue
- *
- * local_bh_enable() runs the NET_RX the kick raised.
  */
 void xnb_group_kick_task(struct xnb_queue *q)
 {
 	lockdep_assert_once(in_task());
 	local_bh_disable();
 	xnb_group_kick(q);
-	local_bh_enable();
+	local_bh_enable();	/* runs the NET_RX the kick raised */
 }
 
 enum {
@@ -83,9 +76,7 @@ enum {
 /* One lockdep class for all pass locks; a trylock adds no edge to it. */
 static struct lock_class_key xnb_pass_key;
 
-/* A poll that finds the pass lock held (its old owner still completing)
- * leaves XNB_PASS_WAITER and returns; the holder's unlock schedules it.
- */
+/* Held (the old owner still completes): XNB_PASS_WAITER has it wake us. */
 static bool xnb_pass_trylock(struct xnb_group *g)
 {
 	if (!test_and_set_bit_lock(XNB_PASS_HELD, &g->pass_busy.bits)) {
@@ -113,10 +104,7 @@ static void xnb_pass_unlock(struct xnb_group *g)
 		xnb_group_wake(g);
 }
 
-/* Passes while queues are active, up to XNB_POLL_PASSES, NAPI's budget,
- * the pass cap or a queue put back.  The last look and the verdict share
- * one g->lock section: a kick after it finds woken clear and schedules.
- */
+/* Last look and verdict share a g->lock section: a later kick sees !woken. */
 static void xnb_group_passes(struct xnb_group *g, u8 me,
 			     struct xnb_pass_acct *a,
 			     struct xnb_pass_verdict *v)
@@ -141,13 +129,9 @@ static void xnb_group_passes(struct xnb_group *g, u8 me,
 	spin_unlock_irq(&g->lock);
 }
 
-/* The poll of either context.  With worker=kthread the light (softirq)
- * context serves light load, and sustained load (xnb_pass_decide()) goes
- * to the thread until a pass drains the group.  Only the owner changes
- * g->run, and it gives the passes away before napi_complete_done(),
- * whose GRO flush must precede the new owner's packets: XNB_PASS_HELD
- * holds the new owner off until then.  A kick before napi_complete_done()
- * sets NAPI's missed bit: the context is polled again.
+/* Only the owner changes g->run; XNB_PASS_HELD holds a new owner off until
+ * our napi_complete_done() has flushed GRO, so our packets go up first.  A
+ * kick before napi_complete_done() sets NAPI's missed bit: we poll again.
  */
 static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 			 u8 me, int budget)
@@ -184,12 +168,10 @@ static int xnb_group_run(struct xnb_group *g, struct napi_struct *napi,
 		napi_schedule(&g->napi);
 		return v.ret;
 	case XNB_NEXT_AGAIN:
-		/* Poll again: the thread or a softirq context with work. */
 		xnb_pass_unlock(g);
 		return v.ret;
 	}
 	if (g->light_dev) {
-		/* The thread drained the group: back to the light context. */
 		if (me == XNB_RUN_WORKER)
 			trace_xnb_group_handoff(g->index, XNB_HANDOFF_TO_LIGHT,
 						XNB_HANDOFF_IDLE);
@@ -241,9 +223,6 @@ void xnb_backoff_init(struct xnb_backoff *b)
  * @irq: the channel's irq (a handler may run before the bind returns it)
  * @progress: the backend's req_cons of the channel's rings, summed
  * @spurious: the event, or the pass the EOI was owed to, found no work
- *
- * Past XNB_SPURIOUS_GRACE spurious EOIs in a row, holds each on a timer.
- *
  * Context: Any.  No lock: only the owed EOI's owner calls it.
  */
 void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
@@ -264,10 +243,8 @@ void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
 /**
  * xnb_backoff_stop() - Drop a channel's held EOI for good.
  * @b: the back-off
- *
- * Context: Sleeps.  After the irq is disabled and its EOI owner stopped
- * (else an EOI could be held again), before the unbind: the timer EOIs
- * through the irq.
+ * Context: Sleeps.  After the irq is disabled and its EOI owner stopped (or
+ * an EOI is held again); before the unbind, as the timer EOIs through it.
  */
 void xnb_backoff_stop(struct xnb_backoff *b)
 {
@@ -308,10 +285,7 @@ static void xnb_vif_eoi(struct xnb_queue *q, unsigned int which)
 		    xnb_eoi_progress(q, which), spurious);
 }
 
-/* The vif's @budget split among its queues active in g, less what this
- * pass gave them already.  A queue of another group never equals g (a
- * queue joins g under g->lock), so its fields are not read.
- */
+/* @budget split among the vif's queues active in g, less this pass's use. */
 static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 			   u32 budget)
 	__must_hold(&g->lock)
@@ -325,7 +299,7 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 		struct xnb_queue *s = &vif->queues[i];
 		bool turn;
 
-		/* Compared only: a sibling of another group may be moving. */
+		/* Only compared: it may be moving; joining g takes g->lock. */
 		if (s == q || rcu_access_pointer(s->group) != g)
 			continue;
 		turn = s->share_pass == g->pass_seq && s->share_slots;
@@ -337,10 +311,8 @@ static u32 xnb_group_share(struct xnb_group *g, struct xnb_queue *q,
 	return xnb_queue_share(budget, active, used);
 }
 
-/* Pop the next queue with work and size its turn @t (slots 0 when its
- * debt took both ways).  A queue whose vif had its budget
- * in this pass gets *share 0 and moves to @waiting, still queued, to lead
- * the next pass.
+/* Pop a queue and size its turn @t (slots 0: its debt took it).  With its
+ * vif's budget spent, *share is 0 and it waits, queued, on @waiting.
  */
 static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 				       const struct xnb_pass_acct *a,
@@ -375,11 +347,7 @@ static struct xnb_queue *xnb_group_pop(struct xnb_group *g, u32 budget,
 	return q;
 }
 
-/* One queue's turn: RX first, leaving TX its part of the cap if requests
- * wait, then TX within NAPI's budget.  What a cut turn leaves goes to
- * turn_left, what it overspent to turn_debt; a drained queue goes on
- * @settle.  True when the queue still has work.
- */
+/* RX first, leaving TX its part if requests wait; true while work remains. */
 static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 			    struct xnb_turn *t, struct xnb_pass_acct *a,
 			    struct list_head *settle)
@@ -391,7 +359,6 @@ static bool xnb_group_serve(struct xnb_group *g, struct xnb_queue *q,
 
 	lockdep_assert_held(&g->pass_busy);
 	q->turn_left = (struct xnb_pass_ways){};
-	/* A guest RX notification put off and due: its timer's kick. */
 	xnb_rx_notify_check(q);
 	if (READ_ONCE(q->vif->disabled))
 		goto eoi;	/* owed EOIs still go, as spurious */
@@ -426,12 +393,9 @@ eoi:
 	return false;
 }
 
-/* After the flush, re-arm each drained queue's TX ring: re-armed before
- * the copies, a guest posting meanwhile would cost an event and a pass.
- * Requests found then put it back on the active list, else its EOIs go.
- * A queue queued again meanwhile is settled by its next turn; one
- * detached with requests waiting keeps its owed EOI for its next group's
- * pass (the attach kicks).
+/* Re-armed after the flush: before it, posts during the copies would cost
+ * an event and a pass.  One queued again settles at its next turn; one
+ * detached with requests keeps its owed EOI for the pass its attach kicks.
  */
 static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 	__must_hold(&g->pass_busy)
@@ -457,7 +421,6 @@ static void xnb_pass_settle(struct xnb_group *g, struct list_head *settle)
 		}
 		spin_unlock_irq(&g->lock);
 		if (eoi) {
-			/* Rings drained: let the event channels fire again. */
 			xnb_vif_eoi(q, XNB_DIR_TX);
 			xnb_vif_eoi(q, XNB_DIR_RX);
 		}
@@ -482,12 +445,10 @@ static void xnb_group_note_max(struct xnb_group *g, u64 ns, u32 slots)
  * @g: the group
  * @a: the poll's account, added to
  *
- * Each queue active at the start gets a turn within its vif's share,
- * NAPI's budget (guest TX packets only: counting RX would let dom0's
- * transmits starve guest TX) and XNB_PASS_SLOTS ring slots both ways;
- * the queues not reached, or whose turn was cut, lead the next pass.
- * A turn is sized and charged by proto.c's xnb_turn_*(), which
- * tests/unit/test_pass_model.c runs under a model of this list order.
+ * Each queue active at the start gets a turn within its vif's share, NAPI's
+ * budget (guest TX only, lest dom0's transmits starve it) and XNB_PASS_SLOTS;
+ * those not reached or cut lead the next pass.  Turns are proto.c's
+ * xnb_turn_*(); tests/unit/test_pass_model.c models this list order.
  *
  * Context: the group's poll, BH off.
  */
@@ -511,9 +472,7 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		ops = u64_stats_read(&g->stats.ops);
 		packets = u64_stats_read(&g->stats.packets);
 	}
-	/* Under the lock: a thread woken while still running has no wake-up
-	 * barrier to order this after the kick's increment.
-	 */
+	/* Locked: waking a running thread is no barrier after a kick's add. */
 	spin_lock_irq(&g->lock);
 	n = g->nr_active;
 	g->pass_seq++;
@@ -522,9 +481,7 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 	while (n-- && xnb_pass_may_serve(a) &&
 	       (q = xnb_group_pop(g, vif_budget, a, &waiting, &share, &t))) {
 		if (!share) {
-			/* Its vif's budget is spent and no kick will come (its
-			 * channels stay masked): the poll must go on.
-			 */
+			/* No kick will come (channels masked): poll on. */
 			a->requeued = true;
 			continue;
 		}
@@ -536,10 +493,7 @@ void xnb_group_pass(struct xnb_group *g, struct xnb_pass_acct *a)
 		if (!more)
 			continue;
 		spin_lock_irq(&g->lock);
-		/* Back to the tail, or with its turn cut to lead the next
-		 * pass, unless detached: until the pass ends its group is g
-		 * or NULL.
-		 */
+		/* Unless detached: its group is g or NULL to the pass's end. */
 		if (rcu_dereference_protected(q->group,
 					      lockdep_is_held(&g->lock)) == g) {
 			a->requeued = true;
@@ -585,9 +539,7 @@ static enum xnb_event xnb_tx_event(struct xnb_queue *q)
 				  READ_ONCE(q->vif->disabled));
 }
 
-/* rx.c stores rx_blocked_since and rx_want before req_event (smp_wmb()),
- * so the event a guest raises on seeing req_event finds them here.
- */
+/* Pairs with rx.c's smp_wmb() of rx_want, rx_blocked_since before req_event. */
 static enum xnb_event xnb_rx_event(struct xnb_queue *q)
 {
 	return xnb_rx_event_judge(READ_ONCE(q->rx.sring->req_prod),
@@ -609,9 +561,8 @@ static irqreturn_t xnb_event(int irq, struct xnb_queue *q, enum xnb_event ev,
 	case XNB_EV_OWE:
 		/* Held for credit: the credit timer's pass sends the EOI. */
 		set_bit(which, &q->eoi);
-		/* Pairs with the worker's WRITE_ONCE(tx_held, false) before
-		 * the fully ordered test_and_clear_bit() in xnb_vif_eoi(): it
-		 * sees our bit or we see the hold gone.
+		/* Pairs with the worker's tx_held clear before xnb_vif_eoi()'s
+		 * test_and_clear_bit(): it sees our bit, or we the hold gone.
 		 */
 		smp_mb__after_atomic();
 		if (!READ_ONCE(q->tx_held))
@@ -649,9 +600,7 @@ irqreturn_t xnb_interrupt(int irq, void *dev_id)
 			 XNB_DIR_TX);
 }
 
-/* Under g->lock: a kick adds its queue and tests woken under it, so one
- * of us sees the other (a lost wake-up keeps an owed EOI's channel masked).
- */
+/* g->lock orders us with a kick: a lost wake-up leaves a channel masked. */
 static void xnb_group_rewake(struct xnb_group *g)
 {
 	unsigned int n;
@@ -689,10 +638,6 @@ static void xnb_group_resume(struct xnb_group *g)
 /**
  * xnb_group_sync() - Wait out a poll that may have seen a detached queue.
  * @g: the group the queue left
- *
- * A group left with no queue gives its batch back, unless it is the set's
- * first.
- *
  * Context: process, sleeps.
  */
 void xnb_group_sync(struct xnb_group *g)
@@ -711,10 +656,6 @@ void xnb_group_sync(struct xnb_group *g)
 /**
  * xnb_groups_set_batch() - Resize every group's batch (copy_batch written).
  * @batch: the new size, range-checked
- *
- * The arrays are all allocated first: every group takes the new size, or
- * none does.
- *
  * Context: process, sleeps; takes xnb_assign_mutex.
  * Return: 0, or -ENOMEM with nothing changed.
  */
@@ -810,10 +751,8 @@ static void xnb_group_thread(struct xnb_group *g)
  * xnb_group_prepare() - Make a group ready to take a queue.
  * @g: the group
  *
- * NAPI contexts, thread and batch come with a group's first queue, so an
- * idle group costs its struct alone; the batch goes with the last
- * (xnb_group_sync()).  The set's first group is made ready at start and
- * keeps its batch: an attach falls back on it, so it never fails.
+ * Contexts, thread and batch come with the first queue: an idle group costs
+ * its struct alone.  Group 0 keeps its batch so that attaches never fail.
  *
  * Context: process, may sleep.
  * Return: 0, or -ENOMEM.
@@ -847,13 +786,8 @@ int xnb_group_prepare(struct xnb_group *g)
 /**
  * xnb_group_start() - Start one group of a new set.
  * @g: the group, zeroed
- * @index: its index in the set
- *
- * Its home is the (index mod n)th of the n CPUs online, which the caller's
- * cpus_read_lock() keeps online until the set is published.  Only group 0
- * is made ready now.
- *
- * Context: process, may sleep; cpus_read_lock() held too.
+ * @index: its index in the set; only group 0 is made ready now
+ * Context: process, may sleep; cpus_read_lock() keeps its home CPU online.
  * Return: 0, or a negative errno with nothing left started.
  */
 int xnb_group_start(struct xnb_group *g, unsigned int index)
@@ -886,9 +820,8 @@ int xnb_group_start(struct xnb_group *g, unsigned int index)
  * xnb_group_stop() - Stop a started group that serves no queue.
  * @g: the group, in no published set
  *
- * Both contexts are disabled before either is deleted (a poll may schedule
- * the other); netif_napi_del()'s synchronize_net() waits out the tail of a
- * completed poll.
+ * Both contexts are disabled before either is deleted, as a poll may
+ * schedule the other; netif_napi_del() waits out a completed poll's tail.
  *
  * Context: process, sleeps.
  */

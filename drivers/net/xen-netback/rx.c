@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Guest RX: dom0 -> guest.  xnb_select_queue() steers by the frontend's
- * hash (ctrlring.c sets it), xnb_start_xmit() queues skbs per queue; the
- * group's pass copies each into the buffers the guest posts.
- */
+/* Guest RX: dom0 -> guest, steered by the frontend's hash (ctrlring.c). */
 #include <linux/etherdevice.h>
 #include <net/flow_dissector.h>
 #include <xen/events.h>
@@ -55,9 +51,7 @@ static u32 xnb_hash_keys(const struct xnb_hash *h, u32 type,
 			     (__force u16)keys->ports.dst);
 }
 
-/* Hash @skb as the frontend asked (set, or cleared when no type applies):
- * its queue, or -1 when hashing is off or IRQs are.  A hash_lock reader.
- */
+/* Set @skb's hash as the frontend asked; its queue, or -1 for none. */
 static int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 {
 	/* Hashing may be on before xnb_vif_start sets the real count. */
@@ -71,9 +65,7 @@ static int xnb_hash_skb(struct xnb_vif *vif, struct sk_buff *skb)
 	if (!n || READ_ONCE(vif->hash.alg) !=
 		  XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ)
 		return -1;
-	/* Netpoll (netconsole) may have interrupted the writer on this
-	 * CPU, or run after its CPU stopped: the seqlock would spin forever.
-	 */
+	/* Netpoll may run in a writer or after its CPU stopped: we'd spin. */
 	if (irqs_disabled())
 		return -1;
 	do {
@@ -114,7 +106,6 @@ u16 xnb_select_queue(struct net_device *dev, struct sk_buff *skb,
 	return q;
 }
 
-/* Guest RX of @skb carries a hash extra: Toeplitz is on and @skb hashed. */
 static bool xnb_rx_hash_wanted(struct xnb_vif *vif,
 			       const struct sk_buff *skb)
 {
@@ -122,7 +113,6 @@ static bool xnb_rx_hash_wanted(struct xnb_vif *vif,
 	       XEN_NETIF_CTRL_HASH_ALGORITHM_TOEPLITZ && skb->sw_hash;
 }
 
-/* Write @skb's hash extra, as xnb_hash_skb() set it. */
 static void xnb_rx_hash_fill(const struct sk_buff *skb,
 			     struct xen_netif_extra_info *ex)
 {
@@ -167,9 +157,8 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	struct xnb_queue *q;
 	bool full;
 
-	/* Pairs with xnb_vif_start()'s release: the queues and features
-	 * below are set.  A disconnect mid-burst strands no unkicked skb:
-	 * its netif_tx_disable() waits for us and the release purges.
+	/* Pairs with xnb_vif_start()'s release.  A disconnect strands no
+	 * unkicked skb: its netif_tx_disable() waits for us, then it purges.
 	 */
 	if (!smp_load_acquire(&vif->connected) ||
 	    qi >= READ_ONCE(vif->num_queues)) {
@@ -181,9 +170,7 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	txq = netdev_get_tx_queue(dev, qi);
 	if (READ_ONCE(vif->disabled))
 		goto drop_core;
-	/* The guest's hash config may have changed since select_queue, and
-	 * the stack's own hash must never pass for a Toeplitz one.
-	 */
+	/* The config may have changed, and no stack hash may pass as ours. */
 	if (xnb_hash_skb(vif, skb) < 0)
 		skb_clear_hash(skb);
 
@@ -203,9 +190,7 @@ netdev_tx_t xnb_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		goto out;
 	}
 
-	/* Count first: once queued, the worker may free the skb.  truesize:
-	 * constant while queued, so the dequeue takes off what was added.
-	 */
+	/* Count first: the worker may free it once queued; truesize stays. */
 	full = atomic_add_return(skb->truesize, &q->rx_bytes_queued) >=
 	       xnb_rx_queue_bytes;
 	skb_queue_tail(&q->rx_skbs, skb);
@@ -385,9 +370,8 @@ static unsigned int xnb_rx_ops(struct xnb_queue *q, struct sk_buff *skb,
 				return 0;	/* cannot happen: slots counted */
 			op = &ops[n++];
 			op->flags = GNTCOPY_dest_gref;
-			/* Another guest's page, mapped by its backend, is
-			 * copied from its grant.  PageForeign must not see a
-			 * compound page, and those are never foreign.
+			/* Another guest's page is copied from its grant;
+			 * compound ones, never foreign, must skip PageForeign.
 			 */
 			foreign = PageCompound(page) ? NULL :
 				  xen_page_foreign(page);
@@ -560,7 +544,6 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 	return done;
 }
 
-/* Packets wait, and the queue is neither blocked nor disabled. */
 bool xnb_rx_pending(struct xnb_queue *q)
 {
 	return !q->rx_blocked_since && !READ_ONCE(q->vif->disabled) &&
@@ -668,9 +651,8 @@ static void xnb_rx_notify_do(struct xnb_queue *q, enum xnb_rxmod_verdict v,
 	}
 	if (v != XNB_RXMOD_NOW)
 		return;
-	/* rsp_event is read after our rsp_prod was published (this push's
-	 * barrier or an earlier one's); compare with our own index, not the
-	 * guest-writable shared one.
+	/* rsp_event is read after xnb_ring_push()'s virt_mb() (this push's or
+	 * an earlier one's); compared with our index, not the guest's rsp_prod.
 	 */
 	if (!xnb_rxmod_wanted(q->rx.rsp_prod_pvt,
 			      READ_ONCE(q->rx.sring->rsp_event),

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Directions are the guest's, as in-tree: "tx" is what the guest sent.
+/* Directions are the guest's, as in-tree: "tx" is what the guest sent.
  * The in-tree driver's zerocopy and tx_frag_overflow rows stay 0, for its
  * users' scripts: guest TX is always copied, into full pages.
  */
@@ -240,7 +239,6 @@ void xnb_get_channels(struct net_device *dev,
 /**
  * xnb_vif_update_carrier() - Set the carrier from the vif's state.
  * @vif: the vif
- *
  * Context: IRQs enabled; carrier_lock keeps racing decisions in order.
  */
 void xnb_vif_update_carrier(struct xnb_vif *vif)
@@ -269,10 +267,7 @@ void xnb_vif_log_missed(struct xnb_vif *vif)
 /**
  * xnb_vif_log_ok() - May a line the guest brought about be logged now?
  * @vif: the vif the line is about
- *
- * Context: Any.
- * Return: true within the vif's budget, after logging how many were
- * suppressed.
+ * Return: true within the vif's budget, after logging the lines suppressed.
  */
 bool xnb_vif_log_ok(struct xnb_vif *vif)
 {
@@ -288,7 +283,6 @@ bool xnb_vif_log_ok(struct xnb_vif *vif)
  * xnb_vif_fatal() - Disable the vif until the guest reconnects.
  * @vif: the vif
  * @why: the guest's protocol violation, for the log
- *
  * Context: A group's poll or the control ring's work; takes carrier_lock.
  */
 void xnb_vif_fatal(struct xnb_vif *vif, const char *why)

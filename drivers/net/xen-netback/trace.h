@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Tracepoints, system xen_netback (docs/admin.md has one-liners).  What
- * only an event needs is computed only while it is enabled.
- */
+/* Tracepoints, system xen_netback; docs/admin.md has one-liners. */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM xen_netback
 
@@ -45,9 +43,7 @@ TRACE_DEFINE_ENUM(XNB_MOVE_BALANCE);
 TRACE_DEFINE_ENUM(XNB_MOVE_PIN);
 TRACE_DEFINE_ENUM(XNB_MOVE_REGROUP);
 
-/* slots: ring slots used both ways, a turn that used none counting one;
- * last, as tools read the fields before it by position.
- */
+/* slots (both ways; an empty turn counts one) last: tools read by position. */
 TRACE_EVENT(xnb_group_pass,
 	    TP_PROTO(unsigned int group, unsigned int queues, unsigned int tx,
 		     unsigned int rx, unsigned int ops, u64 duration_ns,
@@ -136,9 +132,7 @@ TRACE_EVENT(xnb_vif_disabled,
 		      __get_str(reason))
 );
 
-/* blocked_ms: since the guest last had no buffer for what waits; packets:
- * queued for the guest (stall, unstall) or dropped (drain).
- */
+/* packets: queued for the guest (stall, unstall) or dropped (drain). */
 DECLARE_EVENT_CLASS(xnb_rx_queue,
 		    TP_PROTO(const char *queue, unsigned long blocked_since,
 			     unsigned int packets),

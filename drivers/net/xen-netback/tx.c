@@ -1,8 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/*
- * Guest TX: guest -> dom0.  A packet is parsed (proto.c), credited and
- * copied into a new skb in the group's batch, then answered and sent to GRO.
- */
+/* Guest TX: guest -> dom0; proto.c parses, the group's batch copies. */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
@@ -20,8 +17,6 @@
 /**
  * xnb_tx_pending() - Re-arm a queue's guest TX event; whether requests wait.
  * @q: the queue, served by the caller's pass
- *
- * Asked after the flush, so requests posted during the copies are found.
  * Return: true when requests wait, none held for credit, the vif enabled.
  */
 bool xnb_tx_pending(struct xnb_queue *q)
@@ -233,9 +228,7 @@ static bool xnb_tx_start(struct xnb_group *g, struct xnb_queue *q)
 	return true;
 }
 
-/* Answered in ring order without a copy: with errors (@why), or a
- * multicast filter request (XNB_R_MCAST_CTRL) applied now, with its outcome.
- */
+/* Answered in order, no copy: with errors, or a mcast request (its reason). */
 static void xnb_tx_drop(struct xnb_group *g, struct xnb_queue *q,
 			const char *why)
 {
@@ -340,11 +333,9 @@ int xnb_tx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 	return done;
 }
 
-/* Trust the guest's TCP GSO type only on TCP of that IP version, with
- * the checksum at TCP's field (not UDP's: doff would come from payload)
- * and the whole TCP header linear; at most gso_max_segs segments, a drop
- * and not fatal since an honest guest does not know the limit.  A pull
- * may move the head, so skb_shinfo() is not kept across one.
+/* csum_offset must be TCP's: at UDP's, doff would come from payload.  Past
+ * gso_max_segs is a drop, not fatal: an honest guest cannot know the limit.
+ * A pull may move the head, so skb_shinfo() is not kept across one.
  */
 static bool xnb_tx_gso_setup(struct sk_buff *skb)
 {
@@ -459,10 +450,7 @@ void xnb_tx_push(struct xnb_queue *q)
 
 /**
  * xnb_tx_deliver() - Hand the completed guest TX packets to GRO.
- * @g: the group whose pass runs
- *
- * Through the NAPI context running the pass, which completes (flushing
- * GRO) before another context may take the passes over.
+ * @g: the group whose pass runs; its NAPI context flushes GRO before a handoff
  */
 void xnb_tx_deliver(struct xnb_group *g)
 	__must_hold(&g->pass_busy)
