@@ -157,12 +157,20 @@ static void xnb_rate_changed(struct xenbus_watch *w, const char *path,
 {
 	struct xnb_backend *be = container_of(w, struct xnb_backend,
 					      rate_watch);
-	u64 bytes = 0, usec = 0;
-	char *s;
+	char *s, *comma;
+	u64 bytes = 0;
+	u32 usec = 0;
 
 	s = xenbus_read(XBT_NIL, be->dev->nodename, "rate", NULL);
 	if (!IS_ERR(s)) {
-		if (!xnb_credit_parse(s, &bytes, &usec)) {
+		/* "bytes,usec"; a zero period would refill constantly. */
+		comma = strchr(s, ',');
+		if (comma)
+			*comma = '\0';
+		if (!comma || kstrtou64(s, 10, &bytes) ||
+		    kstrtou32(comma + 1, 10, &usec) || !usec) {
+			if (comma)
+				*comma = ',';	/* the whole value in the log */
 			dev_warn_ratelimited(&be->dev->dev,
 					     "ignoring invalid rate \"%.32s\"\n", s);
 			kfree(s);
