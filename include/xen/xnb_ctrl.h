@@ -93,11 +93,8 @@ u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
 
 /* Kept as the time it is full: taking a token needs no division. */
 struct xnb_ctrl_budget {
-	u64 full_at;		/* ns, monotonic; at or before now: full */
+	u64 full_at;		/* ns, monotonic; at or before now (0): full */
 };
-
-/* Fill @b. */
-void xnb_ctrl_budget_init(struct xnb_ctrl_budget *b);
 
 /**
  * xnb_ctrl_budget_take() - Take one token, if there is one.

@@ -185,9 +185,6 @@ u32 xnb_reconnect_wait(const struct xnb_reconnect *r, u64 now);
 /* Count a connect that succeeded at @now (ms). */
 void xnb_reconnect_done(struct xnb_reconnect *r, u64 now);
 
-/* True once per run, for a non-zero @wait (xnb_reconnect_wait()): log it. */
-bool xnb_reconnect_log(struct xnb_reconnect *r, u32 wait);
-
 /* One event channel's run of events that led to no work; zeroed at bind. */
 struct xnb_spurious {
 	u32 progress;		/* our consumer indices at the last of them */
@@ -357,14 +354,6 @@ struct xnb_credit {
 	u64 next_refill;	/* time at which the next period starts */
 };
 
-/**
- * xnb_credit_parse() - Parse the value of the "rate" key.
- * @s: "bytes,usec" in decimal, usec 1..2^32-1, one trailing newline allowed
- * @bytes: set to the credit per period, in bytes
- * @usec: set to the period, in microseconds
- * Return: true when @s is valid; false leaves *@bytes and *@usec alone.
- */
-bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec);
 /* @bytes per @usec (0: none; XNB_CREDIT_MAX at most), from @now (us). */
 void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now);
 /**

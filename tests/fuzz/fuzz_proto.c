@@ -11,8 +11,8 @@
  *   [7]      bit 0 gso_tcpv4, bit 1 gso_tcpv6, bits 2..4 pick
  *            gso_max_segs (gso_max_segs_pick), all: scribble salt
  *   [8..]    ring_size * 12 bytes of ring entries
- *   then     credit part: [len L][L bytes "rate" string]
- *            [start time u64][bytes u64][usec u32] and 12-byte ops
+ *   then     credit part: [start time u64][bytes u64][usec u32]
+ *            and 12-byte ops
  *            (time step u32, packet length u32, extra u32).
  *   last 18  also event and in-flight indices (fuzz_events)
  *
@@ -337,65 +337,16 @@ static void fuzz_ring(struct input *in)
 	free(ring);
 }
 
-/* Reference for the rate string: [0-9]+,[0-9]+ then optional '\n'. */
-static int ref_rate(const char *s, u64 *b, u64 *u)
-{
-	u64 v[2] = { 0, 0 };
-	int i = 0, digits = 0;
-
-	for (; *s; s++) {
-		if (*s >= '0' && *s <= '9') {
-			if (__builtin_mul_overflow(v[i], 10, &v[i]) ||
-			    __builtin_add_overflow(v[i], (u64)(*s - '0'),
-						   &v[i]))
-				return 0;
-			digits++;
-		} else if (*s == ',' && i == 0 && digits) {
-			i = 1;
-			digits = 0;
-		} else if (*s == '\n' && s[1] == '\0') {
-			break;
-		} else {
-			return 0;
-		}
-	}
-	if (i != 1 || !digits || !v[1] || v[1] > 0xffffffffu)
-		return 0;
-	*b = v[0];
-	*u = v[1];
-	return 1;
-}
-
 static void fuzz_credit(struct input *in)
 {
-	size_t slen = in_u8(in), i;
-	char *str = malloc(slen + 1);
-	u64 b = 7, u = 7, rb = 0, ru = 0, now, bytes, usec;
+	u64 now = in_u64(in), bytes, usec;
 	struct xnb_credit cr;
-	int ok, rok, ops = 0;
+	int ops = 0;
 
-	CHECK(str);
-	for (i = 0; i < slen; i++)
-		str[i] = (char)in_u8(in);
-	str[slen] = '\0';
-	ok = xnb_credit_parse(str, &b, &u);
-	rok = ref_rate(str, &rb, &ru);
-	CHECK(ok == rok);
-	if (ok)
-		CHECK(b == rb && u == ru);
-	else
-		CHECK(b == 7 && u == 7);	/* left alone */
-	free(str);
-
-	now = in_u64(in);
 	bytes = in_u64(in);
 	usec = in_u32(in);
-	if (ok) {
-		bytes = b;
-		usec = u;
-	}
 	if (!usec)
-		usec = 1;	/* the parser never yields a zero period */
+		usec = 1;	/* xenbus.c refuses a zero period */
 	xnb_credit_set(&cr, bytes, usec, now);
 
 	while (in->pos < in->len && ops++ < 4096) {

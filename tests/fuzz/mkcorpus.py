@@ -49,9 +49,8 @@ def ring_input(order, cons, avail, fatal, gsoflags, slots, credit=b''):
     return head + body + credit
 
 
-def credit_part(rate, start, nbytes, usec, ops):
-    out = bytes([len(rate)]) + rate
-    out += struct.pack('<QQI', start, nbytes, usec)
+def credit_part(start, nbytes, usec, ops):
+    out = struct.pack('<QQI', start, nbytes, usec)
     for step, length in ops:
         out += struct.pack('<III', step, length, 0)
     return out
@@ -130,16 +129,20 @@ def seeds():
                                chain(18, 60000) * 14)
     s['credit-rate'] = ring_input(
         0, 0, 1, 20, 0, one,
-        credit_part(b'100000,50000', 2 ** 64 - 100, 0, 0,
+        credit_part(2 ** 64 - 100, 100000, 50000,
                     [(0, 1500), (10, 99000), (10, 1500), (50000, 64000),
                      (1, 200000), (60000, 200000), (60000, 200000)]))
     s['credit-huge-period'] = ring_input(
         0, 0, 1, 20, 0, one,
-        credit_part(b'18446744073709551615,4294967295\n', 5, 0, 0,
+        credit_part(5, 2 ** 64 - 1, 2 ** 32 - 1,
                     [(1, 4294967295), (4294967295, 1)]))
-    s['credit-bad'] = ring_input(
+    s['credit-zero-period'] = ring_input(
         0, 0, 1, 20, 0, one,
-        credit_part(b'12,', 0, 1000, 0, [(0, 2000), (999, 2000)]))
+        credit_part(0, 1000, 0, [(0, 2000), (999, 2000)]))
+    # 1 byte per 71 minutes and a 4 GB debt: a wait past the cap.
+    s['credit-absurd-wait'] = ring_input(
+        0, 0, 1, 20, 0, one,
+        credit_part(5, 1, 4260000000, [(0, 2 ** 32 - 1), (1, 1500)]))
     return s
 
 

@@ -538,12 +538,11 @@ static void test_budget_table(void **state)
 /* A fresh budget gives a ring's worth at once, then one a period. */
 static void test_budget_burst_then_rate(void **state)
 {
-	struct xnb_ctrl_budget b;
+	struct xnb_ctrl_budget b = { 0 };	/* a new vif's, zeroed: full */
 	u64 now = 3 * NS;
 	unsigned int i;
 
 	(void)state;
-	xnb_ctrl_budget_init(&b);
 	for (i = 0; i < B; i++)
 		assert_true(xnb_ctrl_budget_take(&b, now, P, B));
 	assert_false(xnb_ctrl_budget_take(&b, now, P, B));
@@ -564,12 +563,11 @@ static void test_budget_burst_then_rate(void **state)
  */
 static void test_budget_hostile_30s(void **state)
 {
-	struct xnb_ctrl_budget b;
+	struct xnb_ctrl_budget b = { 0 };	/* a new vif's, zeroed: full */
 	u64 start = 1 * NS, now = start, served = 0, runs = 0;
 	const u64 want = B + 30ull * XNB_CTRL_BUDGET_RATE;
 
 	(void)state;
-	xnb_ctrl_budget_init(&b);
 	while (now < start + 30 * NS) {
 		while (xnb_ctrl_budget_take(&b, now, P, B))
 			served++;
@@ -591,12 +589,11 @@ static void test_budget_hostile_30s(void **state)
  */
 static void test_budget_honest(void **state)
 {
-	struct xnb_ctrl_budget b;
+	struct xnb_ctrl_budget b = { 0 };	/* a new vif's, zeroed: full */
 	u64 now = 20 * NS;
 	unsigned int s, i;
 
 	(void)state;
-	xnb_ctrl_budget_init(&b);
 	for (s = 0; s < 60; s++, now += NS) {
 		unsigned int n = s == 30 ? 18 * 7 : 7;
 

@@ -177,11 +177,6 @@ u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
 	}
 }
 
-void xnb_ctrl_budget_init(struct xnb_ctrl_budget *b)
-{
-	b->full_at = 0;
-}
-
 bool xnb_ctrl_budget_take(struct xnb_ctrl_budget *b, u64 now, u64 period,
 			  u32 burst)
 {

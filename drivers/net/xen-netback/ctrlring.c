@@ -167,7 +167,6 @@ void xnb_ctrl_init(struct xnb_vif *vif)
 	xnb_hash_init(&vif->hash);
 	BUILD_BUG_ON(XNB_CTRL_BUDGET_BURST != XNB_CTRL_RING_SIZE);
 	INIT_DELAYED_WORK(&vif->ctrl_work, xnb_ctrl_work);
-	xnb_ctrl_budget_init(&vif->ctrl_budget);
 	xnb_backoff_init(&vif->ctrl_backoff);
 	snprintf(vif->ctrl_name, sizeof(vif->ctrl_name), "%s-ctrl",
 		 vif->dev->name);

@@ -125,14 +125,6 @@ void xnb_reconnect_done(struct xnb_reconnect *r, u64 now)
 	r->seen = true;
 }
 
-bool xnb_reconnect_log(struct xnb_reconnect *r, u32 wait)
-{
-	if (!wait || r->logged)
-		return false;
-	r->logged = true;
-	return true;
-}
-
 unsigned int xnb_spurious_next(struct xnb_spurious *s, bool spurious,
 			       u32 progress, unsigned int grace,
 			       unsigned int max)
@@ -447,41 +439,6 @@ bool xnb_rxmod_wanted(u32 rsp_prod, u32 rsp_event, u32 ring_size)
 {
 	/* Unsigned: wraps like the ring indices. */
 	return rsp_event - rsp_prod - 1u >= ring_size;
-}
-
-bool xnb_credit_parse(const char *s, u64 *bytes, u64 *usec)
-{
-	u64 v[2] = { 0, 0 };
-	unsigned int i = 0, digits = 0;
-
-	for (;; s++) {
-		if (*s >= '0' && *s <= '9') {
-			u64 d = (u64)(*s - '0');
-
-			/* Refuse what would overflow, not wrap. */
-			if (v[i] > div_u64(~0ULL - d, 10))
-				return false;
-			v[i] = v[i] * 10 + d;
-			digits++;
-			continue;
-		}
-		if (*s == ',' && i == 0 && digits) {
-			i = 1;
-			digits = 0;
-			continue;
-		}
-		/* The end of the string, or one trailing newline. */
-		if (i == 1 && digits &&
-		    (*s == '\0' || (*s == '\n' && s[1] == '\0')))
-			break;
-		return false;
-	}
-	/* A zero period would divide nothing but refill constantly. */
-	if (v[1] == 0 || v[1] > 0xffffffffULL)
-		return false;
-	*bytes = v[0];
-	*usec = v[1];
-	return true;
 }
 
 void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now)

@@ -157,12 +157,20 @@ static void xnb_rate_changed(struct xenbus_watch *w, const char *path,
 {
 	struct xnb_backend *be = container_of(w, struct xnb_backend,
 					      rate_watch);
-	u64 bytes = 0, usec = 0;
-	char *s;
+	char *s, *comma;
+	u64 bytes = 0;
+	u32 usec = 0;
 
 	s = xenbus_read(XBT_NIL, be->dev->nodename, "rate", NULL);
 	if (!IS_ERR(s)) {
-		if (!xnb_credit_parse(s, &bytes, &usec)) {
+		/* "bytes,usec"; a zero period would refill constantly. */
+		comma = strchr(s, ',');
+		if (comma)
+			*comma = '\0';
+		if (!comma || kstrtou64(s, 10, &bytes) ||
+		    kstrtou32(comma + 1, 10, &usec) || !usec) {
+			if (comma)
+				*comma = ',';	/* the whole value in the log */
 			dev_warn_ratelimited(&be->dev->dev,
 					     "ignoring invalid rate \"%.32s\"\n", s);
 			kfree(s);
@@ -439,46 +447,6 @@ static int xnb_connect(struct xnb_backend *be)
 	return 0;
 }
 
-/* Row 10h: true when failed connects refuse this one, nothing read. */
-static bool xnb_connect_held(struct xnb_backend *be)
-	__must_hold(&be->lock)
-{
-	u32 wait;
-
-	lockdep_assert_held(&be->lock);
-	wait = xnb_connect_wait(be->connect_fails, be->connect_last,
-				ktime_to_ms(ktime_get()));
-	if (!wait)
-		return false;
-	xnb_fatal(be, -EAGAIN,
-		  "%u failed connects in a row: next attempt in %u ms at the earliest",
-		  be->connect_fails, wait);
-	return true;
-}
-
-/* Row 10d: true when quick reconnects hold this one for connect_work. */
-static bool xnb_reconnect_held(struct xnb_backend *be)
-	__must_hold(&be->lock)
-{
-	u32 wait;
-
-	lockdep_assert_held(&be->lock);
-	wait = xnb_reconnect_wait(&be->reconnect, ktime_to_ms(ktime_get()));
-	if (!wait)
-		return false;
-	/* The held connect would be the run's next quick reconnect. */
-	if (xnb_reconnect_log(&be->reconnect, wait) && xnb_guest_msg_ok(be))
-		dev_warn(&be->dev->dev,
-			 "frontend reconnects in a loop (%u times in a row, each within %u s of the last): next connect held %u ms, later ones up to %u ms\n",
-			 be->reconnect.run < UINT_MAX ?
-			 be->reconnect.run + 1 : UINT_MAX,
-			 XNB_RECONNECT_WINDOW_MS / 1000u, wait,
-			 XNB_RECONNECT_HOLD_MAX_MS);
-	be->connect_queued = true;
-	mod_delayed_work(system_wq, &be->connect_work, msecs_to_jiffies(wait));
-	return true;
-}
-
 /* Drop a held Connected: its work, if it runs still, finds nothing. */
 static void xnb_connect_unqueue(struct xnb_backend *be)
 	__must_hold(&be->lock)
@@ -488,39 +456,50 @@ static void xnb_connect_unqueue(struct xnb_backend *be)
 	cancel_delayed_work(&be->connect_work);
 }
 
-/* Row 10: connect, and count a failure or a success for the back-offs. */
-static void xnb_connect_counted(struct xnb_backend *be)
-	__must_hold(&be->lock)
-{
-	int err;
-	u64 now;
-
-	lockdep_assert_held(&be->lock);
-	err = xnb_connect(be);
-	now = ktime_to_ms(ktime_get());
-	if (!err) {
-		be->connect_fails = 0;
-		xnb_reconnect_done(&be->reconnect, now);
-		return;
-	}
-	if (be->connect_fails < UINT_MAX)
-		be->connect_fails++;
-	be->connect_last = now;
-}
-
 /* Rows 10h, 10d and 10: the frontend Connected, no connection up. */
 static void xnb_connect_rows(struct xnb_backend *be)
 	__must_hold(&be->lock)
 {
+	u64 now = ktime_to_ms(ktime_get());
+	u32 wait;
+
 	lockdep_assert_held(&be->lock);
-	if (xnb_connect_held(be)) {		/* row 10h */
+	wait = xnb_connect_wait(be->connect_fails, be->connect_last, now);
+	if (wait) {		/* row 10h: failed connects refuse this one */
+		xnb_fatal(be, -EAGAIN,
+			  "%u failed connects in a row: next attempt in %u ms at the earliest",
+			  be->connect_fails, wait);
 		xnb_connect_unqueue(be);
 		return;
 	}
-	if (xnb_reconnect_held(be))		/* row 10d */
+	wait = xnb_reconnect_wait(&be->reconnect, now);
+	if (wait) {		/* row 10d: held for connect_work */
+		/* Once a run; the held connect is its next quick reconnect. */
+		if (!be->reconnect.logged) {
+			be->reconnect.logged = true;
+			if (xnb_guest_msg_ok(be))
+				dev_warn(&be->dev->dev,
+					 "frontend reconnects in a loop (%u times in a row, each within %u s of the last): next connect held %u ms, later ones up to %u ms\n",
+					 be->reconnect.run < UINT_MAX ?
+					 be->reconnect.run + 1 : UINT_MAX,
+					 XNB_RECONNECT_WINDOW_MS / 1000u, wait,
+					 XNB_RECONNECT_HOLD_MAX_MS);
+		}
+		be->connect_queued = true;
+		mod_delayed_work(system_wq, &be->connect_work,
+				 msecs_to_jiffies(wait));
 		return;
+	}
 	xnb_connect_unqueue(be);
-	xnb_connect_counted(be);		/* row 10 */
+	/* Row 10: count a failure or a success for the back-offs. */
+	if (!xnb_connect(be)) {
+		be->connect_fails = 0;
+		xnb_reconnect_done(&be->reconnect, ktime_to_ms(ktime_get()));
+		return;
+	}
+	if (be->connect_fails < UINT_MAX)
+		be->connect_fails++;
+	be->connect_last = ktime_to_ms(ktime_get());
 }
 
 /* Unregisters no watch: remove() waits for this work in the xenwatch
