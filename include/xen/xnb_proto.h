@@ -185,6 +185,9 @@ u32 xnb_reconnect_wait(const struct xnb_reconnect *r, u64 now);
 /* Count a connect that succeeded at @now (ms). */
 void xnb_reconnect_done(struct xnb_reconnect *r, u64 now);
 
+/* True once per run, for a non-zero @wait (xnb_reconnect_wait()): log it. */
+bool xnb_reconnect_log(struct xnb_reconnect *r, u32 wait);
+
 /* One event channel's run of events that led to no work; zeroed at bind. */
 struct xnb_spurious {
 	u32 progress;		/* our consumer indices at the last of them */

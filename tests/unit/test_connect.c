@@ -177,6 +177,36 @@ static void test_reconnect_done(void **state)
 	}
 }
 
+/* The first hold of a run is reported, no later one, nor a connect that
+ * goes at once.
+ */
+static void test_reconnect_log(void **state)
+{
+	static const struct {
+		bool logged;
+		u32 wait;
+		bool log, logged_after;
+	} c[] = {
+		{ false, 0, false, false },	/* goes now: nothing to say */
+		{ false, 1, true, true },	/* the first hold */
+		{ false, XNB_RECONNECT_HOLD_MAX_MS, true, true },
+		{ true, 1, false, true },	/* reported already */
+		{ true, XNB_RECONNECT_HOLD_MAX_MS, false, true },
+		{ true, 0, false, true },
+	};
+	struct xnb_reconnect r;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		r = (struct xnb_reconnect){ .seen = true, .run = 5,
+					    .logged = c[i].logged };
+		assert_int_equal(xnb_reconnect_log(&r, c[i].wait), c[i].log);
+		assert_int_equal(r.logged, c[i].logged_after);
+		assert_int_equal(r.run, 5);
+	}
+}
+
 /* Loops of every spacing: each run reported once, at its first hold,
  * which is quick reconnect @nth in a row (the backend's line says run +
  * 1); a loop never held (8 s apart or more) never.  A new run, after a
@@ -213,9 +243,7 @@ static void test_reconnect_log_loop(void **state)
 			nth = 0;
 			for (k = 0; k < 40; k++) {
 				wait = xnb_reconnect_wait(&r, t);
-				/* As xenbus.c: a run's first hold only. */
-				if (wait && !r.logged) {
-					r.logged = true;
+				if (xnb_reconnect_log(&r, wait)) {
 					logs++;
 					if (!nth)
 						nth = r.run + 1;
@@ -356,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_connect_recovers),
 		cmocka_unit_test(test_reconnect_wait),
 		cmocka_unit_test(test_reconnect_done),
+		cmocka_unit_test(test_reconnect_log),
 		cmocka_unit_test(test_reconnect_log_loop),
 		cmocka_unit_test(test_reconnect_loop),
 		cmocka_unit_test(test_reconnect_away),

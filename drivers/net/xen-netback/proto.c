@@ -125,6 +125,14 @@ void xnb_reconnect_done(struct xnb_reconnect *r, u64 now)
 	r->seen = true;
 }
 
+bool xnb_reconnect_log(struct xnb_reconnect *r, u32 wait)
+{
+	if (!wait || r->logged)
+		return false;
+	r->logged = true;
+	return true;
+}
+
 unsigned int xnb_spurious_next(struct xnb_spurious *s, bool spurious,
 			       u32 progress, unsigned int grace,
 			       unsigned int max)

@@ -474,17 +474,15 @@ static void xnb_connect_rows(struct xnb_backend *be)
 	}
 	wait = xnb_reconnect_wait(&be->reconnect, now);
 	if (wait) {		/* row 10d: held for connect_work */
-		/* Once a run; the held connect is its next quick reconnect. */
-		if (!be->reconnect.logged) {
-			be->reconnect.logged = true;
-			if (xnb_guest_msg_ok(be))
-				dev_warn(&be->dev->dev,
-					 "frontend reconnects in a loop (%u times in a row, each within %u s of the last): next connect held %u ms, later ones up to %u ms\n",
-					 be->reconnect.run < UINT_MAX ?
-					 be->reconnect.run + 1 : UINT_MAX,
-					 XNB_RECONNECT_WINDOW_MS / 1000u, wait,
-					 XNB_RECONNECT_HOLD_MAX_MS);
-		}
+		/* The held connect would be the run's next quick reconnect. */
+		if (xnb_reconnect_log(&be->reconnect, wait) &&
+		    xnb_guest_msg_ok(be))
+			dev_warn(&be->dev->dev,
+				 "frontend reconnects in a loop (%u times in a row, each within %u s of the last): next connect held %u ms, later ones up to %u ms\n",
+				 be->reconnect.run < UINT_MAX ?
+				 be->reconnect.run + 1 : UINT_MAX,
+				 XNB_RECONNECT_WINDOW_MS / 1000u, wait,
+				 XNB_RECONNECT_HOLD_MAX_MS);
 		be->connect_queued = true;
 		mod_delayed_work(system_wq, &be->connect_work,
 				 msecs_to_jiffies(wait));
