@@ -4,9 +4,7 @@
  * a saturated group (xnb_balance_pick()).  rebalance_ms=0 only measures,
  * for sysfs's busy_pct; the work parks while no queue is attached.
  */
-#include <linux/debugfs.h>
 #include <linux/ktime.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -316,29 +314,8 @@ void xnb_balance_set_interval(unsigned int ms)
 	mutex_unlock(&xnb_bal_lock);
 }
 
-static int xnb_balance_show(struct seq_file *m, void *v)
-{
-	unsigned int i;
-
-	mutex_lock(&xnb_assign_mutex);
-	seq_printf(m, "rebalance_ms=%u moves=%lu streak=%u from=%u to=%u high=%u gap=%u hold=%u\n",
-		   READ_ONCE(xnb_rebalance_ms), xnb_bal_moves,
-		   xnb_bal.st.streak, xnb_bal.st.from, xnb_bal.st.to,
-		   XNB_BAL_HIGH, XNB_BAL_GAP, XNB_BAL_HOLD);
-	if (xnb_bal.valid && xnb_groups && xnb_bal.gen == xnb_groups_gen)
-		for (i = 0; i < xnb_bal.nr; i++)
-			seq_printf(m, "group %u: busy %u/1000\n", i,
-				   xnb_bal.busy[i]);
-	mutex_unlock(&xnb_assign_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(xnb_balance);
-
-/* After xnb_debugfs_init(); its removal takes the file too. */
 void xnb_balance_start(void)
 {
-	debugfs_create_file("balance", 0444, xnb_debugfs_dir, NULL,
-			    &xnb_balance_fops);
 	mutex_lock(&xnb_bal_lock);
 	xnb_bal_started = true;
 	WRITE_ONCE(xnb_bal_resync, true);
