@@ -502,18 +502,13 @@ int xnb_queue_group_index(struct xnb_queue *q)
 
 struct dentry *xnb_debugfs_dir;
 
-/* @g's lock keeps @q attached, so its rings stay mapped. */
+/* Ring indices are io_ring_q<N>'s; @g's lock keeps @q attached. */
 static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 			   struct xnb_queue *q)
 	__must_hold(&g->lock)
 {
-	const struct xen_netif_tx_sring *ts = q->tx.sring;
-	const struct xen_netif_rx_sring *rs = q->rx.sring;
-	RING_IDX tx_rsp, rx_rsp;
-
 	const struct xnb_backoff *b = q->backoff;
 	unsigned long held;
-	bool owed;
 
 	lockdep_assert_held(&g->lock);
 	held = (timer_pending(&b[XNB_DIR_TX].timer) ? BIT(XNB_DIR_TX) : 0) |
@@ -525,26 +520,10 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 		   READ_ONCE(q->eoi), held,
 		   READ_ONCE(b[XNB_DIR_TX].spurious.run),
 		   READ_ONCE(b[XNB_DIR_RX].spurious.run));
-	if (!ts || !rs)
-		return;
-	/* Written plainly by the pass: a racy snapshot is fine here. */
-	tx_rsp = data_race(q->tx.rsp_prod_pvt);	/* racy snapshot */
-	rx_rsp = data_race(q->rx.rsp_prod_pvt);	/* racy snapshot */
-	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",
-		   READ_ONCE(ts->req_prod), READ_ONCE(q->tx.req_cons),
-		   READ_ONCE(ts->req_event), tx_rsp,
-		   READ_ONCE(ts->rsp_prod), READ_ONCE(ts->rsp_event),
-		   READ_ONCE(q->tx_prod_eoi));
-	seq_printf(m, "    rx req %u/%u ev %u rsp %u/%u ev %u want %u skbs %u bytes %d\n",
-		   READ_ONCE(rs->req_prod), READ_ONCE(q->rx.req_cons),
-		   READ_ONCE(rs->req_event), rx_rsp,
-		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
-		   READ_ONCE(q->rx_want), skb_queue_len_lockless(&q->rx_skbs),
-		   atomic_read(&q->rx_bytes_queued));
-	owed = data_race(q->rxmod.owed);	/* racy snapshot */
 	seq_printf(m, "    rxmod dim %u/%u owed %d timer %d\n",
 		   READ_ONCE(q->rx_dim_usecs), READ_ONCE(q->rx_dim_frames),
-		   owed, hrtimer_is_queued(&q->rx_notify_timer));
+		   data_race(q->rxmod.owed),	/* racy snapshot */
+		   hrtimer_is_queued(&q->rx_notify_timer));
 }
 
 static int xnb_groups_show(struct seq_file *m, void *v)
