@@ -64,7 +64,8 @@ static void xnb_queue_irqs_unhint(struct xnb_queue *q)
 		irq_update_affinity_hint(q->rx_irq, NULL);
 }
 
-static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
+static struct xnb_group *xnb_group_attach_locked(struct xnb_queue *q,
+						 int pinned)
 	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_group *g;
@@ -94,6 +95,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	spin_unlock_irq(&g->lock);
 	WRITE_ONCE(q->last_group, g->index);
 	xnb_queue_irqs_follow(q, g);
+	return g;
 }
 
 /**
@@ -177,6 +179,46 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	xnb_groups[to].moves_in++;
 	/* An event that found it groupless kicked nothing. */
 	xnb_group_kick_task(q);
+}
+
+/* Attach @q afresh (to group @pin if there is one); trace a new group. */
+static void xnb_queue_replace(struct xnb_queue *q, int pin, int why)
+	__must_hold(&xnb_assign_mutex)
+{
+	struct xnb_group *from, *to;
+
+	from = rcu_dereference_protected(q->group,
+					 lockdep_is_held(&xnb_assign_mutex));
+	xnb_group_detach_locked(q);
+	to = xnb_group_attach_locked(q, pin);
+	if (to != from)
+		trace_xnb_queue_move(q->name, from ? from->index : -1,
+				     to->index, why, 0, 0, 0);
+	xnb_group_kick_task(q);
+}
+
+/**
+ * xnb_vif_set_pinned() - Pin a vif's queues to a group ("worker-group").
+ * @vif: the vif
+ * @group: the group's index, or -1 to unpin
+ *
+ * Unpinned with the balancer on, the queues stay put until it moves them.
+ *
+ * Context: Backend lock held, sleeps (a move waits for the group's poll).
+ * Takes xnb_assign_mutex.
+ */
+void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
+{
+	unsigned int i;
+
+	xnb_backend_assert_held(vif);
+	WRITE_ONCE(vif->pinned_group, group);
+	if (!vif->connected || (group < 0 && READ_ONCE(xnb_rebalance_ms)))
+		return;
+	mutex_lock(&xnb_assign_mutex);
+	for (i = 0; i < vif->num_queues; i++)
+		xnb_queue_replace(&vif->queues[i], group, XNB_MOVE_PIN);
+	mutex_unlock(&xnb_assign_mutex);
 }
 
 static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
@@ -375,15 +417,8 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
 	list_for_each_entry_safe(q, next, &g->queues, group_node) {
 		int pin = READ_ONCE(q->vif->pinned_group);
 
-		if ((pin >= 0 && pin < xnb_nr_groups) != pinned)
-			continue;
-		xnb_group_detach_locked(q);
-		xnb_group_attach_locked(q, pin);
-		if (trace_xnb_queue_move_enabled())
-			trace_xnb_queue_move(q->name, g->index,
-					     xnb_queue_group_index(q),
-					     XNB_MOVE_REGROUP, 0, 0, 0);
-		xnb_group_kick_task(q);
+		if ((pin >= 0 && pin < xnb_nr_groups) == pinned)
+			xnb_queue_replace(q, pin, XNB_MOVE_REGROUP);
 	}
 }
 

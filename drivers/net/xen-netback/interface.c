@@ -12,7 +12,6 @@
 #include <xen/events.h>
 
 #include "common.h"
-#include "trace.h"
 
 /* Per vif, unlike net_ratelimit(): a guest cannot hide another's lines. */
 #define XNB_LOG_INTERVAL	(5 * HZ)
@@ -366,37 +365,6 @@ void xnb_vif_start(struct xnb_vif *vif)
 	xnb_vif_debugfs_add(vif);
 	xnb_vif_update_carrier(vif);
 	netif_tx_wake_all_queues(dev);
-}
-
-/**
- * xnb_vif_set_pinned() - Pin a vif's queues to a group ("worker-group").
- * @vif: the vif
- * @group: the group's index, or -1 to unpin
- *
- * Unpinned with the balancer on, the queues stay put until it moves them.
- *
- * Context: Backend lock held, sleeps (a move waits for the group's poll).
- */
-void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
-{
-	unsigned int i;
-
-	xnb_backend_assert_held(vif);
-	WRITE_ONCE(vif->pinned_group, group);
-	if (!vif->connected || (group < 0 && READ_ONCE(xnb_rebalance_ms)))
-		return;
-	for (i = 0; i < vif->num_queues; i++) {
-		struct xnb_queue *q = &vif->queues[i];
-		bool traced = trace_xnb_queue_move_enabled();
-		int from = traced ? xnb_queue_group_index(q) : -1, to;
-
-		xnb_group_detach(q);
-		xnb_group_attach(q, group);
-		to = traced ? xnb_queue_group_index(q) : -1;
-		if (traced && to != from)
-			trace_xnb_queue_move(q->name, from, to, XNB_MOVE_PIN,
-					     0, 0, 0);
-	}
 }
 
 static void xnb_queue_release(struct xnb_queue *q)
