@@ -221,21 +221,33 @@ void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
 	mutex_unlock(&xnb_assign_mutex);
 }
 
-static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
+/* Start @n groups and put them in force; the set replaced is the caller's. */
+static int xnb_groups_make(unsigned int n)
 	__must_hold(&xnb_assign_mutex)
 {
+	struct xnb_group *groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
+	struct xnb_cpu_slot *slots = kcalloc(n, sizeof(*slots), GFP_KERNEL);
 	unsigned int i;
-	int err;
+	int err = -ENOMEM;
 
 	lockdep_assert_held(&xnb_assign_mutex);
-	for (i = 0; i < n; i++) {
+	for (i = 0; groups && slots && i < n; i++) {
 		err = xnb_group_start(&groups[i], i);
 		if (err) {
 			while (i--)
 				xnb_group_stop(&groups[i]);
-			return err;
+			break;
 		}
 	}
+	if (err) {
+		kfree(slots);
+		kfree(groups);
+		return err;
+	}
+	xnb_groups = groups;
+	xnb_slots = slots;
+	WRITE_ONCE(xnb_nr_groups, n);
+	xnb_groups_gen++;
 	return 0;
 }
 
@@ -341,9 +353,6 @@ static void xnb_cpuhp_remove(void)
  */
 int xnb_groups_init(void)
 {
-	struct xnb_cpu_slot *slots;
-	struct xnb_group *groups;
-	unsigned int n;
 	int err = -ENOMEM;
 
 	xnb_cpu_loads = kcalloc(nr_cpu_ids, sizeof(*xnb_cpu_loads),
@@ -353,27 +362,16 @@ int xnb_groups_init(void)
 		xnb_cpuhp_add();
 	cpus_read_lock();
 	mutex_lock(&xnb_assign_mutex);
-	n = xnb_nr_groups ? xnb_nr_groups : num_online_cpus();
-	groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
-	slots = kcalloc(n, sizeof(*slots), GFP_KERNEL);
-	if (groups && slots && xnb_cpu_loads)
-		err = xnb_groups_start(groups, n);
-	if (!err) {
-		xnb_groups = groups;
-		xnb_slots = slots;
-		WRITE_ONCE(xnb_nr_groups, n);
-		xnb_groups_gen++;
-	} else {
-		xnb_groups_gone = true;
-	}
+	if (xnb_cpu_loads)
+		err = xnb_groups_make(xnb_nr_groups ? xnb_nr_groups :
+				      num_online_cpus());
+	xnb_groups_gone = !!err;
 	mutex_unlock(&xnb_assign_mutex);
 	cpus_read_unlock();
 	if (err) {
 		xnb_cpuhp_remove();
 		kfree(xnb_cpu_loads);
 		xnb_cpu_loads = NULL;
-		kfree(slots);
-		kfree(groups);
 	}
 	return err;
 }
@@ -433,9 +431,9 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
  */
 int xnb_groups_set_count(unsigned int n)
 {
-	struct xnb_cpu_slot *slots = NULL, *old_slots;
-	struct xnb_group *groups = NULL, *old;
+	struct xnb_cpu_slot *old_slots;
 	unsigned int i, old_n, want = n;
+	struct xnb_group *old;
 	bool followed;
 	int err = 0;
 
@@ -450,25 +448,13 @@ int xnb_groups_set_count(unsigned int n)
 		WRITE_ONCE(xnb_nr_groups, n);
 		goto unlock;
 	}
-	if (!want)
-		want = num_online_cpus();
-	groups = kcalloc(want, sizeof(*groups), GFP_KERNEL);
-	slots = kcalloc(want, sizeof(*slots), GFP_KERNEL);
-	if (!groups || !slots) {
-		err = -ENOMEM;
-		goto unlock;
-	}
-	err = xnb_groups_start(groups, want);
-	if (err)
-		goto unlock;
-
 	old = xnb_groups;
 	old_n = xnb_nr_groups;
 	old_slots = xnb_slots;
-	xnb_groups = groups;
-	xnb_slots = slots;
-	WRITE_ONCE(xnb_nr_groups, want);
-	xnb_groups_gen++;
+	want = n ?: num_online_cpus();
+	err = xnb_groups_make(want);
+	if (err)
+		goto unlock;
 	/* Published: our hotplug callback now holds an outgoing CPU online
 	 * until the moves are done.  Without that callback, keep the lock.
 	 */
@@ -495,8 +481,6 @@ int xnb_groups_set_count(unsigned int n)
 unlock:
 	mutex_unlock(&xnb_assign_mutex);
 	cpus_read_unlock();
-	kfree(slots);
-	kfree(groups);
 	if (err && err != -EBUSY)
 		pr_warn("groups=%u failed (%d), still %u groups\n", want, err,
 			READ_ONCE(xnb_nr_groups));
