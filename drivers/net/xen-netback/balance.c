@@ -60,11 +60,6 @@ bool xnb_balance_busy(unsigned int group, u32 *permille)
 	return true;
 }
 
-static unsigned long xnb_bal_period(unsigned int ms)
-{
-	return msecs_to_jiffies(ms ? ms : XNB_BUSY_WINDOW_MS);
-}
-
 /* Arm the work of the mode in force, the other off. */
 static void xnb_bal_arm(void)
 	__must_hold(&xnb_bal_lock)
@@ -74,23 +69,13 @@ static void xnb_bal_arm(void)
 	lockdep_assert_held(&xnb_bal_lock);
 	if (ms) {
 		cancel_delayed_work(&xnb_bal_idle_work);
-		mod_delayed_work(system_wq, &xnb_bal_work, xnb_bal_period(ms));
+		mod_delayed_work(system_wq, &xnb_bal_work,
+				 msecs_to_jiffies(ms));
 	} else {
 		cancel_delayed_work(&xnb_bal_work);
 		mod_delayed_work(system_power_efficient_wq, &xnb_bal_idle_work,
-				 xnb_bal_period(ms));
+				 msecs_to_jiffies(XNB_BUSY_WINDOW_MS));
 	}
-}
-
-static unsigned int xnb_bal_queues(void)
-	__must_hold(&xnb_assign_mutex)
-{
-	unsigned int i, nq = 0;
-
-	lockdep_assert_held(&xnb_assign_mutex);
-	for (i = 0; i < xnb_nr_groups; i++)
-		nq += xnb_groups[i].nr_queues;
-	return nq;
 }
 
 static void xnb_bal_free(void)
@@ -237,7 +222,8 @@ static void xnb_bal_interval(u64 now, bool pick)
 
 static void xnb_balance_run(struct work_struct *work)
 {
-	bool resync, park = false;
+	bool resync, idle = true, park = false;
+	unsigned int i;
 	u64 now;
 
 	mutex_lock(&xnb_assign_mutex);
@@ -259,8 +245,8 @@ static void xnb_balance_run(struct work_struct *work)
 	}
 	/* Park only after a whole idle window, so busy_pct shows idle. */
 	if (xnb_groups) {
-		bool idle = !xnb_bal_queues();
-
+		for (i = 0; i < xnb_nr_groups; i++)
+			idle &= !xnb_groups[i].nr_queues;
 		park = idle && xnb_bal.quiet && xnb_bal.measured;
 		xnb_bal.quiet = idle;
 	}
@@ -301,16 +287,14 @@ void xnb_balance_queue_added(void)
 void xnb_balance_set_interval(unsigned int ms)
 {
 	mutex_lock(&xnb_bal_lock);
-	/* Re-arming would only push the run back. */
-	if (ms == READ_ONCE(xnb_rebalance_ms)) {
-		mutex_unlock(&xnb_bal_lock);
-		return;
+	/* Re-arming the same period would only push the run back. */
+	if (ms != READ_ONCE(xnb_rebalance_ms)) {
+		if (!READ_ONCE(xnb_rebalance_ms))
+			WRITE_ONCE(xnb_bal_resync, true);
+		WRITE_ONCE(xnb_rebalance_ms, ms);
+		if (xnb_bal_started && !xnb_bal_parked)
+			xnb_bal_arm();
 	}
-	if (!READ_ONCE(xnb_rebalance_ms))
-		WRITE_ONCE(xnb_bal_resync, true);
-	WRITE_ONCE(xnb_rebalance_ms, ms);
-	if (xnb_bal_started && !xnb_bal_parked)
-		xnb_bal_arm();
 	mutex_unlock(&xnb_bal_lock);
 }
 
