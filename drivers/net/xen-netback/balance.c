@@ -137,22 +137,6 @@ static void xnb_bal_reset(u64 now)
 	xnb_bal.measured = false;
 }
 
-/* Unparked: the window starts @now, not when the work parked. */
-static void xnb_bal_rebase(u64 now)
-	__must_hold(&xnb_assign_mutex)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&xnb_assign_mutex);
-	if (!xnb_bal.valid || xnb_bal.gen != xnb_groups_gen ||
-	    xnb_bal.nr != xnb_nr_groups)
-		return;
-	for (i = 0; i < xnb_bal.nr; i++)
-		xnb_bal.busy_ns[i] = xnb_gstat(&xnb_groups[i],
-					       &xnb_groups[i].stats.busy_ns);
-	xnb_bal.when_ns = now;
-}
-
 /* Sample even without @pick: a balancer switched on has an interval. */
 static void xnb_bal_interval(u64 now, bool pick)
 	__must_hold(&xnb_assign_mutex)
@@ -267,11 +251,20 @@ static void xnb_balance_run(struct work_struct *work)
 void xnb_balance_queue_added(void)
 	__must_hold(&xnb_assign_mutex)
 {
+	struct xnb_group *g;
+	unsigned int i;
+
 	lockdep_assert_held(&xnb_assign_mutex);
 	xnb_bal.quiet = false;
 	if (!xnb_bal_parked)
 		return;
-	xnb_bal_rebase(ktime_get_ns());
+	/* The window starts now, not when the work parked. */
+	if (xnb_bal.valid && xnb_bal.gen == xnb_groups_gen &&
+	    xnb_bal.nr == xnb_nr_groups) {
+		for (i = 0, g = xnb_groups; i < xnb_bal.nr; i++, g++)
+			xnb_bal.busy_ns[i] = xnb_gstat(g, &g->stats.busy_ns);
+		xnb_bal.when_ns = ktime_get_ns();
+	}
 	mutex_lock(&xnb_bal_lock);
 	xnb_bal_parked = false;
 	if (xnb_bal_started)
