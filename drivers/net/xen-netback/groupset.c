@@ -30,38 +30,29 @@ unsigned long xnb_groups_gen;
 /* Not irq_set_affinity_and_hint(): it returns 0 even when the move fails,
  * and a hint must not name a CPU the irq is not on.
  */
-static void xnb_irq_follow(struct xnb_queue *q, unsigned int irq, int cpu)
+static void xnb_irq_follow(struct xnb_queue *q, unsigned int irq,
+			   struct xnb_group *g)
 {
-	const struct cpumask *mask = cpumask_of(cpu);
-	int err;
+	const struct cpumask *mask = g ? cpumask_of(g->cpu) : NULL;
+	int err = g ? irq_set_affinity(irq, mask) : 0;
 
-	err = irq_set_affinity(irq, mask);
 	irq_update_affinity_hint(irq, err ? NULL : mask);
 	if (err)
 		net_dbg_ratelimited("%s: irq %u not moved to cpu %d (%d)\n",
-				    q->name, irq, cpu, err);
+				    q->name, irq, g->cpu, err);
 }
 
-/* Softirq NAPI runs where the event lands: keep it on the group's CPU. */
+/* Softirq NAPI runs where the event lands: keep it on the group's CPU.
+ * No group: no hint, as free_irq() at unbind wants none left.
+ */
 static void xnb_queue_irqs_follow(struct xnb_queue *q, struct xnb_group *g)
 	__must_hold(&xnb_assign_mutex)
 {
 	lockdep_assert_held(&xnb_assign_mutex);
 	if (q->tx_irq)
-		xnb_irq_follow(q, q->tx_irq, g->cpu);
+		xnb_irq_follow(q, q->tx_irq, g);
 	if (q->rx_irq && q->rx_irq != q->tx_irq)
-		xnb_irq_follow(q, q->rx_irq, g->cpu);
-}
-
-/* free_irq() at unbind wants no affinity hint left. */
-static void xnb_queue_irqs_unhint(struct xnb_queue *q)
-	__must_hold(&xnb_assign_mutex)
-{
-	lockdep_assert_held(&xnb_assign_mutex);
-	if (q->tx_irq)
-		irq_update_affinity_hint(q->tx_irq, NULL);
-	if (q->rx_irq && q->rx_irq != q->tx_irq)
-		irq_update_affinity_hint(q->rx_irq, NULL);
+		xnb_irq_follow(q, q->rx_irq, g);
 }
 
 static struct xnb_group *xnb_group_attach_locked(struct xnb_queue *q,
@@ -136,7 +127,7 @@ static void xnb_group_detach_locked(struct xnb_queue *q)
 	}
 	RCU_INIT_POINTER(q->group, NULL);
 	spin_unlock_irq(&g->lock);
-	xnb_queue_irqs_unhint(q);
+	xnb_queue_irqs_follow(q, NULL);
 
 	xnb_group_sync(g);
 }
