@@ -376,12 +376,12 @@ lab_iperf_result() {
 }
 # lab_diag IP: what dom0 and the guest at IP see, for a stalled transfer.
 lab_diag() {
-	local n=$(( ${1##*.} / 10 )) v
+	local n=$(( ${1##*.} / 10 )) v d=/sys/kernel/debug/xen-netback
 	echo "--- lab_diag $1 (g$n) ---"
-	if [ -r /sys/kernel/debug/xen-netback/groups ] ||
-	   { mount -t debugfs none /sys/kernel/debug 2>/dev/null; [ -r /sys/kernel/debug/xen-netback/groups ]; }; then
-		cat /sys/kernel/debug/xen-netback/groups; sleep 1
-		cat /sys/kernel/debug/xen-netback/groups
+	if [ -r $d/groups ] ||
+	   { mount -t debugfs none /sys/kernel/debug 2>/dev/null; [ -r $d/groups ]; }; then
+		cat $d/groups $d/vif-*/io_ring_q* 2>/dev/null; sleep 1
+		cat $d/groups $d/vif-*/io_ring_q* 2>/dev/null
 	fi
 	for v in $(lab_vifs); do
 		echo "$v:"; ethtool -S "$v" 2>/dev/null | grep -v ': 0$'

@@ -21,6 +21,13 @@ xnb_groups_file() { cat "$(xnb_debugfs)/groups"; }
 xnb_vif_debugfs() { echo "$(xnb_debugfs)/$(basename "$(readlink -f "/sys/class/net/$1/device")")"; }
 # xnb_io_ring VIF Q: the debugfs ring dump of VIF's queue Q.
 xnb_io_ring() { cat "$(xnb_vif_debugfs "$1")/io_ring_q$2"; }
+# xnb_rx_drained: every connected queue's ring dump shows nothing queued
+# for its guest ("rx_skbs 0 rx_bytes_queued 0"); fails without a queue.
+xnb_rx_drained() {
+	cat "$(xnb_debugfs)"/vif-*/io_ring_q* 2>/dev/null | awk '
+		$5 == "rx_skbs" { n++; if ($6 != 0 || $8 != 0) bad = 1 }
+		END { exit bad || !n }'
+}
 
 # xnb_group_of QUEUE: index of the group serving QUEUE (e.g. vif1.0-q0).
 xnb_group_of() {

@@ -4,9 +4,7 @@
  * a saturated group (xnb_balance_pick()).  rebalance_ms=0 only measures,
  * for sysfs's busy_pct; the work parks while no queue is attached.
  */
-#include <linux/debugfs.h>
 #include <linux/ktime.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
@@ -62,11 +60,6 @@ bool xnb_balance_busy(unsigned int group, u32 *permille)
 	return true;
 }
 
-static unsigned long xnb_bal_period(unsigned int ms)
-{
-	return msecs_to_jiffies(ms ? ms : XNB_BUSY_WINDOW_MS);
-}
-
 /* Arm the work of the mode in force, the other off. */
 static void xnb_bal_arm(void)
 	__must_hold(&xnb_bal_lock)
@@ -76,23 +69,13 @@ static void xnb_bal_arm(void)
 	lockdep_assert_held(&xnb_bal_lock);
 	if (ms) {
 		cancel_delayed_work(&xnb_bal_idle_work);
-		mod_delayed_work(system_wq, &xnb_bal_work, xnb_bal_period(ms));
+		mod_delayed_work(system_wq, &xnb_bal_work,
+				 msecs_to_jiffies(ms));
 	} else {
 		cancel_delayed_work(&xnb_bal_work);
 		mod_delayed_work(system_power_efficient_wq, &xnb_bal_idle_work,
-				 xnb_bal_period(ms));
+				 msecs_to_jiffies(XNB_BUSY_WINDOW_MS));
 	}
-}
-
-static unsigned int xnb_bal_queues(void)
-	__must_hold(&xnb_assign_mutex)
-{
-	unsigned int i, nq = 0;
-
-	lockdep_assert_held(&xnb_assign_mutex);
-	for (i = 0; i < xnb_nr_groups; i++)
-		nq += xnb_groups[i].nr_queues;
-	return nq;
 }
 
 static void xnb_bal_free(void)
@@ -152,22 +135,6 @@ static void xnb_bal_reset(u64 now)
 	xnb_bal.when_ns = now;
 	xnb_bal.valid = true;
 	xnb_bal.measured = false;
-}
-
-/* Unparked: the window starts @now, not when the work parked. */
-static void xnb_bal_rebase(u64 now)
-	__must_hold(&xnb_assign_mutex)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&xnb_assign_mutex);
-	if (!xnb_bal.valid || xnb_bal.gen != xnb_groups_gen ||
-	    xnb_bal.nr != xnb_nr_groups)
-		return;
-	for (i = 0; i < xnb_bal.nr; i++)
-		xnb_bal.busy_ns[i] = xnb_gstat(&xnb_groups[i],
-					       &xnb_groups[i].stats.busy_ns);
-	xnb_bal.when_ns = now;
 }
 
 /* Sample even without @pick: a balancer switched on has an interval. */
@@ -239,7 +206,8 @@ static void xnb_bal_interval(u64 now, bool pick)
 
 static void xnb_balance_run(struct work_struct *work)
 {
-	bool resync, park = false;
+	bool resync, idle = true, park = false;
+	unsigned int i;
 	u64 now;
 
 	mutex_lock(&xnb_assign_mutex);
@@ -261,8 +229,8 @@ static void xnb_balance_run(struct work_struct *work)
 	}
 	/* Park only after a whole idle window, so busy_pct shows idle. */
 	if (xnb_groups) {
-		bool idle = !xnb_bal_queues();
-
+		for (i = 0; i < xnb_nr_groups; i++)
+			idle &= !xnb_groups[i].nr_queues;
 		park = idle && xnb_bal.quiet && xnb_bal.measured;
 		xnb_bal.quiet = idle;
 	}
@@ -283,11 +251,20 @@ static void xnb_balance_run(struct work_struct *work)
 void xnb_balance_queue_added(void)
 	__must_hold(&xnb_assign_mutex)
 {
+	struct xnb_group *g;
+	unsigned int i;
+
 	lockdep_assert_held(&xnb_assign_mutex);
 	xnb_bal.quiet = false;
 	if (!xnb_bal_parked)
 		return;
-	xnb_bal_rebase(ktime_get_ns());
+	/* The window starts now, not when the work parked. */
+	if (xnb_bal.valid && xnb_bal.gen == xnb_groups_gen &&
+	    xnb_bal.nr == xnb_nr_groups) {
+		for (i = 0, g = xnb_groups; i < xnb_bal.nr; i++, g++)
+			xnb_bal.busy_ns[i] = xnb_gstat(g, &g->stats.busy_ns);
+		xnb_bal.when_ns = ktime_get_ns();
+	}
 	mutex_lock(&xnb_bal_lock);
 	xnb_bal_parked = false;
 	if (xnb_bal_started)
@@ -303,42 +280,19 @@ void xnb_balance_queue_added(void)
 void xnb_balance_set_interval(unsigned int ms)
 {
 	mutex_lock(&xnb_bal_lock);
-	/* Re-arming would only push the run back. */
-	if (ms == READ_ONCE(xnb_rebalance_ms)) {
-		mutex_unlock(&xnb_bal_lock);
-		return;
+	/* Re-arming the same period would only push the run back. */
+	if (ms != READ_ONCE(xnb_rebalance_ms)) {
+		if (!READ_ONCE(xnb_rebalance_ms))
+			WRITE_ONCE(xnb_bal_resync, true);
+		WRITE_ONCE(xnb_rebalance_ms, ms);
+		if (xnb_bal_started && !xnb_bal_parked)
+			xnb_bal_arm();
 	}
-	if (!READ_ONCE(xnb_rebalance_ms))
-		WRITE_ONCE(xnb_bal_resync, true);
-	WRITE_ONCE(xnb_rebalance_ms, ms);
-	if (xnb_bal_started && !xnb_bal_parked)
-		xnb_bal_arm();
 	mutex_unlock(&xnb_bal_lock);
 }
 
-static int xnb_balance_show(struct seq_file *m, void *v)
-{
-	unsigned int i;
-
-	mutex_lock(&xnb_assign_mutex);
-	seq_printf(m, "rebalance_ms=%u moves=%lu streak=%u from=%u to=%u high=%u gap=%u hold=%u\n",
-		   READ_ONCE(xnb_rebalance_ms), xnb_bal_moves,
-		   xnb_bal.st.streak, xnb_bal.st.from, xnb_bal.st.to,
-		   XNB_BAL_HIGH, XNB_BAL_GAP, XNB_BAL_HOLD);
-	if (xnb_bal.valid && xnb_groups && xnb_bal.gen == xnb_groups_gen)
-		for (i = 0; i < xnb_bal.nr; i++)
-			seq_printf(m, "group %u: busy %u/1000\n", i,
-				   xnb_bal.busy[i]);
-	mutex_unlock(&xnb_assign_mutex);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(xnb_balance);
-
-/* After xnb_debugfs_init(); its removal takes the file too. */
 void xnb_balance_start(void)
 {
-	debugfs_create_file("balance", 0444, xnb_debugfs_dir, NULL,
-			    &xnb_balance_fops);
 	mutex_lock(&xnb_bal_lock);
 	xnb_bal_started = true;
 	WRITE_ONCE(xnb_bal_resync, true);

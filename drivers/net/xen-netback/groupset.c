@@ -30,41 +30,33 @@ unsigned long xnb_groups_gen;
 /* Not irq_set_affinity_and_hint(): it returns 0 even when the move fails,
  * and a hint must not name a CPU the irq is not on.
  */
-static void xnb_irq_follow(struct xnb_queue *q, unsigned int irq, int cpu)
+static void xnb_irq_follow(struct xnb_queue *q, unsigned int irq,
+			   struct xnb_group *g)
 {
-	const struct cpumask *mask = cpumask_of(cpu);
-	int err;
+	const struct cpumask *mask = g ? cpumask_of(g->cpu) : NULL;
+	int err = g ? irq_set_affinity(irq, mask) : 0;
 
-	err = irq_set_affinity(irq, mask);
 	irq_update_affinity_hint(irq, err ? NULL : mask);
 	if (err)
 		net_dbg_ratelimited("%s: irq %u not moved to cpu %d (%d)\n",
-				    q->name, irq, cpu, err);
+				    q->name, irq, g->cpu, err);
 }
 
-/* Softirq NAPI runs where the event lands: keep it on the group's CPU. */
+/* Softirq NAPI runs where the event lands: keep it on the group's CPU.
+ * No group: no hint, as free_irq() at unbind wants none left.
+ */
 static void xnb_queue_irqs_follow(struct xnb_queue *q, struct xnb_group *g)
 	__must_hold(&xnb_assign_mutex)
 {
 	lockdep_assert_held(&xnb_assign_mutex);
 	if (q->tx_irq)
-		xnb_irq_follow(q, q->tx_irq, g->cpu);
+		xnb_irq_follow(q, q->tx_irq, g);
 	if (q->rx_irq && q->rx_irq != q->tx_irq)
-		xnb_irq_follow(q, q->rx_irq, g->cpu);
+		xnb_irq_follow(q, q->rx_irq, g);
 }
 
-/* free_irq() at unbind wants no affinity hint left. */
-static void xnb_queue_irqs_unhint(struct xnb_queue *q)
-	__must_hold(&xnb_assign_mutex)
-{
-	lockdep_assert_held(&xnb_assign_mutex);
-	if (q->tx_irq)
-		irq_update_affinity_hint(q->tx_irq, NULL);
-	if (q->rx_irq && q->rx_irq != q->tx_irq)
-		irq_update_affinity_hint(q->rx_irq, NULL);
-}
-
-static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
+static struct xnb_group *xnb_group_attach_locked(struct xnb_queue *q,
+						 int pinned)
 	__must_hold(&xnb_assign_mutex)
 {
 	struct xnb_group *g;
@@ -94,6 +86,7 @@ static void xnb_group_attach_locked(struct xnb_queue *q, int pinned)
 	spin_unlock_irq(&g->lock);
 	WRITE_ONCE(q->last_group, g->index);
 	xnb_queue_irqs_follow(q, g);
+	return g;
 }
 
 /**
@@ -134,7 +127,7 @@ static void xnb_group_detach_locked(struct xnb_queue *q)
 	}
 	RCU_INIT_POINTER(q->group, NULL);
 	spin_unlock_irq(&g->lock);
-	xnb_queue_irqs_unhint(q);
+	xnb_queue_irqs_follow(q, NULL);
 
 	xnb_group_sync(g);
 }
@@ -179,21 +172,73 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	xnb_group_kick_task(q);
 }
 
-static int xnb_groups_start(struct xnb_group *groups, unsigned int n)
+/* Attach @q afresh (to group @pin if there is one); trace a new group. */
+static void xnb_queue_replace(struct xnb_queue *q, int pin, int why)
 	__must_hold(&xnb_assign_mutex)
 {
+	struct xnb_group *from, *to;
+
+	from = rcu_dereference_protected(q->group,
+					 lockdep_is_held(&xnb_assign_mutex));
+	xnb_group_detach_locked(q);
+	to = xnb_group_attach_locked(q, pin);
+	if (to != from)
+		trace_xnb_queue_move(q->name, from ? from->index : -1,
+				     to->index, why, 0, 0, 0);
+	xnb_group_kick_task(q);
+}
+
+/**
+ * xnb_vif_set_pinned() - Pin a vif's queues to a group ("worker-group").
+ * @vif: the vif
+ * @group: the group's index, or -1 to unpin
+ *
+ * Unpinned with the balancer on, the queues stay put until it moves them.
+ *
+ * Context: Backend lock held, sleeps (a move waits for the group's poll).
+ * Takes xnb_assign_mutex.
+ */
+void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
+{
 	unsigned int i;
-	int err;
+
+	xnb_backend_assert_held(vif);
+	WRITE_ONCE(vif->pinned_group, group);
+	if (!vif->connected || (group < 0 && READ_ONCE(xnb_rebalance_ms)))
+		return;
+	mutex_lock(&xnb_assign_mutex);
+	for (i = 0; i < vif->num_queues; i++)
+		xnb_queue_replace(&vif->queues[i], group, XNB_MOVE_PIN);
+	mutex_unlock(&xnb_assign_mutex);
+}
+
+/* Start @n groups and put them in force; the set replaced is the caller's. */
+static int xnb_groups_make(unsigned int n)
+	__must_hold(&xnb_assign_mutex)
+{
+	struct xnb_group *groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
+	struct xnb_cpu_slot *slots = kcalloc(n, sizeof(*slots), GFP_KERNEL);
+	unsigned int i;
+	int err = -ENOMEM;
 
 	lockdep_assert_held(&xnb_assign_mutex);
-	for (i = 0; i < n; i++) {
+	for (i = 0; groups && slots && i < n; i++) {
 		err = xnb_group_start(&groups[i], i);
 		if (err) {
 			while (i--)
 				xnb_group_stop(&groups[i]);
-			return err;
+			break;
 		}
 	}
+	if (err) {
+		kfree(slots);
+		kfree(groups);
+		return err;
+	}
+	xnb_groups = groups;
+	xnb_slots = slots;
+	WRITE_ONCE(xnb_nr_groups, n);
+	xnb_groups_gen++;
 	return 0;
 }
 
@@ -299,9 +344,6 @@ static void xnb_cpuhp_remove(void)
  */
 int xnb_groups_init(void)
 {
-	struct xnb_cpu_slot *slots;
-	struct xnb_group *groups;
-	unsigned int n;
 	int err = -ENOMEM;
 
 	xnb_cpu_loads = kcalloc(nr_cpu_ids, sizeof(*xnb_cpu_loads),
@@ -311,27 +353,16 @@ int xnb_groups_init(void)
 		xnb_cpuhp_add();
 	cpus_read_lock();
 	mutex_lock(&xnb_assign_mutex);
-	n = xnb_nr_groups ? xnb_nr_groups : num_online_cpus();
-	groups = kcalloc(n, sizeof(*groups), GFP_KERNEL);
-	slots = kcalloc(n, sizeof(*slots), GFP_KERNEL);
-	if (groups && slots && xnb_cpu_loads)
-		err = xnb_groups_start(groups, n);
-	if (!err) {
-		xnb_groups = groups;
-		xnb_slots = slots;
-		WRITE_ONCE(xnb_nr_groups, n);
-		xnb_groups_gen++;
-	} else {
-		xnb_groups_gone = true;
-	}
+	if (xnb_cpu_loads)
+		err = xnb_groups_make(xnb_nr_groups ? xnb_nr_groups :
+				      num_online_cpus());
+	xnb_groups_gone = !!err;
 	mutex_unlock(&xnb_assign_mutex);
 	cpus_read_unlock();
 	if (err) {
 		xnb_cpuhp_remove();
 		kfree(xnb_cpu_loads);
 		xnb_cpu_loads = NULL;
-		kfree(slots);
-		kfree(groups);
 	}
 	return err;
 }
@@ -375,15 +406,8 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
 	list_for_each_entry_safe(q, next, &g->queues, group_node) {
 		int pin = READ_ONCE(q->vif->pinned_group);
 
-		if ((pin >= 0 && pin < xnb_nr_groups) != pinned)
-			continue;
-		xnb_group_detach_locked(q);
-		xnb_group_attach_locked(q, pin);
-		if (trace_xnb_queue_move_enabled())
-			trace_xnb_queue_move(q->name, g->index,
-					     xnb_queue_group_index(q),
-					     XNB_MOVE_REGROUP, 0, 0, 0);
-		xnb_group_kick_task(q);
+		if ((pin >= 0 && pin < xnb_nr_groups) == pinned)
+			xnb_queue_replace(q, pin, XNB_MOVE_REGROUP);
 	}
 }
 
@@ -398,9 +422,9 @@ static void xnb_groups_move(struct xnb_group *g, bool pinned)
  */
 int xnb_groups_set_count(unsigned int n)
 {
-	struct xnb_cpu_slot *slots = NULL, *old_slots;
-	struct xnb_group *groups = NULL, *old;
+	struct xnb_cpu_slot *old_slots;
 	unsigned int i, old_n, want = n;
+	struct xnb_group *old;
 	bool followed;
 	int err = 0;
 
@@ -415,25 +439,13 @@ int xnb_groups_set_count(unsigned int n)
 		WRITE_ONCE(xnb_nr_groups, n);
 		goto unlock;
 	}
-	if (!want)
-		want = num_online_cpus();
-	groups = kcalloc(want, sizeof(*groups), GFP_KERNEL);
-	slots = kcalloc(want, sizeof(*slots), GFP_KERNEL);
-	if (!groups || !slots) {
-		err = -ENOMEM;
-		goto unlock;
-	}
-	err = xnb_groups_start(groups, want);
-	if (err)
-		goto unlock;
-
 	old = xnb_groups;
 	old_n = xnb_nr_groups;
 	old_slots = xnb_slots;
-	xnb_groups = groups;
-	xnb_slots = slots;
-	WRITE_ONCE(xnb_nr_groups, want);
-	xnb_groups_gen++;
+	want = n ?: num_online_cpus();
+	err = xnb_groups_make(want);
+	if (err)
+		goto unlock;
 	/* Published: our hotplug callback now holds an outgoing CPU online
 	 * until the moves are done.  Without that callback, keep the lock.
 	 */
@@ -460,8 +472,6 @@ int xnb_groups_set_count(unsigned int n)
 unlock:
 	mutex_unlock(&xnb_assign_mutex);
 	cpus_read_unlock();
-	kfree(slots);
-	kfree(groups);
 	if (err && err != -EBUSY)
 		pr_warn("groups=%u failed (%d), still %u groups\n", want, err,
 			READ_ONCE(xnb_nr_groups));
@@ -502,18 +512,13 @@ int xnb_queue_group_index(struct xnb_queue *q)
 
 struct dentry *xnb_debugfs_dir;
 
-/* @g's lock keeps @q attached, so its rings stay mapped. */
+/* Ring indices are io_ring_q<N>'s; @g's lock keeps @q attached. */
 static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 			   struct xnb_queue *q)
 	__must_hold(&g->lock)
 {
-	const struct xen_netif_tx_sring *ts = q->tx.sring;
-	const struct xen_netif_rx_sring *rs = q->rx.sring;
-	RING_IDX tx_rsp, rx_rsp;
-
 	const struct xnb_backoff *b = q->backoff;
 	unsigned long held;
-	bool owed;
 
 	lockdep_assert_held(&g->lock);
 	held = (timer_pending(&b[XNB_DIR_TX].timer) ? BIT(XNB_DIR_TX) : 0) |
@@ -525,26 +530,10 @@ static void xnb_queue_show(struct seq_file *m, struct xnb_group *g,
 		   READ_ONCE(q->eoi), held,
 		   READ_ONCE(b[XNB_DIR_TX].spurious.run),
 		   READ_ONCE(b[XNB_DIR_RX].spurious.run));
-	if (!ts || !rs)
-		return;
-	/* Written plainly by the pass: a racy snapshot is fine here. */
-	tx_rsp = data_race(q->tx.rsp_prod_pvt);	/* racy snapshot */
-	rx_rsp = data_race(q->rx.rsp_prod_pvt);	/* racy snapshot */
-	seq_printf(m, "    tx req %u/%u ev %u rsp %u/%u ev %u prod_eoi %u\n",
-		   READ_ONCE(ts->req_prod), READ_ONCE(q->tx.req_cons),
-		   READ_ONCE(ts->req_event), tx_rsp,
-		   READ_ONCE(ts->rsp_prod), READ_ONCE(ts->rsp_event),
-		   READ_ONCE(q->tx_prod_eoi));
-	seq_printf(m, "    rx req %u/%u ev %u rsp %u/%u ev %u want %u skbs %u bytes %d\n",
-		   READ_ONCE(rs->req_prod), READ_ONCE(q->rx.req_cons),
-		   READ_ONCE(rs->req_event), rx_rsp,
-		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event),
-		   READ_ONCE(q->rx_want), skb_queue_len_lockless(&q->rx_skbs),
-		   atomic_read(&q->rx_bytes_queued));
-	owed = data_race(q->rxmod.owed);	/* racy snapshot */
 	seq_printf(m, "    rxmod dim %u/%u owed %d timer %d\n",
 		   READ_ONCE(q->rx_dim_usecs), READ_ONCE(q->rx_dim_frames),
-		   owed, hrtimer_is_queued(&q->rx_notify_timer));
+		   data_race(q->rxmod.owed),	/* racy snapshot */
+		   hrtimer_is_queued(&q->rx_notify_timer));
 }
 
 static int xnb_groups_show(struct seq_file *m, void *v)

@@ -12,7 +12,6 @@
 #include <xen/events.h>
 
 #include "common.h"
-#include "trace.h"
 
 /* Per vif, unlike net_ratelimit(): a guest cannot hide another's lines. */
 #define XNB_LOG_INTERVAL	(5 * HZ)
@@ -259,19 +258,15 @@ int xnb_vif_connect_queue(struct xnb_queue *q, grant_ref_t tx_ref,
 			   XNB_RX_RING_SIZE))
 		return -EINVAL;
 
-	if (tx_evtchn == rx_evtchn) {
-		err = xnb_bind(q, tx_evtchn, xnb_interrupt);
-		if (err < 0)
-			return err;
-		q->tx_irq = err;
-		q->rx_irq = err;
-		return 0;
-	}
-
-	err = xnb_bind(q, tx_evtchn, xnb_tx_interrupt);
+	err = xnb_bind(q, tx_evtchn, tx_evtchn == rx_evtchn ?
+		       xnb_interrupt : xnb_tx_interrupt);
 	if (err < 0)
 		return err;
 	q->tx_irq = err;
+	if (tx_evtchn == rx_evtchn) {
+		q->rx_irq = err;
+		return 0;
+	}
 	err = xnb_bind(q, rx_evtchn, xnb_rx_interrupt);
 	if (err < 0)
 		return err;
@@ -285,22 +280,19 @@ static int xnb_io_ring_show(struct seq_file *m, void *v)
 	struct xnb_queue *q = m->private;
 	const struct xen_netif_tx_sring *ts = q->tx.sring;
 	const struct xen_netif_rx_sring *rs = q->rx.sring;
-	RING_IDX tx_pvt, rx_pvt;
 
-	/* Private to the pass, written plainly: a snapshot will do. */
-	tx_pvt = data_race(q->tx.rsp_prod_pvt);
-	/* A snapshot of its own: it need not agree with tx_pvt. */
-	rx_pvt = data_race(q->rx.rsp_prod_pvt);
 	seq_printf(m, "queue %u (%s) group %d tx_irq %u rx_irq %u\n", q->id,
 		   q->name, xnb_queue_group_index(q), q->tx_irq, q->rx_irq);
 	seq_printf(m, "tx: req_prod %u req_cons %u req_event %u rsp_prod_pvt %u rsp_prod %u rsp_event %u\n",
 		   READ_ONCE(ts->req_prod), READ_ONCE(q->tx.req_cons),
-		   READ_ONCE(ts->req_event), tx_pvt, READ_ONCE(ts->rsp_prod),
-		   READ_ONCE(ts->rsp_event));
+		   READ_ONCE(ts->req_event),
+		   data_race(q->tx.rsp_prod_pvt),	/* written plainly */
+		   READ_ONCE(ts->rsp_prod), READ_ONCE(ts->rsp_event));
 	seq_printf(m, "rx: req_prod %u req_cons %u req_event %u rsp_prod_pvt %u rsp_prod %u rsp_event %u\n",
 		   READ_ONCE(rs->req_prod), READ_ONCE(q->rx.req_cons),
-		   READ_ONCE(rs->req_event), rx_pvt, READ_ONCE(rs->rsp_prod),
-		   READ_ONCE(rs->rsp_event));
+		   READ_ONCE(rs->req_event),
+		   data_race(q->rx.rsp_prod_pvt),	/* written plainly */
+		   READ_ONCE(rs->rsp_prod), READ_ONCE(rs->rsp_event));
 	seq_printf(m, "tx_held %d rx_blocked %d rx_skbs %u rx_bytes_queued %d\n",
 		   READ_ONCE(q->tx_held), !!READ_ONCE(q->rx_blocked_since),
 		   skb_queue_len_lockless(&q->rx_skbs),
@@ -324,14 +316,6 @@ static void xnb_vif_debugfs_add(struct xnb_vif *vif)
 		debugfs_create_file(name, 0600, vif->debugfs, &vif->queues[i],
 				    &xnb_io_ring_fops);
 	}
-}
-
-/* Before the queues go: waits for reads under way. */
-static void xnb_vif_debugfs_remove(struct xnb_vif *vif)
-{
-	xnb_backend_assert_held(vif);
-	debugfs_remove_recursive(vif->debugfs);
-	vif->debugfs = NULL;
 }
 
 /**
@@ -366,37 +350,6 @@ void xnb_vif_start(struct xnb_vif *vif)
 	xnb_vif_debugfs_add(vif);
 	xnb_vif_update_carrier(vif);
 	netif_tx_wake_all_queues(dev);
-}
-
-/**
- * xnb_vif_set_pinned() - Pin a vif's queues to a group ("worker-group").
- * @vif: the vif
- * @group: the group's index, or -1 to unpin
- *
- * Unpinned with the balancer on, the queues stay put until it moves them.
- *
- * Context: Backend lock held, sleeps (a move waits for the group's poll).
- */
-void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
-{
-	unsigned int i;
-
-	xnb_backend_assert_held(vif);
-	WRITE_ONCE(vif->pinned_group, group);
-	if (!vif->connected || (group < 0 && READ_ONCE(xnb_rebalance_ms)))
-		return;
-	for (i = 0; i < vif->num_queues; i++) {
-		struct xnb_queue *q = &vif->queues[i];
-		bool traced = trace_xnb_queue_move_enabled();
-		int from = traced ? xnb_queue_group_index(q) : -1, to;
-
-		xnb_group_detach(q);
-		xnb_group_attach(q, group);
-		to = traced ? xnb_queue_group_index(q) : -1;
-		if (traced && to != from)
-			trace_xnb_queue_move(q->name, from, to, XNB_MOVE_PIN,
-					     0, 0, 0);
-	}
 }
 
 static void xnb_queue_release(struct xnb_queue *q)
@@ -456,7 +409,9 @@ void xnb_vif_disconnect(struct xnb_vif *vif)
 		vif->stats_queues = 0;
 		rtnl_unlock();
 	}
-	xnb_vif_debugfs_remove(vif);
+	/* Before the queues go: waits for reads under way. */
+	debugfs_remove_recursive(vif->debugfs);
+	vif->debugfs = NULL;
 	WRITE_ONCE(vif->connected, false);
 	xnb_vif_update_carrier(vif);
 	netif_tx_disable(dev);

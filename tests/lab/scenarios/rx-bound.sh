@@ -103,7 +103,7 @@ trap trace_off EXIT
 # settled: no queue waits for a turn, nothing stays queued for a guest.
 settled() {
 	! xnb_groups_file | grep -qE '^  vif[0-9.]+-q[0-9]+ queued' &&
-		! xnb_groups_file | grep ' rx req' | grep -qv ' skbs 0 bytes 0$'
+		xnb_rx_drained
 }
 not_thread() { [ "$(xnb_sysfs 0 mode)" != thread ]; }
 
@@ -172,7 +172,7 @@ phase() {
 	echo "XNB-METRIC rx-bound budget=$b vifs=$NV max_pass_us=$us max_pass_slots=$sl passes=$dp handoffs=$dh cap_handoffs=$cap min_mbps=$lo max_mbps=$hi sum_mbps=$sum"
 	[ "$bad" = - ] || lab_fail "assertion failed: budget=$b: iperf3 through $bad (0 Mbit/s)"
 	[ "$sl" -le "$bound" ] || { xnb_groups_file | grep '^group'; lab_fail "budget=$b: a pass used $sl slots, more than $bound"; }
-	lab_wait 10 settled || { xnb_groups_file; lab_fail "budget=$b: queues left waiting or queued after the traffic"; }
+	lab_wait 10 settled || { xnb_groups_file; grep -H rx_skbs "$(xnb_debugfs)"/vif-*/io_ring_q*; lab_fail "budget=$b: queues left waiting or queued after the traffic"; }
 	lab_wait 10 not_thread || lab_fail "budget=$b: the passes stay in the thread, idle"
 	# Idle now: a reset leaves at most what a lone packet's pass uses.
 	put "$G/max_pass_slots" 0 || lab_fail "max_pass_slots reset"

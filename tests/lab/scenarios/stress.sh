@@ -18,7 +18,6 @@ done
 # that drifts keeps the netdev queue stopped for good).
 if [ "$NETBACK" = ours ]; then
 	sleep 2
-	xnb_groups_file | grep ' rx req' >&2
-	lab_assert "queued bytes back to 0" sh -c \
-		"! grep ' rx req' /sys/kernel/debug/xen-netback/groups | grep -qv ' skbs 0 bytes 0\$'"
+	grep -h rx_skbs "$(xnb_debugfs)"/vif-*/io_ring_q* >&2
+	lab_assert "queued bytes back to 0" xnb_rx_drained
 fi
