@@ -24,8 +24,7 @@ static unsigned int xnb_clamp(const char *name, unsigned int v,
 	return c;
 }
 
-/*
- * A parameter writable at runtime: in [lo, hi] (hi per possible CPU where
+/* A parameter writable at runtime: in [lo, hi] (hi per possible CPU where
  * per_cpu), or 0 (off) too where off_ok.  apply, or a store, takes it.
  */
 struct xnb_uparam {
@@ -190,17 +189,19 @@ module_param_named(provides_xdp_headroom, xnb_provides_xdp_headroom, bool,
 		   0644);
 MODULE_PARM_DESC(provides_xdp_headroom, "Offer feature-xdp-headroom; for the next connection");
 
-static int __init xnb_params(void)
+static int __init xnb_init(void)
 {
-	if (!strcmp(worker, "kthread")) {
-		xnb_use_tasklet = false;
-	} else if (!strcmp(worker, "tasklet")) {
-		xnb_use_tasklet = true;
-	} else {
+	int err;
+
+	WRITE_ONCE(xnb_loaded, true);
+	if (!xen_domain())
+		return -ENODEV;
+
+	xnb_use_tasklet = !strcmp(worker, "tasklet");
+	if (!xnb_use_tasklet && strcmp(worker, "kthread")) {
 		pr_err("worker=%s: must be kthread or tasklet\n", worker);
 		return -EINVAL;
 	}
-
 	/* Unless a write set it meanwhile (it may, from sysfs). */
 	cmpxchg(&xnb_max_queues, 0, xnb_max_queues_pick(0));
 	/* No lower than honest frontends use (xnb_proto.h). */
@@ -212,29 +213,13 @@ static int __init xnb_params(void)
 				       xnb_rx_drain_msecs, 10, 3600 * 1000);
 	xnb_rx_stall_msecs = xnb_clamp("rx_stall_timeout_msecs",
 				       xnb_rx_stall_msecs, 10, 3600 * 1000);
-	return 0;
-}
-
-static int __init xnb_init(void)
-{
-	int err;
-
-	WRITE_ONCE(xnb_loaded, true);
-	if (!xen_domain())
-		return -ENODEV;
-
-	err = xnb_params();
-	if (err)
-		return err;
 
 	err = xnb_groups_init();
 	if (err)
 		return err;
 	err = xnb_ctrl_wq_init();
-	if (err) {
-		xnb_groups_exit();
-		return err;
-	}
+	if (err)
+		goto fail_groups;
 	xnb_debugfs_init();
 	xnb_sysfs_init();
 	xnb_balance_start();
@@ -254,6 +239,7 @@ fail:
 	xnb_sysfs_exit();
 	xnb_debugfs_exit();
 	xnb_ctrl_wq_exit();
+fail_groups:
 	xnb_groups_exit();
 	return err;
 }
