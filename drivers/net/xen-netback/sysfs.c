@@ -91,11 +91,8 @@ struct xnb_group_attr {
 static ssize_t xnb_group_attr_show(struct kobject *kobj,
 				   struct kobj_attribute *kattr, char *buf)
 {
-	struct xnb_group_dir *d = container_of(kobj, struct xnb_group_dir,
-					       kobj);
-	const struct xnb_group_attr *a = container_of(kattr,
-						      struct xnb_group_attr,
-						      kattr);
+	struct xnb_group_dir *d = container_of(kobj, typeof(*d), kobj);
+	struct xnb_group_attr *a = container_of(kattr, typeof(*a), kattr);
 	struct xnb_group *g;
 	ssize_t ret;
 
