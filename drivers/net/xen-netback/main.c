@@ -24,155 +24,115 @@ static unsigned int xnb_clamp(const char *name, unsigned int v,
 	return c;
 }
 
+/* A parameter writable at runtime: in [lo, hi] (hi per possible CPU where
+ * per_cpu), or 0 (off) too where off_ok.  apply, or a store, takes it.
+ */
+struct xnb_uparam {
+	unsigned int *var;
+	unsigned int lo, hi;
+	bool per_cpu, off_ok;
+	int (*apply)(unsigned int v);
+};
+
 /* Clamped before load, so a bad config cannot cost dom0 its backend. */
 static bool xnb_loaded;
 
-static int xnb_param_range(const char *val, const struct kernel_param *kp,
-			   unsigned int lo, unsigned int hi, unsigned int *v)
+static int xnb_uparam_set(const char *val, const struct kernel_param *kp)
 {
-	int err = kstrtouint(val, 0, v);
+	const struct xnb_uparam *p = kp->arg;
+	unsigned int lo = p->lo, hi = p->per_cpu ? p->hi * nr_cpu_ids : p->hi;
+	unsigned int v;
+	int err = kstrtouint(val, 0, &v);
 
 	if (err)
 		return err;
-	if (*v >= lo && *v <= hi)
-		return 0;
-	if (!READ_ONCE(xnb_loaded)) {
-		*v = xnb_clamp(kp->name, *v, lo, hi);
-		return 0;
+	if (v > hi || (v < lo && (v || !p->off_ok))) {
+		if (v > hi && p->off_ok)	/* 0 is in: out of [0, hi] */
+			lo = 0;
+		if (READ_ONCE(xnb_loaded)) {
+			pr_warn("%s=%u refused: %s[%u, %u]\n", kp->name, v,
+				p->off_ok && lo ? "0 or " : "out of range ",
+				lo, hi);
+			return -EINVAL;
+		}
+		v = xnb_clamp(kp->name, v, lo, hi);
 	}
-	pr_warn("%s=%u refused: out of range [%u, %u]\n", kp->name, *v, lo, hi);
-	return -EINVAL;
-}
-
-/* As xnb_param_range(), for a parameter that is 0 (off) or in [lo, hi]. */
-static int xnb_param_range_or_off(const char *val,
-				  const struct kernel_param *kp,
-				  unsigned int lo, unsigned int hi,
-				  unsigned int *v)
-{
-	int err = xnb_param_range(val, kp, 0, hi, v);
-
-	if (err || !*v || *v >= lo)
-		return err;
-	if (READ_ONCE(xnb_loaded)) {
-		pr_warn("%s=%u refused: 0 or [%u, %u]\n", kp->name, *v, lo, hi);
-		return -EINVAL;
-	}
-	*v = xnb_clamp(kp->name, *v, lo, hi);
+	if (p->apply)
+		return p->apply(v);
+	WRITE_ONCE(*p->var, v);
 	return 0;
 }
+
+/* For values stored outside the param lock (module init, apply). */
+static int xnb_uparam_get(char *buffer, const struct kernel_param *kp)
+{
+	const struct xnb_uparam *p = kp->arg;
+
+	return scnprintf(buffer, PAGE_SIZE, "%u\n", READ_ONCE(*p->var));
+}
+
+static const struct kernel_param_ops xnb_uparam_ops = {
+	.set = xnb_uparam_set,
+	.get = xnb_uparam_get,
+};
 
 /* Written only under groupset.c's assign mutex (WRITE_ONCE). */
 unsigned int xnb_nr_groups;
 
 /* groupset.c applies it under its assign mutex: no race with init/exit. */
-static int xnb_groups_set(const char *val, const struct kernel_param *kp)
+static int xnb_groups_apply(unsigned int v)
 {
-	unsigned int v;
-	int err;
+	int err = xnb_groups_set_count(v);
 
-	err = xnb_param_range(val, kp, 0, 4 * nr_cpu_ids, &v);
-	if (err)
-		return err;
-	err = xnb_groups_set_count(v);
 	if (!err)	/* groups/ in sysfs shows the set now in force */
 		xnb_sysfs_update();
 	return err;
 }
 
-/* For values module init stores outside the param lock. */
-static int xnb_get_uint_once(char *buffer, const struct kernel_param *kp)
-{
-	return scnprintf(buffer, PAGE_SIZE, "%u\n",
-			 READ_ONCE(*(unsigned int *)kp->arg));
-}
-
-static const struct kernel_param_ops xnb_groups_ops = {
-	.set = xnb_groups_set,
-	.get = xnb_get_uint_once,
+static struct xnb_uparam xnb_groups_p = {
+	.var = &xnb_nr_groups, .hi = 4, .per_cpu = true,
+	.apply = xnb_groups_apply,
 };
-module_param_cb(groups, &xnb_groups_ops, &xnb_nr_groups, 0644);
+module_param_cb(groups, &xnb_uparam_ops, &xnb_groups_p, 0644);
 MODULE_PARM_DESC(groups, "Number of worker groups (0 = one per online CPU, at most 4 x possible CPUs); writable at runtime, moves queues live");
 
 /* Each group resizes its batch between two passes (group.c). */
 unsigned int xnb_copy_batch = 256;
-
-static int xnb_copy_batch_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int v;
-	int err;
-
-	err = xnb_param_range(val, kp, XNB_COPY_BATCH_MIN, XNB_COPY_BATCH_MAX,
-			      &v);
-	return err ? err : xnb_groups_set_batch(v);
-}
-
-static const struct kernel_param_ops xnb_copy_batch_ops = {
-	.set = xnb_copy_batch_set,
-	.get = param_get_uint,
+static struct xnb_uparam xnb_copy_batch_p = {
+	.var = &xnb_copy_batch, .lo = XNB_COPY_BATCH_MIN,
+	.hi = XNB_COPY_BATCH_MAX, .apply = xnb_groups_set_batch,
 };
-module_param_cb(copy_batch, &xnb_copy_batch_ops, &xnb_copy_batch, 0644);
+module_param_cb(copy_batch, &xnb_uparam_ops, &xnb_copy_batch_p, 0644);
 MODULE_PARM_DESC(copy_batch, "Grant copy ops per hypercall at most (128-4096)");
 
 unsigned int xnb_budget = 64;
-
-static int xnb_budget_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int v;
-	int err;
-
-	err = xnb_param_range(val, kp, 1, XNB_BUDGET_MAX, &v);
-	if (!err)
-		WRITE_ONCE(xnb_budget, v);
-	return err;
-}
-
-static const struct kernel_param_ops xnb_budget_ops = {
-	.set = xnb_budget_set,
-	.get = param_get_uint,
+static struct xnb_uparam xnb_budget_p = {
+	.var = &xnb_budget, .lo = 1, .hi = XNB_BUDGET_MAX,
 };
-module_param_cb(budget, &xnb_budget_ops, &xnb_budget, 0644);
+module_param_cb(budget, &xnb_uparam_ops, &xnb_budget_p, 0644);
 MODULE_PARM_DESC(budget, "Ring slots (a page of data at most each) per vif and direction in one group pass, split among its busy queues (1-1024)");
 
 unsigned int xnb_rebalance_ms = 1000;
 
-static int xnb_rebalance_set(const char *val, const struct kernel_param *kp)
+static int xnb_rebalance_apply(unsigned int ms)
 {
-	unsigned int v;
-	int err;
-
-	err = xnb_param_range_or_off(val, kp, XNB_REBALANCE_MIN_MS,
-				     XNB_REBALANCE_MAX_MS, &v);
-	if (!err)
-		xnb_balance_set_interval(v);
-	return err;
+	xnb_balance_set_interval(ms);
+	return 0;
 }
 
-static const struct kernel_param_ops xnb_rebalance_ops = {
-	.set = xnb_rebalance_set,
-	.get = param_get_uint,
+static struct xnb_uparam xnb_rebalance_p = {
+	.var = &xnb_rebalance_ms, .lo = XNB_REBALANCE_MIN_MS,
+	.hi = XNB_REBALANCE_MAX_MS, .off_ok = true,
+	.apply = xnb_rebalance_apply,
 };
-module_param_cb(rebalance_ms, &xnb_rebalance_ops, &xnb_rebalance_ms, 0644);
+module_param_cb(rebalance_ms, &xnb_uparam_ops, &xnb_rebalance_p, 0644);
 MODULE_PARM_DESC(rebalance_ms, "Every this many ms, move at most one queue from a saturated group to an idle one (0 = off, 100-60000)");
 
 unsigned int xnb_ctrl_rate = XNB_CTRL_BUDGET_RATE;
-
-static int xnb_ctrl_rate_set(const char *val, const struct kernel_param *kp)
-{
-	unsigned int v;
-	int err;
-
-	err = xnb_param_range(val, kp, 0, XNB_CTRL_RATE_MAX, &v);
-	if (!err)
-		WRITE_ONCE(xnb_ctrl_rate, v);
-	return err;
-}
-
-static const struct kernel_param_ops xnb_ctrl_rate_ops = {
-	.set = xnb_ctrl_rate_set,
-	.get = param_get_uint,
+static struct xnb_uparam xnb_ctrl_rate_p = {
+	.var = &xnb_ctrl_rate, .hi = XNB_CTRL_RATE_MAX,
 };
-module_param_cb(ctrl_rate, &xnb_ctrl_rate_ops, &xnb_ctrl_rate, 0644);
+module_param_cb(ctrl_rate, &xnb_uparam_ops, &xnb_ctrl_rate_p, 0644);
 MODULE_PARM_DESC(ctrl_rate, "Control-ring requests per second per vif after a ring's worth at once (0 = unlimited, at most 1000000)");
 
 /* Any number is accepted, as by the in-tree driver. */
@@ -185,21 +145,17 @@ static unsigned int xnb_max_queues_pick(unsigned int v)
 	return xnb_clamp("max_queues", v, 1, XNB_MAX_QUEUES);
 }
 
-static int xnb_max_queues_set(const char *val, const struct kernel_param *kp)
+static int xnb_max_queues_apply(unsigned int v)
 {
-	unsigned int v;
-	int err = kstrtouint(val, 0, &v);
-
-	if (!err)
-		WRITE_ONCE(xnb_max_queues, xnb_max_queues_pick(v));
-	return err;
+	WRITE_ONCE(xnb_max_queues, xnb_max_queues_pick(v));
+	return 0;
 }
 
-static const struct kernel_param_ops xnb_max_queues_ops = {
-	.set = xnb_max_queues_set,
-	.get = xnb_get_uint_once,
+static struct xnb_uparam xnb_max_queues_p = {
+	.var = &xnb_max_queues, .hi = UINT_MAX,
+	.apply = xnb_max_queues_apply,
 };
-module_param_cb(max_queues, &xnb_max_queues_ops, &xnb_max_queues, 0644);
+module_param_cb(max_queues, &xnb_uparam_ops, &xnb_max_queues_p, 0644);
 MODULE_PARM_DESC(max_queues, "Queues a frontend may use (0 = min(8, online CPUs), 1-64); for the next connection");
 
 unsigned int xnb_fatal_skb_slots = 20;
@@ -233,17 +189,19 @@ module_param_named(provides_xdp_headroom, xnb_provides_xdp_headroom, bool,
 		   0644);
 MODULE_PARM_DESC(provides_xdp_headroom, "Offer feature-xdp-headroom; for the next connection");
 
-static int __init xnb_params(void)
+static int __init xnb_init(void)
 {
-	if (!strcmp(worker, "kthread")) {
-		xnb_use_tasklet = false;
-	} else if (!strcmp(worker, "tasklet")) {
-		xnb_use_tasklet = true;
-	} else {
+	int err;
+
+	WRITE_ONCE(xnb_loaded, true);
+	if (!xen_domain())
+		return -ENODEV;
+
+	xnb_use_tasklet = !strcmp(worker, "tasklet");
+	if (!xnb_use_tasklet && strcmp(worker, "kthread")) {
 		pr_err("worker=%s: must be kthread or tasklet\n", worker);
 		return -EINVAL;
 	}
-
 	/* Unless a write set it meanwhile (it may, from sysfs). */
 	cmpxchg(&xnb_max_queues, 0, xnb_max_queues_pick(0));
 	/* No lower than honest frontends use (xnb_proto.h). */
@@ -255,29 +213,13 @@ static int __init xnb_params(void)
 				       xnb_rx_drain_msecs, 10, 3600 * 1000);
 	xnb_rx_stall_msecs = xnb_clamp("rx_stall_timeout_msecs",
 				       xnb_rx_stall_msecs, 10, 3600 * 1000);
-	return 0;
-}
-
-static int __init xnb_init(void)
-{
-	int err;
-
-	WRITE_ONCE(xnb_loaded, true);
-	if (!xen_domain())
-		return -ENODEV;
-
-	err = xnb_params();
-	if (err)
-		return err;
 
 	err = xnb_groups_init();
 	if (err)
 		return err;
 	err = xnb_ctrl_wq_init();
-	if (err) {
-		xnb_groups_exit();
-		return err;
-	}
+	if (err)
+		goto fail_groups;
 	xnb_debugfs_init();
 	xnb_sysfs_init();
 	xnb_balance_start();
@@ -297,6 +239,7 @@ fail:
 	xnb_sysfs_exit();
 	xnb_debugfs_exit();
 	xnb_ctrl_wq_exit();
+fail_groups:
 	xnb_groups_exit();
 	return err;
 }

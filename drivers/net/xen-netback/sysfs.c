@@ -41,58 +41,17 @@ static struct xnb_group *xnb_dir_group(const struct xnb_group_dir *d)
 	return &xnb_groups[d->index];
 }
 
-static ssize_t xnb_show_cpu(struct xnb_group_dir *d, struct xnb_group *g,
-			    char *buf)
-{
-	lockdep_assert_held(&xnb_assign_mutex);
-	return sysfs_emit(buf, "%d\n", g->cpu);
-}
-
-static ssize_t xnb_show_home_cpu(struct xnb_group_dir *d,
-				 struct xnb_group *g, char *buf)
-{
-	return sysfs_emit(buf, "%d\n", g->home_cpu);
-}
-
-static ssize_t xnb_show_mode(struct xnb_group_dir *d, struct xnb_group *g,
-			     char *buf)
-{
-	return sysfs_emit(buf, "%s\n", xnb_group_mode(g));
-}
-
-static ssize_t xnb_show_queues(struct xnb_group_dir *d, struct xnb_group *g,
-			       char *buf)
-{
-	lockdep_assert_held(&xnb_assign_mutex);
-	return sysfs_emit(buf, "%u\n", g->nr_queues);
-}
-
 /* A read changes nothing, so readers do not skew each other. */
 static ssize_t xnb_show_busy_pct(struct xnb_group_dir *d, struct xnb_group *g,
 				 char *buf)
 {
 	u32 permille;
 
-	lockdep_assert_held(&xnb_assign_mutex);
 	if (!xnb_balance_busy(d->index, &permille))
 		permille = xnb_busy_share(d->made_busy_ns,
 					  xnb_gstat(g, &g->stats.busy_ns),
 					  ktime_get_ns() - d->made_ns);
 	return sysfs_emit(buf, "%u\n", min(permille, XNB_BAL_SCALE) / 10);
-}
-
-static ssize_t xnb_show_moves_in(struct xnb_group_dir *d, struct xnb_group *g,
-				 char *buf)
-{
-	lockdep_assert_held(&xnb_assign_mutex);
-	return sysfs_emit(buf, "%lu\n", g->moves_in);
-}
-
-static ssize_t xnb_show_moves_out(struct xnb_group_dir *d, struct xnb_group *g,
-				  char *buf)
-{
-	lockdep_assert_held(&xnb_assign_mutex);
-	return sysfs_emit(buf, "%lu\n", g->moves_out);
 }
 
 static ssize_t xnb_show_max_pass_us(struct xnb_group_dir *d,
@@ -121,23 +80,19 @@ static void xnb_reset_max_pass_slots(struct xnb_group *g)
 	WRITE_ONCE(g->max_pass_slots, 0);
 }
 
-/* Without @show, the counter at @counter in struct xnb_group_stats. */
 struct xnb_group_attr {
 	struct kobj_attribute kattr;
 	ssize_t (*show)(struct xnb_group_dir *d, struct xnb_group *g,
 			char *buf);
 	void (*reset)(struct xnb_group *g);
-	size_t counter;
 };
 
+/* Shows into buf, or resets where buf is NULL. */
 static ssize_t xnb_group_attr_show(struct kobject *kobj,
 				   struct kobj_attribute *kattr, char *buf)
 {
-	struct xnb_group_dir *d = container_of(kobj, struct xnb_group_dir,
-					       kobj);
-	const struct xnb_group_attr *a = container_of(kattr,
-						      struct xnb_group_attr,
-						      kattr);
+	struct xnb_group_dir *d = container_of(kobj, typeof(*d), kobj);
+	struct xnb_group_attr *a = container_of(kattr, typeof(*a), kattr);
 	struct xnb_group *g;
 	ssize_t ret;
 
@@ -147,11 +102,10 @@ static ssize_t xnb_group_attr_show(struct kobject *kobj,
 	g = xnb_dir_group(d);
 	if (!g)
 		ret = -ENODEV;
-	else if (a->show)
-		ret = a->show(d, g, buf);
+	else if (!buf)
+		a->reset(g);
 	else
-		ret = sysfs_emit(buf, "%llu\n",
-				 xnb_gstat(g, (void *)&g->stats + a->counter));
+		ret = a->show(d, g, buf);
 	mutex_unlock(&xnb_assign_mutex);
 	return ret;
 }
@@ -161,65 +115,49 @@ static ssize_t xnb_group_attr_store(struct kobject *kobj,
 				    struct kobj_attribute *kattr,
 				    const char *buf, size_t count)
 {
-	struct xnb_group_dir *d = container_of(kobj, struct xnb_group_dir,
-					       kobj);
-	const struct xnb_group_attr *a = container_of(kattr,
-						      struct xnb_group_attr,
-						      kattr);
-	struct xnb_group *g;
 	unsigned int v;
-	ssize_t ret;
+	ssize_t ret = kstrtouint(buf, 0, &v);
 
-	ret = kstrtouint(buf, 0, &v);
-	if (ret)
-		return ret;
-	if (v)
-		return -EINVAL;
-	ret = mutex_lock_interruptible(&xnb_assign_mutex);
-	if (ret)
-		return ret;
-	g = xnb_dir_group(d);
-	if (g)
-		a->reset(g);
-	mutex_unlock(&xnb_assign_mutex);
-	return g ? count : -ENODEV;
+	if (!ret && v)
+		ret = -EINVAL;
+	if (!ret)
+		ret = xnb_group_attr_show(kobj, kattr, NULL);
+	return ret ? ret : count;
 }
 
-#define XNB_GROUP_VALUE(_name)						\
+#define XNB_GROUP_ATTR(_name, _mode, ...)				\
 	static struct xnb_group_attr xnb_attr_##_name = {		\
-		.kattr.attr = { .name = #_name, .mode = 0444 },		\
+		.kattr.attr = { .name = #_name, .mode = _mode },	\
 		.kattr.show = xnb_group_attr_show,			\
 		.show = xnb_show_##_name,				\
+		__VA_ARGS__						\
 	}
+
+/* A read-only file showing _expr, of the group g, as _fmt and a newline. */
+#define XNB_GROUP_VALUE(_name, _fmt, _expr)				\
+	static ssize_t xnb_show_##_name(struct xnb_group_dir *d,	\
+					struct xnb_group *g, char *buf)	\
+	{								\
+		return sysfs_emit(buf, _fmt "\n", _expr);		\
+	}								\
+	XNB_GROUP_ATTR(_name, 0444)
 
 #define XNB_GROUP_RESETTABLE(_name)					\
-	static struct xnb_group_attr xnb_attr_##_name = {		\
-		.kattr.attr = { .name = #_name, .mode = 0644 },		\
-		.kattr.show = xnb_group_attr_show,			\
-		.kattr.store = xnb_group_attr_store,			\
-		.show = xnb_show_##_name,				\
-		.reset = xnb_reset_##_name,				\
-	}
+	XNB_GROUP_ATTR(_name, 0644, .kattr.store = xnb_group_attr_store, \
+		       .reset = xnb_reset_##_name)
 
-#define XNB_GROUP_COUNTER(_name)					\
-	static struct xnb_group_attr xnb_attr_##_name = {		\
-		.kattr.attr = { .name = #_name, .mode = 0444 },		\
-		.kattr.show = xnb_group_attr_show,			\
-		.counter = offsetof(struct xnb_group_stats, _name),	\
-	}
-
-XNB_GROUP_VALUE(cpu);
-XNB_GROUP_VALUE(home_cpu);
-XNB_GROUP_VALUE(mode);
-XNB_GROUP_VALUE(queues);
-XNB_GROUP_VALUE(busy_pct);
-XNB_GROUP_COUNTER(passes);
-XNB_GROUP_COUNTER(packets);
-XNB_GROUP_COUNTER(batches);
-XNB_GROUP_COUNTER(ops);
-XNB_GROUP_COUNTER(handoffs);
-XNB_GROUP_VALUE(moves_in);
-XNB_GROUP_VALUE(moves_out);
+XNB_GROUP_VALUE(cpu, "%d", g->cpu);
+XNB_GROUP_VALUE(home_cpu, "%d", g->home_cpu);
+XNB_GROUP_VALUE(mode, "%s", xnb_group_mode(g));
+XNB_GROUP_VALUE(queues, "%u", g->nr_queues);
+XNB_GROUP_ATTR(busy_pct, 0444);
+XNB_GROUP_VALUE(passes, "%llu", xnb_gstat(g, &g->stats.passes));
+XNB_GROUP_VALUE(packets, "%llu", xnb_gstat(g, &g->stats.packets));
+XNB_GROUP_VALUE(batches, "%llu", xnb_gstat(g, &g->stats.batches));
+XNB_GROUP_VALUE(ops, "%llu", xnb_gstat(g, &g->stats.ops));
+XNB_GROUP_VALUE(handoffs, "%llu", xnb_gstat(g, &g->stats.handoffs));
+XNB_GROUP_VALUE(moves_in, "%lu", g->moves_in);
+XNB_GROUP_VALUE(moves_out, "%lu", g->moves_out);
 XNB_GROUP_RESETTABLE(max_pass_us);
 XNB_GROUP_RESETTABLE(max_pass_slots);
 
