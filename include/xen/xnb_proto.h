@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Pure protocol logic (proto.c), also built into the userspace tests and
- * fuzzers: any context, no locks, no sleeping.  Ring indices are u32 and wrap.
+/* Pure protocol logic (proto.c), built into the userspace tests and fuzzers
+ * too: any context, no locks, no sleeping.  Ring indices are u32 and wrap.
  */
 #ifndef XNB_PROTO_H
 #define XNB_PROTO_H
@@ -23,9 +22,8 @@
 /* Extra-info types are 1..XNB_EXTRA_TYPES; 0 and above are fatal. */
 #define XNB_EXTRA_TYPES		5u
 
-/*
- * GSO size 0 or above the max is fatal; below TCP_MIN_GSO_SIZE is honest
- * (forwarded GRO packets) and raised.  The max keeps out GSO_BY_FRAGS.
+/* GSO size 0 or above the max (which keeps out GSO_BY_FRAGS) is fatal;
+ * below TCP_MIN_GSO_SIZE is honest (forwarded GRO packets) and raised.
  */
 #define XNB_GSO_MIN_SIZE	8u
 #define XNB_GSO_MAX_SIZE	(0xffffu - XNB_ETH_HLEN - 20u - 20u)
@@ -116,29 +114,15 @@ enum xnb_event {
 	XNB_EV_KICK,		/* work: owe the EOI and kick the group */
 };
 
-/**
- * xnb_tx_event_judge() - Judge a guest TX event.
- * @req_prod: the guest's TX request producer index
- * @prod_eoi: @req_prod when we last sent an EOI
- * @req_cons: our TX request consumer index
- * @held: the queue is held for credit (its timer's pass owes the EOI)
- * @disabled: the vif is disabled
- * Return: XNB_EV_SPURIOUS when @disabled or no request is new since the
- * EOI or unconsumed; else XNB_EV_OWE if @held, else XNB_EV_KICK.
+/* A TX event: SPURIOUS if @disabled or no request is new since the EOI
+ * (@prod_eoi: @req_prod then) or unconsumed; else OWE if @held for credit
+ * (its timer's pass owes the EOI), else KICK.
  */
 enum xnb_event xnb_tx_event_judge(u32 req_prod, u32 prod_eoi, u32 req_cons,
 				  bool held, bool disabled);
 
-/**
- * xnb_rx_event_judge() - Judge a guest RX event.
- * @req_prod: the guest's RX request producer index
- * @req_cons: our RX request consumer index
- * @ring_size: the RX ring's size in slots
- * @blocked: the queue waits for guest buffers
- * @want: the buffers a blocked queue waits for
- * @disabled: the vif is disabled
- * Return: XNB_EV_KICK when a @blocked, enabled queue has @want buffers or
- * @req_prod is past the ring (the vif gets disabled); else XNB_EV_SPURIOUS.
+/* An RX event kicks a @blocked, enabled queue that has the @want buffers it
+ * waits for, or whose @req_prod is past the ring (the vif gets disabled).
  */
 enum xnb_event xnb_rx_event_judge(u32 req_prod, u32 req_cons, u32 ring_size,
 				  bool blocked, u32 want, bool disabled);
@@ -151,12 +135,8 @@ enum xnb_event xnb_event_merge(enum xnb_event tx, enum xnb_event rx);
 #define XNB_CONNECT_HOLD_MIN_MS	1000u
 #define XNB_CONNECT_HOLD_MAX_MS	8000u
 
-/**
- * xnb_connect_wait() - How long a connect attempt must still wait.
- * @fails: the failed connects in a row
- * @last: the time of the last of them, in ms
- * @now: the time of the attempt, in ms (before @last counts as @last)
- * Return: the wait in ms; 0 when the attempt may go.
+/* The ms a connect at @now must still wait after @fails failed in a row, the
+ * last at @last (a @now before it counts as @last); 0: it may go.
  */
 u32 xnb_connect_wait(u32 fails, u64 last, u64 now);
 
@@ -174,11 +154,8 @@ struct xnb_reconnect {
 	bool logged;		/* this run's hold was reported */
 };
 
-/**
- * xnb_reconnect_wait() - How long a connect must wait for the loop it is in.
- * @r: the backend's run of quick reconnects
- * @now: the time of the attempt, in ms (before @r->last counts as it)
- * Return: the wait in ms; 0 when the connect may go now.
+/* The ms a connect at @now (before @r->last counts as it) must wait for the
+ * run of quick reconnects it is in; 0: it may go now.
  */
 u32 xnb_reconnect_wait(const struct xnb_reconnect *r, u64 now);
 
@@ -194,15 +171,9 @@ struct xnb_spurious {
 	u8 run;			/* how many in a row (saturating) */
 };
 
-/**
- * xnb_spurious_next() - Count one more event and judge its EOI.
- * @s: the channel's run
- * @spurious: the event led to no work
- * @progress: our own consumer indices of its rings; a change starts a new run
- * @grace: the events in a row sent at once
- * @max: the longest hold
- * Return: how long to hold the EOI back (1, 2, 4 .. @max past @grace); 0
- * to send it now.
+/* Count an event (@spurious: it led to no work) in @s's run, which a change
+ * of @progress (our own consumer indices) restarts.  Returns the EOI's hold:
+ * 0 (send now) for @grace events in a row, then 1, 2, 4 .. @max.
  */
 unsigned int xnb_spurious_next(struct xnb_spurious *s, bool spurious,
 			       u32 progress, unsigned int grace,
@@ -250,35 +221,20 @@ xnb_tx_parse(const union xen_netif_tx_sring_entry *ring, u32 ring_size,
 /* An enum xnb_tx_reason for log lines; "unknown" out of range. */
 const char *xnb_tx_reason_str(unsigned int reason);
 
-/**
- * xnb_tx_charge() - The ring slots a guest TX packet is charged in a turn.
- * @p: the packet, as xnb_tx_parse() returned it with XNB_TX_OK
- * @lim: the limits it was parsed with; only gso_max_segs is read
- * Return: the largest of @p->nr_slots, XNB_TX_PKT_SLOTS and a slot per
- * XNB_GSO_SEGS_PER_SLOT GSO segments (gso_max_segs + 1 at most).
+/* An XNB_TX_OK packet's charge in a turn: the most of @p->nr_slots, and
+ * XNB_TX_PKT_SLOTS, and a slot per XNB_GSO_SEGS_PER_SLOT GSO segments, of
+ * which @lim->gso_max_segs + 1 count at most.
  */
 u32 xnb_tx_charge(const struct xnb_tx_pkt *p,
 		  const struct xnb_tx_limits *lim);
 
-/**
- * xnb_rx_slots_needed() - Guest RX slots a packet needs.
- * @len: the packet's length in bytes
- * @gso: the packet is GSO (it needs a GSO extra)
- * @headroom: the guest's "xdp-headroom" in bytes (XNB_RX_HEADROOM_MAX at most)
- * Return: one slot per page-sized buffer, the first after @headroom,
- * plus the GSO extra.
+/* Guest RX slots for @len bytes: one per page-sized buffer, the first after
+ * @headroom ("xdp-headroom", XNB_RX_HEADROOM_MAX at most), and a @gso extra.
  */
 u32 xnb_rx_slots_needed(u32 len, bool gso, u32 headroom);
 
-/**
- * xnb_rx_fits() - Whether a packet may go to the guest at all.
- * @len: the packet's length in bytes
- * @gso: the packet is GSO
- * @gso_negotiated: the guest negotiated the packet's GSO type
- * @can_sg: the guest takes scatter-gather
- * @headroom: as for xnb_rx_slots_needed()
- * Return: true when its data fits XNB_TX_MAX_DATA buffers (one without
- * @can_sg), and a GSO packet has its type negotiated and @can_sg.
+/* A packet may go to the guest at all: its data fits XNB_TX_MAX_DATA buffers
+ * (one without @can_sg), and if @gso, its type is negotiated and @can_sg.
  */
 bool xnb_rx_fits(u32 len, bool gso, bool gso_negotiated, bool can_sg,
 		 u32 headroom);
@@ -383,17 +339,10 @@ struct xnb_cpu_slot {
 	u32 cur;		/* the CPU it runs on now */
 };
 
-/**
- * xnb_cpu_place() - Where worker groups run as CPUs go and come back.
- * @g: each group's home and current CPU; @g[i].cur is updated
- * @nr_groups: entries of @g
- * @load: by CPU, 0 or XNB_CPU_OFF (takes no group); on return, the groups
- *	on each CPU that takes them
- * @nr_cpus: entries of @load; CPUs at or past it take no group
- *
- * A group goes home if it can, else stays, else goes to the CPU with the
- * fewest groups; with no CPU that takes groups, all stay.
- * Return: the number of groups whose @cur changed.
+/* As CPUs go and come, each group (@g[i].cur) goes home if it can, else
+ * stays, else goes to the CPU with the fewest; with none, all stay.  @load
+ * by CPU (none from @nr_cpus on) is 0 or XNB_CPU_OFF (takes no group) in,
+ * the groups on each CPU that takes them out.  Returns the groups moved.
  */
 u32 xnb_cpu_place(struct xnb_cpu_slot *g, u32 nr_groups, u32 *load,
 		  u32 nr_cpus);
@@ -401,18 +350,13 @@ u32 xnb_cpu_place(struct xnb_cpu_slot *g, u32 nr_groups, u32 *load,
 /* The least a queue's turn gets, unless the budget is smaller. */
 #define XNB_SHARE_FLOOR	8u
 
-/**
- * xnb_queue_share() - The ring slots of a queue's turn in its group's pass.
- * @budget: the budget parameter: a vif's slots per pass of a group
- * @active: the vif's queues with work in the group, this one included
- * @used: the slots the pass has given the vif's other queues
- * Return: @budget split among @active queues (0 counts as 1), at least
- * XNB_SHARE_FLOOR, at most @budget - @used; 0 when nothing is left.
+/* A queue's turn in slots: @budget (a vif's slots per pass) split among its
+ * vif's @active queues in the group (0 counts as 1), XNB_SHARE_FLOOR at least,
+ * at most what the vif's other queues' @used leaves; 0 when nothing is left.
  */
 u32 xnb_queue_share(u32 budget, u32 active, u32 used);
 
-/*
- * A group's pass (group.c, docs/design.md): turns until NAPI's budget or
+/* A group's pass (group.c, docs/design.md): turns until NAPI's budget or
  * XNB_PASS_SLOTS are used; only the packet crossing a limit still goes.
  */
 #define XNB_PASS_SLOTS		256u
@@ -454,16 +398,9 @@ struct xnb_pass_ways {
 /* Most owed each way: above any packet's excess at default gso_max_segs. */
 #define XNB_PASS_DEBT_MAX	XNB_PASS_SLOTS
 
-/**
- * xnb_pass_turn_share() - A turn's share, each way.
- * @left: what a cut last turn has left each way; both 0: a new turn
- * @share: the vif's share for the queue (xnb_queue_share())
- * @alone: no other queue of the group is active; clears @debt
- * @debt: what past turns took past their share each way, paid by new turns
- * @way: set to the turn's share each way
- *
- * A new turn gets @share less @debt (deficit round robin), a cut one @left.
- * Return: the larger of @way's two; 0 when the debt took both.
+/* A turn's share each way (*@way): a cut one what it has @left, a new one
+ * (@left both 0) @share less the @debt past turns ran up (deficit round
+ * robin); @alone in its group clears @debt.  Returns the larger way.
  */
 u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
 			bool alone, struct xnb_pass_ways *debt,
@@ -535,13 +472,8 @@ struct xnb_pass_verdict {
 	u32 ret;		/* the poll's return: budget only for AGAIN */
 };
 
-/**
- * xnb_pass_decide() - What the poll does after its passes.
- * @a: the poll's account, over all its passes
- * @light: the poll is the light (softirq) context's
- * @active: queues are on the group's active list now
- * @passes: the passes the poll ran
- * @v: the verdict; never COMPLETE with queues @active
+/* The verdict after a poll's @passes (@light: softirq's); never COMPLETE
+ * with queues @active (on the group's list now).
  */
 void xnb_pass_decide(const struct xnb_pass_acct *a, bool light, bool active,
 		     u32 passes, struct xnb_pass_verdict *v);
@@ -575,19 +507,11 @@ struct xnb_bal_move {
 /* Busy ns over @dt ns in 1/XNB_BAL_SCALE, clamped; 0 if the count went back. */
 u32 xnb_busy_share(u64 busy_then, u64 busy_now, u64 dt);
 
-/**
- * xnb_balance_pick() - Pick a queue to move from the busiest group.
- * @busy: how busy each group was over the interval, in 1/XNB_BAL_SCALE
- * @nr_groups: the number of groups, entries of @busy
- * @q: each queue's load (any common unit), group, and whether it is fixed
- * @nr_queues: the number of queues, entries of @q
- * @st: the imbalance so far; zero it when the group set changes
- * @mv: set to the move, when there is one
- *
- * A move needs the busiest group at XNB_BAL_HIGH, the idlest XNB_BAL_GAP
- * below it, for XNB_BAL_STREAK intervals; the queue chosen narrows the
- * gap most without overshooting by XNB_BAL_GAP / 2 (no ping-pong).
- * Return: true with *@mv filled when a queue should move; else false.
+/* Fill *@mv with a queue to move off the busiest group: it needs that group
+ * at XNB_BAL_HIGH, the idlest XNB_BAL_GAP below it, for XNB_BAL_STREAK
+ * intervals (@st; zero it when the group set changes); the queue narrows the
+ * gap most without overshooting by XNB_BAL_GAP / 2 (no ping-pong).  @busy is
+ * in 1/XNB_BAL_SCALE, @q's loads in any common unit.
  */
 bool xnb_balance_pick(const u32 *busy, u32 nr_groups,
 		      const struct xnb_bal_queue *q, u32 nr_queues,
