@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Control ring logic (ctrl.c): the frontend's hash and stock's answer to
- * each request.  Also built into the userspace tests; every function is
- * pure: any context, no locks, no sleeping.
+/* Control ring logic (ctrl.c), built into the userspace tests too: the hash
+ * and stock's answer to each request.  Any context, no locks, no sleeping.
  */
 #ifndef XNB_CTRL_H
 #define XNB_CTRL_H
@@ -33,26 +31,15 @@ struct xnb_hash {
 /* Clear @h to all zero: no hash. */
 void xnb_hash_init(struct xnb_hash *h);
 
-/**
- * xnb_hash_flow() - The hash of a flow.
- * @h: the frontend's configuration, whose key is used
- * @type: one XEN_NETIF_CTRL_HASH_TYPE_* bit
- * @saddr: the source address (4 octets for IPv4, 16 for IPv6)
- * @daddr: the destination address
- * @sport_be: the source port, in network order (TCP types only)
- * @dport_be: the destination port, in network order (TCP types only)
- * Return: the Toeplitz hash of the flow; 0 for any other @type.
+/* The Toeplitz hash, with @h's key, of a flow of @type (one HASH_TYPE_* bit;
+ * 0 for any other): addresses of 4 octets (IPv4) or 16, ports (TCP types
+ * only) in network order.
  */
 u32 xnb_hash_flow(const struct xnb_hash *h, u32 type, const u8 *saddr,
 		  const u8 *daddr, u16 sport_be, u16 dport_be);
 
-/**
- * xnb_hash_queue() - The queue for a packet of a given hash.
- * @h: the frontend's configuration
- * @hash: the packet's hash
- * @num_queues: the queues of the connection, not 0
- * Return: @h->mapping[@hash % @h->size], or @hash % @num_queues without
- * a table or for an entry not below @num_queues.
+/* @h->mapping[@hash % @h->size], or @hash % @num_queues (not 0) without a
+ * table or for an entry not below @num_queues.
  */
 u32 xnb_hash_queue(const struct xnb_hash *h, u32 hash, u32 num_queues);
 
@@ -81,8 +68,7 @@ u32 xnb_ctrl_answer(struct xnb_hash *h, u32 num_queues,
 		    const struct xen_netif_ctrl_request *req,
 		    const void *buf, bool copied, u32 *data);
 
-/*
- * A vif's control-request budget, a token bucket far above an honest
+/* A vif's control-request budget, a token bucket far above an honest
  * frontend's needs; an empty bucket waits for a batch, not each request.
  */
 #define XNB_CTRL_BUDGET_RATE	64u	/* requests a second, sustained */
@@ -96,26 +82,15 @@ struct xnb_ctrl_budget {
 	u64 full_at;		/* ns, monotonic; at or before now (0): full */
 };
 
-/**
- * xnb_ctrl_budget_take() - Take one token, if there is one.
- * @b: the budget
- * @now: the time, in ns of a monotonic clock (going back finds no more)
- * @period: ns for one token to come back, at least 1
- * @burst: the tokens the bucket holds when full, at least 1
- * Return: true when a token was taken (the request may be served).
+/* Take a token, if any, so the request may be served.  @now: ns, monotonic
+ * (going back finds no more); @period: ns a token takes to come back;
+ * @burst: the tokens of a full bucket; both at least 1.
  */
 bool xnb_ctrl_budget_take(struct xnb_ctrl_budget *b, u64 now, u64 period,
 			  u32 burst);
 
-/**
- * xnb_ctrl_budget_wait() - How long until a budget holds some tokens.
- * @b: the budget
- * @now: the time, in ns of a monotonic clock
- * @want: the tokens wanted; 0 counts as 1, above @burst as @burst
- * @period: ns for one token to come back, at least 1
- * @burst: the tokens the bucket holds when full, at least 1
- * Return: the ns until @b holds @want tokens; 0 if it does (~0 for a
- * @burst of 0: never).
+/* The ns until @b holds @want tokens (0 counts as 1, above @burst as @burst);
+ * 0 if it does, ~0 for a @burst of 0.  The rest as xnb_ctrl_budget_take().
  */
 u64 xnb_ctrl_budget_wait(const struct xnb_ctrl_budget *b, u64 now, u32 want,
 			 u64 period, u32 burst);
