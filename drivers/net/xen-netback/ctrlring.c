@@ -172,13 +172,8 @@ void xnb_ctrl_init(struct xnb_vif *vif)
 		 vif->dev->name);
 }
 
-/**
- * xnb_ctrl_connect() - Map the control ring and bind its channel.
- * @vif: the vif, its data queues allocated (requests need their count)
- * @ref: the grant of the control ring
- * @evtchn: the guest's control event channel
- * Context: Process context, under the backend lock; sleeps.
- * Return: 0, or an errno with nothing left mapped or bound.
+/* After the data queues (requests need their count), under the backend lock;
+ * sleeps.  An error leaves nothing mapped or bound.
  */
 int xnb_ctrl_connect(struct xnb_vif *vif, grant_ref_t ref,
 		     unsigned int evtchn)
@@ -219,11 +214,7 @@ fail:
 	return err;
 }
 
-/**
- * xnb_ctrl_disconnect() - Take the control ring down, if any.
- * @vif: the vif
- * Context: Process context, under the backend lock; sleeps.
- */
+/* Take any control ring down; under the backend lock, sleeps. */
 void xnb_ctrl_disconnect(struct xnb_vif *vif)
 {
 	/* The handler stores the same value until the irq is disabled. */

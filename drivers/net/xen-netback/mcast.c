@@ -25,13 +25,8 @@ void xnb_mcast_init(struct xnb_vif *vif)
 	vif->mcast.flood = false;
 }
 
-/**
- * xnb_mcast_add() - Add an address to the guest's multicast filter.
- * @vif: the vif
- * @addr: the group address (MCAST_ADD)
- * Context: A group's poll; takes the vif's mcast lock.
- * Return: 0, -EINVAL (not multicast), -ENOMEM, or -ENOSPC (list full:
- * the vif now floods multicast).
+/* MCAST_ADD, from a group's poll; takes mcast.lock.  Returns 0, -EINVAL (not
+ * multicast), -ENOMEM, or -ENOSPC (list full: the vif now floods multicast).
  */
 int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
 {
@@ -62,12 +57,7 @@ int xnb_mcast_add(struct xnb_vif *vif, const u8 *addr)
 	return 0;
 }
 
-/**
- * xnb_mcast_del() - Remove one entry for an address, if there is one.
- * @vif: the vif
- * @addr: the group address (MCAST_DEL)
- * Context: A group's poll; takes the vif's mcast lock.
- */
+/* MCAST_DEL of one entry, if any, from a group's poll; takes mcast.lock. */
 void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr)
 {
 	struct xnb_mcast *mc = &vif->mcast;
@@ -87,11 +77,7 @@ void xnb_mcast_del(struct xnb_vif *vif, const u8 *addr)
 	spin_unlock_bh(&mc->lock);
 }
 
-/**
- * xnb_mcast_clear() - Empty the guest's multicast filter.
- * @vif: the vif
- * Context: Process context; takes the vif's mcast lock.
- */
+/* Empty the filter, in process context; takes mcast.lock. */
 void xnb_mcast_clear(struct xnb_vif *vif)
 {
 	struct xnb_mcast *mc = &vif->mcast;
@@ -107,12 +93,8 @@ void xnb_mcast_clear(struct xnb_vif *vif)
 	spin_unlock_bh(&mc->lock);
 }
 
-/**
- * xnb_mcast_wanted() - Whether the guest takes a multicast frame.
- * @vif: the vif
- * @dest: the frame's group address
- * Context: The transmit path, any CPU; RCU reader, no lock.
- * Return: true when @dest is in the list or the vif floods multicast.
+/* The transmit path, any CPU, as an RCU reader without the lock: the guest
+ * takes a frame to @dest when it is listed or the vif floods multicast.
  */
 bool xnb_mcast_wanted(struct xnb_vif *vif, const u8 *dest)
 {
