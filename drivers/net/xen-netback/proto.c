@@ -458,9 +458,8 @@ void xnb_credit_set(struct xnb_credit *c, u64 bytes, u64 usec, u64 now)
 	c->next_refill = now + usec;
 }
 
-/* A period's credit, XNB_CREDIT_BURST at least: with periods smaller
- * than a GSO packet, a queue served a little late would lose credit and
- * fall below the limit.
+/* A period's credit, XNB_CREDIT_BURST at least: with periods below a GSO
+ * packet, a queue served a little late would lose credit, under the limit.
  */
 static u64 xnb_credit_cap(const struct xnb_credit *c)
 {
@@ -788,9 +787,8 @@ u32 xnb_busy_share(u64 busy_then, u64 busy_now, u64 dt)
 	return (u32)div64_u64(b, div_u64(dt, XNB_BAL_SCALE));
 }
 
-/* Both loads scaled alike until the total fits in 22 bits, so that
- * busy (at most XNB_BAL_SCALE, 10 bits) times a load fits in a u32 and
- * no 64-bit division is needed.
+/* Both loads scaled alike until the total fits 22 bits: busy (10 bits, at
+ * most XNB_BAL_SCALE) times a load fits a u32, with no 64-bit division.
  */
 static u32 xnb_bal_share(u32 busy, u64 load, u64 total)
 {

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Every difference between the kernels we build against (6.1 to 6.12),
- * here rather than as #if in .c files: each shim supplies the newest
- * interface on the older kernels and is named after it.
+/* Every difference between our kernels (6.1 to 6.12), not #if in .c files:
+ * each shim gives older kernels the newest interface, and its name.
  */
 #ifndef XNB_COMPAT_H
 #define XNB_COMPAT_H
@@ -79,9 +78,8 @@ static inline void xnb_free_netdev_dummy(struct net_device *dev)
 #define net_dim(dim, sample)	net_dim(dim, *(sample))
 #endif
 
-/* 6.13 added hrtimer_setup(); later kernels dropped hrtimer_init().  A
- * wrapper, so a stable kernel that gained hrtimer_setup() meets no
- * second definition.
+/* 6.13 added hrtimer_setup(), later kernels drop hrtimer_init(); a wrapper,
+ * so a stable kernel that gained hrtimer_setup() meets no second definition.
  */
 static inline void xnb_hrtimer_setup(struct hrtimer *timer,
 				     enum hrtimer_restart (*fn)(struct hrtimer *),
