@@ -144,12 +144,17 @@ static noinline void xnb_copy_issue(struct xnb_group *g,
 		ops[i].status = GNTST_general_error;
 }
 
+/* Runs of eagain ops retried a flush: a guest whose paged-out pages
+ * alternate with others costs its group no more hypercalls; the rest fail.
+ */
+#define XNB_EAGAIN_RUNS		4
+
 /* Each eagain op once more, in place: one hypercall per run of them. */
 static void xnb_copy_retry(struct xnb_group *g)
 {
-	unsigned int i = 0, j;
+	unsigned int i = 0, j, runs = 0;
 
-	while (i < g->nr_ops) {
+	while (i < g->nr_ops && runs++ < XNB_EAGAIN_RUNS) {
 		if (g->ops[i].status != GNTST_eagain) {
 			i++;
 			continue;
