@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A group's pass, bounded (xnb_pass_*): the account of its work, when
+ * A group's pass, bounded (xnb_pass_*, xnb_turn_*): the account of its work, when
  * it starts no further turn, and what its poll does next (the handoff
  * decision and NAPI's return value), as tables of cases of the pure
  * helpers.  The pass itself, modelled (its bound and its fairness over
@@ -150,6 +150,77 @@ static void test_pass_rx_split(void **state)
 	xnb_pass_charge(&a, 0, 255);
 	assert_true(xnb_pass_rx_split(&a, 2));
 	assert_false(xnb_pass_rx_split(&a, 1));
+}
+
+/* One turn as xnb_group_serve() runs it (xnb_turn_*): whether TX's ring
+ * is read, RX's and TX's limits, and what a cut turn has left or an
+ * overspent one owes.  NAPI's budget 64, the cap XNB_PASS_SLOTS.
+ */
+static void test_pass_turn(void **state)
+{
+	static const struct {
+		u32 slots0, tx0;		/* the pass so far */
+		struct xnb_pass_ways way;
+		u32 turn;
+		bool waits;
+		u32 rx_used, tx_pkts, tx_used;
+		bool peek;
+		u32 rx_limit, tx_limit;
+		struct xnb_pass_ways left, debt;
+	} c[] = {
+		/* Fits twice: no peek, each way its share. */
+		{ 0, 0, { 64, 64 }, 64, true, 64, 4, 64,
+		  false, 64, 64, { 0, 0 }, { 0, 0 } },
+		/* The cap's worth with TX waiting: half each, both cut. */
+		{ 0, 0, { 256, 256 }, 256, true, 128, 32, 128,
+		  true, 128, 128, { 128, 128 }, { 0, 0 } },
+		/* The same, no TX waiting: RX takes the cap, TX its slot. */
+		{ 0, 0, { 256, 256 }, 256, false, 256, 0, 0,
+		  true, 256, 1, { 0, 0 }, { 0, 0 } },
+		/* NAPI's budget spent: TX gets nothing, nothing is cut. */
+		{ 0, 64, { 64, 64 }, 64, true, 64, 0, 0,
+		  false, 64, 0, { 0, 0 }, { 0, 0 } },
+		/* Packets past the share: owed each way. */
+		{ 0, 0, { 16, 16 }, 16, false, 20, 1, 18,
+		  false, 16, 16, { 0, 0 }, { 4, 2 } },
+		/* Late in the pass: the cap's rest split, both ways cut. */
+		{ 200, 0, { 64, 64 }, 56, true, 28, 7, 28,
+		  true, 28, 28, { 36, 36 }, { 0, 0 } },
+		/* The debt took TX: no peek, RX whole. */
+		{ 0, 0, { 64, 0 }, 64, true, 64, 0, 0,
+		  false, 64, 0, { 0, 0 }, { 0, 0 } },
+		/* The debt took both. */
+		{ 0, 0, { 0, 0 }, 0, true, 0, 0, 0,
+		  false, 0, 0, { 0, 0 }, { 0, 0 } },
+	};
+	struct xnb_pass_ways left, debt;
+	struct xnb_pass_acct a;
+	struct xnb_turn t;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		print_message("case %u\n", i);
+		xnb_pass_begin(&a, 64, XNB_PASS_SLOTS);
+		xnb_pass_charge(&a, c[i].tx0, c[i].slots0);
+		t = (struct xnb_turn){ .way = c[i].way, .slots = c[i].turn };
+		debt = (struct xnb_pass_ways){};
+		assert_int_equal(xnb_turn_peek(&a, &t), c[i].peek);
+		assert_int_equal(xnb_turn_rx(&a, &t, c[i].waits),
+				 c[i].rx_limit);
+		assert_int_equal(xnb_turn_tx(&a, &t, c[i].rx_used),
+				 c[i].tx_limit);
+		assert_int_equal(a.slots, c[i].slots0 + c[i].rx_used);
+		xnb_turn_end(&a, &t, c[i].rx_used, c[i].tx_pkts, c[i].tx_used,
+			     &left, &debt);
+		assert_int_equal(a.slots,
+				 c[i].slots0 + c[i].rx_used + c[i].tx_used);
+		assert_int_equal(a.tx_packets, c[i].tx0 + c[i].tx_pkts);
+		assert_int_equal(left.rx, c[i].left.rx);
+		assert_int_equal(left.tx, c[i].left.tx);
+		assert_int_equal(debt.rx, c[i].debt.rx);
+		assert_int_equal(debt.tx, c[i].debt.tx);
+	}
 }
 
 /* A new turn has the share each way, less what the queue owes that way;
@@ -569,6 +640,7 @@ int main(void)
 		cmocka_unit_test(test_pass_debt),
 		cmocka_unit_test(test_pass_debt_turns),
 		cmocka_unit_test(test_pass_turn_end),
+		cmocka_unit_test(test_pass_turn),
 		cmocka_unit_test(test_pass_tx_slots),
 		cmocka_unit_test(test_pass_decide),
 		cmocka_unit_test(test_pass_decide_napi_rules),
