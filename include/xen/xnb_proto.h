@@ -409,7 +409,7 @@ u32 xnb_pass_turn_share(const struct xnb_pass_ways *left, u32 share,
 /* A way's debt after a turn: @used past @share added, XNB_PASS_DEBT_MAX max. */
 u32 xnb_pass_debt(u32 debt, u32 share, u32 used);
 
-/* What a way of a turn cut by a @limit below its @share has left, else 0. */
+/* What a way of a turn cut by a nonzero @limit below its @share has left. */
 u32 xnb_pass_turn_left(u32 share, u32 limit, u32 used);
 
 /* RX's @turn less what a waiting @tx_turn keeps (at most half the cap's

@@ -104,7 +104,9 @@ static void xnb_pass_unlock(struct xnb_group *g)
 		xnb_group_wake(g);
 }
 
-/* Last look and verdict share a g->lock section: a later kick sees !woken. */
+/* Last look and verdict share a g->lock section: after a completing
+ * verdict, a later kick sees !woken.
+ */
 static void xnb_group_passes(struct xnb_group *g, u8 me,
 			     struct xnb_pass_acct *a,
 			     struct xnb_pass_verdict *v)
@@ -243,8 +245,8 @@ void xnb_lateeoi(struct xnb_backoff *b, unsigned int irq, u32 progress,
 /**
  * xnb_backoff_stop() - Drop a channel's held EOI for good.
  * @b: the back-off
- * Context: Sleeps.  After the irq is disabled and its EOI owner stopped (or
- * an EOI is held again); before the unbind, as the timer EOIs through it.
+ * Context: Sleeps.  After the irq is disabled and its EOI owner stopped (else
+ * an EOI could be held again); before the unbind, as the timer EOIs through it.
  */
 void xnb_backoff_stop(struct xnb_backoff *b)
 {
@@ -539,7 +541,9 @@ static enum xnb_event xnb_tx_event(struct xnb_queue *q)
 				  READ_ONCE(q->vif->disabled));
 }
 
-/* Pairs with rx.c's smp_wmb() of rx_want, rx_blocked_since before req_event. */
+/* rx.c stores rx_want, rx_blocked_since before req_event (smp_wmb()); the
+ * guest's event, raised on seeing req_event, orders our reads after them.
+ */
 static enum xnb_event xnb_rx_event(struct xnb_queue *q)
 {
 	return xnb_rx_event_judge(READ_ONCE(q->rx.sring->req_prod),
@@ -605,6 +609,7 @@ static void xnb_group_rewake(struct xnb_group *g)
 {
 	unsigned int n;
 
+	lockdep_assert_once(in_task());
 	spin_lock_irq(&g->lock);
 	n = g->nr_active;
 	g->woken = n != 0;

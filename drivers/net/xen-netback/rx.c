@@ -281,7 +281,7 @@ static void xnb_rx_check_unstall(struct xnb_queue *q)
 	int avail;
 
 	WRITE_ONCE(q->rx_want, 1);
-	smp_wmb(); /* rx_want before req_event: see xnb_rx_event */
+	smp_wmb(); /* rx_want before req_event: see group.c's xnb_rx_event */
 	q->rx.sring->req_event = q->rx.req_cons + 1;
 	virt_mb(); /* req_event write before req_prod read */
 	avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
@@ -512,7 +512,7 @@ int xnb_rx_gather(struct xnb_group *g, struct xnb_queue *q, int budget,
 			WRITE_ONCE(q->rx_want, need);
 			if (!q->rx_blocked_since)	/* 0: unblocked */
 				WRITE_ONCE(q->rx_blocked_since, jiffies | 1);
-			smp_wmb(); /* both before req_event: see xnb_rx_event */
+			smp_wmb(); /* both first: group.c's xnb_rx_event */
 			q->rx.sring->req_event = q->rx.req_cons + need;
 			virt_mb(); /* req_event write before req_prod recheck */
 			avail = xnb_ring_unconsumed(READ_ONCE(q->rx.sring->req_prod),
