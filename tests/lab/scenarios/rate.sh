@@ -135,6 +135,15 @@ fi
 xenstore-write "$be/rate" "banana"
 sleep 1
 lab_assert "ping after an invalid rate" lab_ping "$ip" 2
+# Each malformed value refused with its log line (kstrtou64/kstrtou32),
+# in a fresh window of the log line's rate limit.
+sleep 5
+for v in "1,0" "1,2,3" "-1,2" "1," ",2" "1,4294967296" "0x10,2" "12"; do
+	xenstore-write "$be/rate" "$v"
+	sleep 0.3
+	dmesg | grep -qF "ignoring invalid rate \"$v\"" ||
+		lab_fail "rate \"$v\" not refused"
+done
 # The toolstack's own option.
 lab_log "attaching vif 1 with rate=10Mb/s"
 # shellcheck disable=SC2046

@@ -18,6 +18,7 @@ lab_assert "rebalance_ms is 0644" test "$(stat -c %a $P/rebalance_ms)" = 644
 lab_assert "rebalance_ms reads 500" test "$(cat $P/rebalance_ms)" = 500
 xnb_groups_file >/dev/null
 lab_assert "group 0 has busy_pct" test -r "$XNB_SYSFS/0/busy_pct"
+lab_assert "no debugfs balance" test ! -e "$(xnb_debugfs)/balance"
 
 for n in 1 2 3 4; do lab_guest_create $n; done
 for n in 1 2 3 4; do lab_guest_wait $n; done
