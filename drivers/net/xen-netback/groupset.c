@@ -172,7 +172,9 @@ void xnb_group_move_locked(struct xnb_queue *q, unsigned int to)
 	xnb_group_kick_task(q);
 }
 
-/* Attach @q afresh (to group @pin if there is one); trace a new group. */
+/* Attach @q afresh (to group @pin if there is one); trace a new group.
+ * It moves an attached queue, never adds one: the balancer is not parked.
+ */
 static void xnb_queue_replace(struct xnb_queue *q, int pin, int why)
 	__must_hold(&xnb_assign_mutex)
 {

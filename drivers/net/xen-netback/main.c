@@ -47,7 +47,8 @@ static int xnb_uparam_set(const char *val, const struct kernel_param *kp)
 	if (err)
 		return err;
 	if (v > hi || (v < lo && (v || !p->off_ok))) {
-		if (v > hi && p->off_ok)	/* 0 is in: out of [0, hi] */
+		/* With 0 for off: above hi is out of [0, hi]. */
+		if (v > hi && p->off_ok)
 			lo = 0;
 		if (READ_ONCE(xnb_loaded)) {
 			pr_warn("%s=%u refused: %s[%u, %u]\n", kp->name, v,
