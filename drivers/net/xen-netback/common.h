@@ -375,7 +375,7 @@ const char *xnb_group_mode(const struct xnb_group *group);
 int xnb_queue_group_index(struct xnb_queue *queue);
 int xnb_groups_set_batch(unsigned int batch);
 int xnb_groups_set_count(unsigned int n);
-void xnb_vif_set_pinned(struct xnb_vif *vif, int group);
+void xnb_vif_replace(struct xnb_vif *vif, int group);
 /* group.c: the queues' event channels (interface.c binds them), EOIs */
 irqreturn_t xnb_tx_interrupt(int irq, void *dev_id);
 irqreturn_t xnb_rx_interrupt(int irq, void *dev_id);
@@ -460,6 +460,7 @@ int xnb_vif_alloc_queues(struct xnb_vif *vif, unsigned int n);
 void xnb_vif_start(struct xnb_vif *vif);
 void xnb_vif_disconnect(struct xnb_vif *vif);
 void xnb_vif_destroy(struct xnb_vif *vif);
+void xnb_vif_set_pinned(struct xnb_vif *vif, int group);
 
 /* mcast.c */
 void xnb_mcast_init(struct xnb_vif *vif);

@@ -191,23 +191,15 @@ static void xnb_queue_replace(struct xnb_queue *q, int pin, int why)
 }
 
 /**
- * xnb_vif_set_pinned() - Pin a vif's queues to a group ("worker-group").
+ * xnb_vif_replace() - Re-place a connected vif's queues, for a pin.
  * @vif: the vif
- * @group: the group's index, or -1 to unpin
- *
- * Unpinned with the balancer on, the queues stay put until it moves them.
- *
- * Context: Backend lock held, sleeps (a move waits for the group's poll).
- * Takes xnb_assign_mutex.
+ * @group: the group's index, or -1 for any
+ * Context: Sleeps (a move waits for the group's poll); takes xnb_assign_mutex.
  */
-void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
+void xnb_vif_replace(struct xnb_vif *vif, int group)
 {
 	unsigned int i;
 
-	xnb_backend_assert_held(vif);
-	WRITE_ONCE(vif->pinned_group, group);
-	if (!vif->connected || (group < 0 && READ_ONCE(xnb_rebalance_ms)))
-		return;
 	mutex_lock(&xnb_assign_mutex);
 	for (i = 0; i < vif->num_queues; i++)
 		xnb_queue_replace(&vif->queues[i], group, XNB_MOVE_PIN);

@@ -352,6 +352,23 @@ void xnb_vif_start(struct xnb_vif *vif)
 	netif_tx_wake_all_queues(dev);
 }
 
+/**
+ * xnb_vif_set_pinned() - Pin a vif's queues to a group ("worker-group").
+ * @vif: the vif
+ * @group: the group's index, or -1 to unpin
+ *
+ * Unpinned with the balancer on, the queues stay put until it moves them.
+ *
+ * Context: Backend lock held, sleeps.
+ */
+void xnb_vif_set_pinned(struct xnb_vif *vif, int group)
+{
+	xnb_backend_assert_held(vif);
+	WRITE_ONCE(vif->pinned_group, group);
+	if (vif->connected && (group >= 0 || !READ_ONCE(xnb_rebalance_ms)))
+		xnb_vif_replace(vif, group);
+}
+
 static void xnb_queue_release(struct xnb_queue *q)
 {
 	struct xnb_vif *vif = q->vif;
