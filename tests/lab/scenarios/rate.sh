@@ -138,7 +138,7 @@ lab_assert "ping after an invalid rate" lab_ping "$ip" 2
 # Each malformed value refused with its log line (kstrtou64/kstrtou32),
 # in a fresh window of the log line's rate limit.
 sleep 5
-for v in "1,0" "1,2,3" "-1,2" "1," ",2" "1,4294967296" "0x10,2" "12"; do
+for v in "1,0" "1,2,3" "1,-2" "1," ",2" "1,4294967296" "0x10,2" "12"; do
 	xenstore-write "$be/rate" "$v"
 	sleep 0.3
 	dmesg | grep -qF "ignoring invalid rate \"$v\"" ||
