@@ -154,7 +154,7 @@ static void xnb_copy_retry(struct xnb_group *g)
 {
 	unsigned int i = 0, j, runs = 0;
 
-	while (i < g->nr_ops && runs++ < XNB_EAGAIN_RUNS) {
+	while (i < g->nr_ops && runs < XNB_EAGAIN_RUNS) {
 		if (g->ops[i].status != GNTST_eagain) {
 			i++;
 			continue;
@@ -164,6 +164,7 @@ static void xnb_copy_retry(struct xnb_group *g)
 			;
 		xnb_gstat_add(g, &g->stats.eagain_retries, j - i);
 		xnb_copy_issue(g, &g->ops[i], j - i);
+		runs++;
 		i = j;
 	}
 }
