@@ -203,6 +203,27 @@ TARGETS = (
            lambda v, want: v >= 8),
     Target("ping RTT to a 5th guest <= stock while 4 flood, both directions", "ratio",
            [("floodping_tx_ms", 4), ("floodping_rx_ms", 4)], lambda r: r <= 1),
+    # Issue 28's: first no row below stock, then the goal.
+    Target("4-guest 64 B floods: >= 1.0x stock packets/s, both directions", "ratio",
+           [("floodtx_pps", 4), ("floodrx_pps", 4)], lambda r: r >= 1),
+    Target("4-guest 64 B floods: dom0 CPU per packet <= 1.0x stock, both directions", "ratio",
+           [("cpu_us_per_pkt_floodtx", 4), ("cpu_us_per_pkt_floodrx", 4)], lambda r: r <= 1),
+    Target("TCP dom0->guest >= 1.2x stock at 2 and 4 guests", "ratio",
+           [("tcp_rx_gbps", 2), ("tcp_rx_gbps", 4)], lambda r: r >= 1.2),
+    Target("dom0 CPU/GB <= 0.9x stock, TCP dom0->guest at 2 and 4 guests", "ratio",
+           [("cpu_s_per_gb_rx", 2), ("cpu_s_per_gb_rx", 4)], lambda r: r <= 0.9),
+    Target("TCP with 8 guests >= 1.0x stock, both directions", "ratio",
+           [("tcp_tx_gbps", 8), ("tcp_rx_gbps", 8)], lambda r: r >= 1),
+    Target("dom0 CPU/GB with 8 guests <= 1.0x stock, both directions", "ratio",
+           [("cpu_s_per_gb_tx", 8), ("cpu_s_per_gb_rx", 8)], lambda r: r <= 1),
+    Target("first ping: a guest's boot, and 4 guests' at once, until ping answers <= stock",
+           "ratio", [("boot1_s", None), ("guests_up_s", 4)], lambda r: r <= 1),
+    Target("TCP guest->dom0 >= 2x stock at 4 guests", "ratio",
+           [("tcp_tx_gbps", 4)], lambda r: r >= 2),
+    Target("TCP >= 2x stock, both directions, 4 and 8 guests", "ratio",
+           [(f"tcp_{d}_gbps", n) for d, _ in DIRS for n in (4, 8)], lambda r: r >= 2),
+    Target("dom0 CPU/GB <= 0.5x stock, both directions, 4 and 8 guests", "ratio",
+           [(f"cpu_s_per_gb_{d}", n) for d, _ in DIRS for n in (4, 8)], lambda r: r <= 0.5),
 )
 
 # The count rows (row group "count"): cnt_<what>_<load> metrics, made
@@ -487,6 +508,15 @@ def find(table, metric, n):
     return {}, {}
 
 
+def ratio_span(cells, default):
+    """" [lo-hi]": the ratio's bounds from both sides' ranges (ours' least
+    over stock's most, ours' most over stock's least); "" when unknown."""
+    ours, stock = cells.get(default), cells.get(STOCK)
+    if not ours or not stock or stock[1] <= 0:
+        return ""
+    return f" [{ours[1] / stock[2]:.2f}-{ours[2] / stock[1]:.2f}]"
+
+
 def evaluate_targets(table, cols, default):
     """[(target text, met, figures)] for every entry of TARGETS."""
     out = []
@@ -505,10 +535,10 @@ def evaluate_targets(table, cols, default):
             out.append((t.label, yn(t.ok(max(fr)) if fr else None),
                         ", ".join(f"{f:.2f}x" for f in fr)))
         elif t.kind == "ratio":
-            rs = [find(table, m, n)[1].get(default) for m, n in t.cells]
-            rs = [r for r in rs if r is not None]
-            out.append((t.label, yn(all(t.ok(r) for r in rs) if rs else None),
-                        ", ".join(f"{r:.2f}x" for r in rs)))
+            got = [find(table, m, n) for m, n in t.cells]
+            got = [(ratios[default], cells) for cells, ratios in got if default in ratios]
+            out.append((t.label, yn(all(t.ok(r) for r, _ in got) if got else None),
+                        ", ".join(f"{r:.2f}x{ratio_span(cells, default)}" for r, cells in got)))
         else:
             for col in cols:
                 if col == STOCK:
