@@ -712,27 +712,34 @@ bench_cnt_softirqs() {
 	awk 'function hex(x,  i, n) { for (i = 1; i <= length(x); i++) n = n * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1; return n }
 		{ s += hex($3) } END { print "squeeze", s + 0 }' /proc/net/softnet_stat
 }
-# bench_sirq_stacks start|hold|stop: where NET_RX is raised and where it
-# runs, by kernel stack (hist triggers on irq:softirq_raise and
-# softirq_entry, vec 3): start as the window opens, hold (a copy of the
-# counts) as it closes; stop prints each event's 6 commonest stacks with
-# their counts per packet (CNT_PKTS) as "bench: count LOAD netrx-raise"
-# and "netrx-entry" lines, innermost frame first, and removes the triggers.
-SIRQ_HIST='hist:keys=stacktrace:vals=hitcount:sort=hitcount.descending:size=256 if vec == 3'
+# bench_sirq_stacks arm|start|hold|stop: where NET_RX is raised and
+# where it runs, by kernel stack (hist triggers on irq:softirq_raise and
+# softirq_entry, vec 3): arm, paused, before the load (arming an event
+# patches kernel text: under a load that once hung the lab's dom0 for
+# good, as a kprobe did), start as the window opens, hold (pause, then a
+# copy of the counts) as it closes; stop, once the load is over, prints
+# each event's 6 commonest stacks with their counts per packet (CNT_PKTS)
+# as "bench: count LOAD netrx-raise" and "netrx-entry" lines, innermost
+# frame first, and removes the triggers.
+SIRQ_HIST='hist:keys=stacktrace:vals=hitcount:sort=hitcount.descending:size=256'
 bench_sirq_stacks() {
-	local t e
+	local t e f
 	t=$(xnb_tracefs) || return 0
 	for e in softirq_raise softirq_entry; do
+		f=$t/events/irq/$e/trigger
 		case $1 in
-		start) echo "$SIRQ_HIST" > "$t/events/irq/$e/trigger" 2>/dev/null || return 0 ;;
-		hold) cp "$t/events/irq/$e/hist" "$LAB_RUN/sirq-$e.hist" 2>/dev/null ;;
+		arm) echo "$SIRQ_HIST:pause if vec == 3" > "$f" 2>/dev/null || return 0 ;;
+		start) echo "$SIRQ_HIST:cont if vec == 3" >> "$f" 2>/dev/null ;;
+		hold)
+			echo "$SIRQ_HIST:pause if vec == 3" >> "$f" 2>/dev/null
+			cp "$t/events/irq/$e/hist" "$LAB_RUN/sirq-$e.hist" 2>/dev/null ;;
 		stop)
 			[ -f "$LAB_RUN/sirq-$e.hist" ] && awk -v p="$CNT_PKTS" -v tag="bench: count $CNT_LOAD netrx-${e#softirq_}" '
 				/stacktrace:/ { st = ""; nf = 0; next }
 				/^ +[a-z_].*\+0x/ { sub(/^ +/, ""); sub(/\+0x.*/, ""); if (nf++ < 10) st = st (st ? "<" : "") $0; next }
 				/^} hitcount:/ { if (p > 0) printf "%s %.4f/pkt %s\n", tag, $NF / p, st }
 			' "$LAB_RUN/sirq-$e.hist" | sort -t" " -k5 -rn | head -n 6
-			echo "!$SIRQ_HIST" > "$t/events/irq/$e/trigger" 2>/dev/null
+			echo "!$SIRQ_HIST if vec == 3" > "$f" 2>/dev/null
 			rm -f "$LAB_RUN/sirq-$e.hist" ;;
 		esac
 	done
@@ -755,12 +762,13 @@ bench_count_load() {
 	bench_trace_start "$trace" || { bench_skip "cnt_hc_$1" "xentrace did not start"; rm -f "$trace"; }
 	bench_cnt_helper_start || { bench_trace_stop; return 1; }
 	echo "bench: count $1: xentrace and the counters' reader up in $(fsub "$EPOCHREALTIME" "$t0") s"
+	bench_sirq_stacks arm
 	bench_load_start "$1" "$2" $((w + 10)) $((6300 + RANDOM % 90 * 10)) "$log" ||
-		{ bench_cnt_helper_stop; bench_trace_stop; return 1; }
+		{ bench_cnt_helper_stop; bench_trace_stop; bench_sirq_stacks stop; return 1; }
 	sleep 2
 	sq0=$(bench_cnt_softirqs)
 	bench_sirq_stacks start
-	bench_cnt_window "$w" || { bench_cnt_helper_stop; bench_trace_stop; wait; return 1; }
+	bench_cnt_window "$w" || { bench_cnt_helper_stop; bench_trace_stop; wait; bench_sirq_stacks stop; return 1; }
 	sq1=$(bench_cnt_softirqs)
 	bench_sirq_stacks hold
 	bench_cnt_helper_stop
