@@ -509,12 +509,13 @@ def find(table, metric, n):
 
 
 def ratio_span(cells, default):
-    """" [lo-hi]": the ratio's bounds from both sides' ranges (ours' least
-    over stock's most, ours' most over stock's least); "" when unknown."""
+    """" [lo, hi]": the least and most of ours' extremes over stock's, the
+    ratio's bounds from both sides' ranges; "" when unknown."""
     ours, stock = cells.get(default), cells.get(STOCK)
     if not ours or not stock or stock[1] <= 0:
         return ""
-    return f" [{ours[1] / stock[2]:.2f}-{ours[2] / stock[1]:.2f}]"
+    q = [o / s for o in ours[1:3] for s in stock[1:3]]
+    return f" [{min(q):.2f}, {max(q):.2f}]"
 
 
 def evaluate_targets(table, cols, default):
@@ -742,7 +743,8 @@ def render_md(table, cols, default, targets, host, info, errors, skips, quick, p
               "the figures show the harness works, not how fast anything is."]
     L += [""] + md_table(table, cols) + [""]
     L += [f"Targets (reported, not asserted; default config = ours {default[1]}, "
-          "groups = dom0 vcpus, kthread):", "",
+          "groups = dom0 vcpus, kthread; in brackets, a ratio's bounds from both sides' ranges):",
+          "",
           "| target | met | figures |", "|---|---|---|"]
     L += [f"| {t} | {ok} | {fig} |" for t, ok, fig in targets]
     L += [""] + md_counts(counts, cols, _guests)

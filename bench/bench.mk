@@ -11,7 +11,8 @@
 #                         XNB_YES=1 installs missing packages unasked)
 #   make bench-unit       the bench's unit tests, no lab (seconds): the
 #                         decoder of Xen's trace, bench/xentrace_count.py,
-#                         on synthetic traces (tests/bench/)
+#                         on synthetic traces, and aggregate.py's target
+#                         arithmetic (tests/bench/)
 # Results: bench/results/<YYYY-MM-DD-HHMM>.{md,csv,png}; see bench/bench.sh.
 # Targets are reported, never asserted.
 
@@ -37,7 +38,7 @@ bench-host:
 # Ends with "N passed, N failed" (make check's stage bench-unit).
 bench-unit:
 	@$(CURDIR)/scripts/need.sh python3
-	python3 $(CURDIR)/tests/bench/test_xentrace_count.py
+	python3 $(CURDIR)/tests/bench/run.py
 
 # make shellcheck (tests/tests.mk) covers the bench's scripts too.
 shellcheck: XNB_SHELL += $(wildcard $(CURDIR)/bench/*.sh)

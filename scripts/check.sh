@@ -72,7 +72,8 @@ stage unit make unit
 stage xnbctl make xnbctl-test
 # make install and make uninstall (scripts/install.sh) against a fake root, seconds.
 stage install make install-test
-# The bench's decoder of Xen's trace on synthetic traces (tests/bench/), seconds.
+# The bench's unit tests (tests/bench/: the decoder of Xen's trace on
+# synthetic traces, aggregate.py's target arithmetic), seconds.
 stage bench-unit make bench-unit
 # docs/admin.md's generated tables against docs/man/, the man pages against groff.
 stage docs-check make docs-check

@@ -576,6 +576,7 @@ bench_trace_stop() {
 # module swap and at the end: tracing left on would tax every later row).
 bench_trace_leftovers() {
 	local p
+	bench_sirq_stacks clear
 	p=$(cat "$BENCH_TRACE_PIDF" 2>/dev/null) || return 0
 	kill -INT "$p" 2>/dev/null && sleep 2 && kill "$p" 2>/dev/null
 	rm -f "$BENCH_TRACE_PIDF"
@@ -712,7 +713,7 @@ bench_cnt_softirqs() {
 	awk 'function hex(x,  i, n) { for (i = 1; i <= length(x); i++) n = n * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1; return n }
 		{ s += hex($3) } END { print "squeeze", s + 0 }' /proc/net/softnet_stat
 }
-# bench_sirq_stacks arm|start|hold|stop: where NET_RX is raised and
+# bench_sirq_stacks arm|start|hold|stop|clear: where NET_RX is raised and
 # where it runs, by kernel stack (hist triggers on irq:softirq_raise and
 # softirq_entry, vec 3): arm, paused, before the load (arming an event
 # patches kernel text: under a load that once hung the lab's dom0 for
@@ -720,7 +721,8 @@ bench_cnt_softirqs() {
 # copy of the counts) as it closes; stop, once the load is over, prints
 # each event's 6 commonest stacks with their counts per packet (CNT_PKTS)
 # as "bench: count LOAD netrx-raise" and "netrx-entry" lines, innermost
-# frame first, and removes the triggers.
+# frame first, and removes the triggers, as clear does (what a cycle cut
+# short left).
 SIRQ_HIST='hist:keys=stacktrace:vals=hitcount:sort=hitcount.descending:size=256'
 bench_sirq_stacks() {
 	local t e f
@@ -739,6 +741,8 @@ bench_sirq_stacks() {
 				/^ +[a-z_].*\+0x/ { sub(/^ +/, ""); sub(/\+0x.*/, ""); if (nf++ < 10) st = st (st ? "<" : "") $0; next }
 				/^} hitcount:/ { if (p > 0) printf "%s %.4f/pkt %s\n", tag, $NF / p, st }
 			' "$LAB_RUN/sirq-$e.hist" | sort -t" " -k5 -rn | head -n 6
+			;&
+		clear)
 			echo "!$SIRQ_HIST if vec == 3" > "$f" 2>/dev/null
 			rm -f "$LAB_RUN/sirq-$e.hist" ;;
 		esac
@@ -766,8 +770,8 @@ bench_count_load() {
 	bench_load_start "$1" "$2" $((w + 10)) $((6300 + RANDOM % 90 * 10)) "$log" ||
 		{ bench_cnt_helper_stop; bench_trace_stop; bench_sirq_stacks stop; return 1; }
 	sleep 2
-	sq0=$(bench_cnt_softirqs)
 	bench_sirq_stacks start
+	sq0=$(bench_cnt_softirqs)
 	bench_cnt_window "$w" || { bench_cnt_helper_stop; bench_trace_stop; wait; bench_sirq_stacks stop; return 1; }
 	sq1=$(bench_cnt_softirqs)
 	bench_sirq_stacks hold
