@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Unit tests of bench/xentrace_count.py on synthetic xentrace files built
-in memory (no Xen, no lab): `make bench-test`, stage bench-unit of `make
+in memory (no Xen, no lab): `make bench-unit`, stage bench-unit of `make
 check`.  Ends with "N passed, N failed".
 
 Each case of CASES is (name, trace bytes, expected): the expected
