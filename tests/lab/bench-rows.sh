@@ -716,13 +716,14 @@ bench_cnt_softirqs() {
 # bench_sirq_stacks arm|start|hold|stop|clear: where NET_RX is raised and
 # where it runs, by kernel stack (hist triggers on irq:softirq_raise and
 # softirq_entry, vec 3): arm, paused, before the load (arming an event
-# patches kernel text: under a load that once hung the lab's dom0 for
-# good, as a kprobe did), start as the window opens, hold (pause, then a
-# copy of the counts) as it closes; stop, once the load is over, prints
-# each event's 6 commonest stacks with their counts per packet (CNT_PKTS)
-# as "bench: count LOAD netrx-raise" and "netrx-entry" lines, innermost
-# frame first, and removes the triggers, as clear does (what a cycle cut
-# short left).
+# patches kernel text, which under load can hang the lab's PV dom0:
+# bench/README.md, BENCH_KPROBES), start as the window opens, hold
+# (pause, then a copy of the counts) as it closes; stop, once the load
+# is over, prints each event's 6 commonest stacks with their counts per
+# packet (CNT_PKTS) as "bench: count LOAD netrx-raise" and "netrx-entry"
+# lines, innermost frame first, and removes the triggers, as clear does
+# (what a cycle cut short left).  Only ours are touched (>>, the same
+# string): a real host's own triggers on these events stay.
 SIRQ_HIST='hist:keys=stacktrace:vals=hitcount:sort=hitcount.descending:size=256'
 bench_sirq_stacks() {
 	local t e f
@@ -730,7 +731,9 @@ bench_sirq_stacks() {
 	for e in softirq_raise softirq_entry; do
 		f=$t/events/irq/$e/trigger
 		case $1 in
-		arm) echo "$SIRQ_HIST:pause if vec == 3" > "$f" 2>/dev/null || return 0 ;;
+		arm)
+			echo "!$SIRQ_HIST if vec == 3" >> "$f" 2>/dev/null
+			echo "$SIRQ_HIST:pause if vec == 3" >> "$f" 2>/dev/null || return 0 ;;
 		start) echo "$SIRQ_HIST:cont if vec == 3" >> "$f" 2>/dev/null ;;
 		hold)
 			echo "$SIRQ_HIST:pause if vec == 3" >> "$f" 2>/dev/null
@@ -743,7 +746,7 @@ bench_sirq_stacks() {
 			' "$LAB_RUN/sirq-$e.hist" | sort -t" " -k5 -rn | head -n 6
 			;&
 		clear)
-			echo "!$SIRQ_HIST if vec == 3" > "$f" 2>/dev/null
+			echo "!$SIRQ_HIST if vec == 3" >> "$f" 2>/dev/null
 			rm -f "$LAB_RUN/sirq-$e.hist" ;;
 		esac
 	done
