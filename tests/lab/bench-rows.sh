@@ -724,7 +724,9 @@ bench_cnt_softirqs() {
 # lines, innermost frame first, and removes the triggers, as clear does
 # (what a cycle cut short left).  Only ours are touched (>>, the same
 # string): a real host's own triggers on these events stay.
+# A trigger is found again by its whole string, filter included.
 SIRQ_HIST='hist:keys=stacktrace:vals=hitcount:sort=hitcount.descending:size=256'
+SIRQ_IF='if vec == 3'
 bench_sirq_stacks() {
 	local t e f
 	t=$(xnb_tracefs) || return 0
@@ -732,11 +734,11 @@ bench_sirq_stacks() {
 		f=$t/events/irq/$e/trigger
 		case $1 in
 		arm)
-			echo "!$SIRQ_HIST if vec == 3" >> "$f" 2>/dev/null
-			echo "$SIRQ_HIST:pause if vec == 3" >> "$f" 2>/dev/null || return 0 ;;
-		start) echo "$SIRQ_HIST:cont if vec == 3" >> "$f" 2>/dev/null ;;
+			echo "!$SIRQ_HIST $SIRQ_IF" >> "$f" 2>/dev/null
+			echo "$SIRQ_HIST:pause $SIRQ_IF" >> "$f" 2>/dev/null || return 0 ;;
+		start) echo "$SIRQ_HIST:cont $SIRQ_IF" >> "$f" 2>/dev/null ;;
 		hold)
-			echo "$SIRQ_HIST:pause if vec == 3" >> "$f" 2>/dev/null
+			echo "$SIRQ_HIST:pause $SIRQ_IF" >> "$f" 2>/dev/null
 			cp "$t/events/irq/$e/hist" "$LAB_RUN/sirq-$e.hist" 2>/dev/null ;;
 		stop)
 			[ -f "$LAB_RUN/sirq-$e.hist" ] && awk -v p="$CNT_PKTS" -v tag="bench: count $CNT_LOAD netrx-${e#softirq_}" '
@@ -746,7 +748,7 @@ bench_sirq_stacks() {
 			' "$LAB_RUN/sirq-$e.hist" | sort -t" " -k5 -rn | head -n 6
 			;&
 		clear)
-			echo "!$SIRQ_HIST if vec == 3" >> "$f" 2>/dev/null
+			echo "!$SIRQ_HIST $SIRQ_IF" >> "$f" 2>/dev/null
 			rm -f "$LAB_RUN/sirq-$e.hist" ;;
 		esac
 	done
